@@ -1,0 +1,79 @@
+/**
+ * Control-plane steps a real cluster does not show on its API: the write to etcd, which
+ * component's watch received which change, and the scheduler's per-node verdicts. The simulator
+ * records them as a separate stream; the tracer shows them when they exist and does without them
+ * against a real cluster.
+ */
+
+export interface ObjectRef {
+  kind: string;
+  namespace?: string;
+  name: string;
+  uid?: string;
+}
+
+/** Components named as real clusters name them (event `source.component` / `reportingComponent`). */
+export type ComponentName =
+  | 'kubectl'
+  | 'kube-apiserver'
+  | 'etcd'
+  | 'deployment-controller'
+  | 'replicaset-controller'
+  | 'garbage-collector'
+  | 'default-scheduler'
+  | 'kubelet'
+  | 'container-runtime';
+
+export interface EtcdWrite {
+  type: 'etcdWrite';
+  /** Virtual time, milliseconds since the Unix epoch. */
+  time: number;
+  /** e.g. `/registry/deployments/default/web` */
+  key: string;
+  verb: 'create' | 'update' | 'delete';
+  resourceVersion: string;
+  object: ObjectRef;
+  /** The field manager or component that made the request. */
+  actor: string;
+}
+
+export interface WatchDelivery {
+  type: 'watchDelivered';
+  time: number;
+  /** The component whose informer received the change. */
+  component: ComponentName;
+  eventType: 'ADDED' | 'MODIFIED' | 'DELETED';
+  resourceVersion: string;
+  object: ObjectRef;
+}
+
+export type FilterCode = 'Success' | 'Unschedulable' | 'UnschedulableAndUnresolvable';
+
+/** One node's row in the scheduler's table for one pod. */
+export interface NodeVerdict {
+  node: string;
+  /** Filter plugins in the order they ran; evaluation stops at the first failure, as upstream. */
+  filters: { plugin: string; code: FilterCode; reason?: string }[];
+  /** Present for feasible nodes that were scored: normalized, weighted plugin scores. */
+  scores?: { plugin: string; score: number; weight: number }[];
+  total?: number;
+}
+
+export interface SchedulingCycle {
+  type: 'schedulingCycle';
+  time: number;
+  pod: ObjectRef;
+  attempt: number;
+  totalNodes: number;
+  /** Nodes the filters looked at before enough feasible ones were found (adaptive sampling). */
+  evaluatedNodes: number;
+  feasibleNodes: number;
+  result: 'Scheduled' | 'Unschedulable';
+  /** The chosen node, when scheduled. */
+  node?: string;
+  /** The FailedScheduling message, when unschedulable. */
+  message?: string;
+  verdicts: NodeVerdict[];
+}
+
+export type InternalStep = EtcdWrite | WatchDelivery | SchedulingCycle;

@@ -1,0 +1,33 @@
+/**
+ * The Kubernetes object shapes Kube Journey reads and writes. They come from the
+ * `kubernetes-types` package (generated from the Kubernetes OpenAPI), re-exported under
+ * short names so the rest of the code never spells out the package paths.
+ */
+import type { Deployment, ReplicaSet } from 'kubernetes-types/apps/v1';
+import type { Event, Namespace, Node, Pod, ConfigMap, Container, PodSpec, PodCondition, ContainerStatus, Taint, Toleration, NodeCondition } from 'kubernetes-types/core/v1';
+import type { ObjectMeta, OwnerReference, Status, StatusCause, LabelSelector, LabelSelectorRequirement, ManagedFieldsEntry } from 'kubernetes-types/meta/v1';
+
+export type {
+  Deployment, ReplicaSet, Event, Namespace, Node, Pod, ConfigMap, Container, PodSpec, PodCondition, ContainerStatus,
+  Taint, Toleration, NodeCondition, ObjectMeta, OwnerReference, Status, StatusCause, LabelSelector, LabelSelectorRequirement,
+  ManagedFieldsEntry,
+};
+
+/** Any Kubernetes object: what the store keeps and what a watch delivers. */
+export interface KubeObject {
+  apiVersion?: string;
+  kind?: string;
+  metadata?: ObjectMeta;
+  [field: string]: unknown;
+}
+
+/** The kinds the simulator serves and the tracer follows. */
+export type ResourceKind = 'Namespace' | 'Node' | 'Deployment' | 'ReplicaSet' | 'Pod' | 'Event' | 'ConfigMap';
+
+export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED';
+
+/** One change seen on a watch, in the shape a real API server streams it. */
+export interface WatchEvent<T extends KubeObject = KubeObject> {
+  type: WatchEventType;
+  object: T;
+}

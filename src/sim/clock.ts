@@ -1,0 +1,161 @@
+/**
+ * Virtual time for the simulator. Every component schedules its work on this clock instead of
+ * real timers, so a run is deterministic for a seed and can go as fast as the CPU allows
+ * (tests, benchmarks) or be paced against the wall clock (the extension, where a user watches).
+ */
+
+export interface TimerHandle {
+  readonly id: number;
+}
+
+interface Timer {
+  id: number;
+  at: number;
+  seq: number;
+  fn: () => void;
+  cancelled: boolean;
+}
+
+/** Deterministic pseudo-random numbers (mulberry32): same seed, same run. */
+export class SeededRandom {
+  private state: number;
+  constructor(seed: number) {
+    this.state = seed >>> 0;
+  }
+  /** A float in [0, 1). */
+  next(): number {
+    this.state = (this.state + 0x6d2b79f5) >>> 0;
+    let t = this.state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  }
+  /** An integer in [min, max]. */
+  int(min: number, max: number): number {
+    return min + Math.floor(this.next() * (max - min + 1));
+  }
+  /** A value around `mean`, spread by ±`jitter` (a fraction), never negative. */
+  around(mean: number, jitter = 0.3): number {
+    return Math.max(0, mean * (1 + (this.next() * 2 - 1) * jitter));
+  }
+}
+
+export interface ClockOptions {
+  /** Virtual start time, ms since the epoch. */
+  startTime?: number;
+  seed?: number;
+}
+
+export class VirtualClock {
+  private current: number;
+  private heap: Timer[] = [];
+  private nextId = 1;
+  private nextSeq = 0;
+  private readonly live = new Map<number, Timer>();
+  readonly random: SeededRandom;
+
+  constructor(options: ClockOptions = {}) {
+    this.current = options.startTime ?? Date.UTC(2026, 0, 1, 12, 0, 0);
+    this.random = new SeededRandom(options.seed ?? 1);
+  }
+
+  now(): number {
+    return this.current;
+  }
+
+  /** Run `fn` after `delayMs` of virtual time. Timers due at the same instant run in the order they were set. */
+  after(delayMs: number, fn: () => void): TimerHandle {
+    const timer: Timer = { id: this.nextId++, at: this.current + Math.max(0, delayMs), seq: this.nextSeq++, fn, cancelled: false };
+    this.push(timer);
+    this.live.set(timer.id, timer);
+    return { id: timer.id };
+  }
+
+  cancel(handle: TimerHandle | undefined): void {
+    if (!handle) return;
+    const timer = this.live.get(handle.id);
+    if (timer) {
+      timer.cancelled = true;
+      this.live.delete(handle.id);
+    }
+  }
+
+  /** Virtual time of the next pending timer, or undefined when nothing is scheduled. */
+  nextDue(): number | undefined {
+    this.dropCancelledHead();
+    return this.heap.length > 0 ? this.heap[0].at : undefined;
+  }
+
+  pending(): number {
+    return this.live.size;
+  }
+
+  /**
+   * Fire every timer due at or before `time` (in order), then set the clock to `time`.
+   * Returns how many timers ran.
+   */
+  advanceTo(time: number, budget = Infinity): number {
+    let ran = 0;
+    while (ran < budget) {
+      this.dropCancelledHead();
+      const head = this.heap[0];
+      if (!head || head.at > time) break;
+      this.pop();
+      this.live.delete(head.id);
+      if (head.at > this.current) this.current = head.at;
+      head.fn();
+      ran++;
+    }
+    if (ran < budget && time > this.current) this.current = time;
+    return ran;
+  }
+
+  /** Fire the next due timer (advancing time to it). Returns false when nothing is scheduled. */
+  step(): boolean {
+    const due = this.nextDue();
+    if (due === undefined) return false;
+    this.advanceTo(due, 1);
+    return true;
+  }
+
+  private dropCancelledHead(): void {
+    while (this.heap.length > 0 && this.heap[0].cancelled) this.pop();
+  }
+
+  private less(a: Timer, b: Timer): boolean {
+    return a.at < b.at || (a.at === b.at && a.seq < b.seq);
+  }
+
+  private push(timer: Timer): void {
+    const heap = this.heap;
+    heap.push(timer);
+    let i = heap.length - 1;
+    while (i > 0) {
+      const parent = (i - 1) >> 1;
+      if (!this.less(heap[i], heap[parent])) break;
+      [heap[i], heap[parent]] = [heap[parent], heap[i]];
+      i = parent;
+    }
+  }
+
+  private pop(): Timer | undefined {
+    const heap = this.heap;
+    const top = heap[0];
+    const last = heap.pop();
+    if (heap.length > 0 && last) {
+      heap[0] = last;
+      let i = 0;
+      for (;;) {
+        const left = 2 * i + 1;
+        const right = left + 1;
+        let smallest = i;
+        if (left < heap.length && this.less(heap[left], heap[smallest])) smallest = left;
+        if (right < heap.length && this.less(heap[right], heap[smallest])) smallest = right;
+        if (smallest === i) break;
+        [heap[i], heap[smallest]] = [heap[smallest], heap[i]];
+        i = smallest;
+      }
+    }
+    return top;
+  }
+}

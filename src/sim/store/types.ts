@@ -1,0 +1,125 @@
+import type { KubeObject, ResourceKind, StatusCause } from '../../core/k8s';
+
+/** How the API server names and scopes each kind it serves. */
+export interface ResourceInfo {
+  kind: ResourceKind;
+  /** Plural resource name, e.g. `deployments`. */
+  plural: string;
+  singular: string;
+  group: string; // '' for core
+  version: string;
+  apiVersion: string; // 'v1' or 'apps/v1'
+  namespaced: boolean;
+  shortNames: string[];
+  /** Kinds with a status subresource ignore `status` on main-resource writes. */
+  hasStatus: boolean;
+  hasScale: boolean;
+}
+
+export type PropagationPolicy = 'Background' | 'Foreground' | 'Orphan';
+
+export interface WriteOptions {
+  /** The field manager recorded in managedFields (`kubectl-client-side-apply`, `kube-journey`, a controller name). */
+  fieldManager?: string;
+  dryRun?: boolean;
+  /** Write only the status subresource (controllers and kubelets). */
+  subresource?: 'status';
+  /** Which managedFields operation to record. */
+  operation?: 'Apply' | 'Update';
+}
+
+export interface DeleteOptions {
+  propagationPolicy?: PropagationPolicy;
+  dryRun?: boolean;
+  preconditions?: { uid?: string; resourceVersion?: string };
+  /** Who asked, for the internals stream. */
+  actor?: string;
+}
+
+export interface ListOptions {
+  namespace?: string;
+  labelSelector?: string;
+  fieldSelector?: string;
+}
+
+export interface ListResult<T extends KubeObject = KubeObject> {
+  items: T[];
+  resourceVersion: string;
+}
+
+export interface WatchOptions extends ListOptions {
+  /** Unset or '0': synthetic ADDED for every current match, then live changes. */
+  resourceVersion?: string;
+}
+
+/** A committed change, as delivered to in-process watchers. Objects are shared: never mutate them. */
+export interface StoreChange {
+  type: 'ADDED' | 'MODIFIED' | 'DELETED';
+  kind: ResourceKind;
+  object: KubeObject;
+  /** The object before the change (MODIFIED and DELETED). */
+  previous?: KubeObject;
+  resourceVersion: number;
+}
+
+export type StatusReason = 'NotFound' | 'AlreadyExists' | 'Conflict' | 'Invalid' | 'BadRequest' | 'Expired' | 'Gone' | 'MethodNotAllowed' | 'UnsupportedMediaType' | 'Forbidden' | 'Unauthorized' | 'InternalError';
+
+/** An error that maps 1:1 to a Kubernetes `Status` response. */
+export class ApiError extends Error {
+  constructor(
+    readonly code: number,
+    readonly reason: StatusReason,
+    message: string,
+    readonly details?: { name?: string; group?: string; kind?: string; uid?: string; causes?: StatusCause[] },
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+
+  toStatus(): KubeObject {
+    return {
+      kind: 'Status',
+      apiVersion: 'v1',
+      metadata: {},
+      status: 'Failure',
+      message: this.message,
+      reason: this.reason,
+      ...(this.details ? { details: this.details } : {}),
+      code: this.code,
+    };
+  }
+}
+
+/** Listener for committed changes of one kind, called synchronously after each write. */
+export type ChangeListener = (change: StoreChange) => void;
+
+/**
+ * The API server's storage semantics, in process. The HTTP API is a thin layer over this, and
+ * the simulator's own components (controllers, scheduler, kubelets) use it directly.
+ *
+ * Ownership: objects passed to create/update are taken over by the store (it assigns metadata
+ * on them); objects returned or delivered are shared and must be treated as read-only. Copy
+ * before changing (`structuredClone` or spreads).
+ */
+export interface StoreApi {
+  readonly resources: readonly ResourceInfo[];
+  resourceInfo(kind: ResourceKind): ResourceInfo;
+  /** The current global resourceVersion. */
+  currentResourceVersion(): number;
+  create<T extends KubeObject>(kind: ResourceKind, object: T, options?: WriteOptions): T;
+  get<T extends KubeObject>(kind: ResourceKind, namespace: string | undefined, name: string): T | undefined;
+  /** Like get, but throws the apiserver's 404. */
+  read<T extends KubeObject>(kind: ResourceKind, namespace: string | undefined, name: string): T;
+  list<T extends KubeObject>(kind: ResourceKind, options?: ListOptions): ListResult<T>;
+  /** Replace; a set `metadata.resourceVersion` is a precondition (409 Conflict when stale). */
+  update<T extends KubeObject>(kind: ResourceKind, object: T, options?: WriteOptions): T;
+  /** Read-modify-write without a precondition: `mutate` receives a private deep copy. */
+  mutate<T extends KubeObject>(kind: ResourceKind, namespace: string | undefined, name: string, mutate: (copy: T) => void, options?: WriteOptions): T;
+  delete(kind: ResourceKind, namespace: string | undefined, name: string, options?: DeleteOptions): KubeObject;
+  /** In-process watch of every change of one kind, from now on. Returns an unsubscribe function. */
+  subscribe(kind: ResourceKind, listener: ChangeListener): () => void;
+  /** Objects of `kind` whose controller ownerReference points at `ownerUid` (an index, O(children)). */
+  ownedBy<T extends KubeObject>(kind: ResourceKind, ownerUid: string): T[];
+  /** Pods bound to a node (an index, O(pods on the node)). */
+  podsOnNode(nodeName: string): KubeObject[];
+}
