@@ -32,6 +32,12 @@ export interface DeleteOptions {
   propagationPolicy?: PropagationPolicy;
   dryRun?: boolean;
   preconditions?: { uid?: string; resourceVersion?: string };
+  /**
+   * Pods bound to a node are deleted gracefully: the store sets deletionTimestamp and the kubelet
+   * finishes the deletion with gracePeriodSeconds 0. Defaults to the pod's
+   * terminationGracePeriodSeconds (30).
+   */
+  gracePeriodSeconds?: number;
   /** Who asked, for the internals stream. */
   actor?: string;
 }
@@ -113,7 +119,11 @@ export interface StoreApi {
   list<T extends KubeObject>(kind: ResourceKind, options?: ListOptions): ListResult<T>;
   /** Replace; a set `metadata.resourceVersion` is a precondition (409 Conflict when stale). */
   update<T extends KubeObject>(kind: ResourceKind, object: T, options?: WriteOptions): T;
-  /** Read-modify-write without a precondition: `mutate` receives a private deep copy. */
+  /**
+   * Read-modify-write without a precondition: `mutate` receives a private deep copy. With
+   * `subresource: 'status'` only `status` is copied (and only status is written): do not touch
+   * other fields of the copy then.
+   */
   mutate<T extends KubeObject>(kind: ResourceKind, namespace: string | undefined, name: string, mutate: (copy: T) => void, options?: WriteOptions): T;
   delete(kind: ResourceKind, namespace: string | undefined, name: string, options?: DeleteOptions): KubeObject;
   /** In-process watch of every change of one kind, from now on. Returns an unsubscribe function. */

@@ -1,0 +1,667 @@
+/**
+ * The simulator's API server storage: one in-memory map per kind, one global resourceVersion
+ * counter (as etcd's revision), watch history per kind for resuming watches, and the indexes the
+ * controllers need at scale (owner → dependents, node → pods). Garbage collection through
+ * ownerReferences and graceful pod deletion live here too, because they are API-server-side
+ * semantics every client relies on.
+ */
+import type { KubeObject, ObjectMeta, OwnerReference, ResourceKind } from '../../core/k8s';
+import type { VirtualClock } from '../clock';
+import type { InternalsLog } from '../context';
+import { deepEqual, rfc3339 } from './object-utils';
+import { RESOURCES, qualifiedResource, resourceInfo } from './resources';
+import { parseFieldSelector, parseLabelSelector, type ObjectPredicate } from './selectors';
+import {
+  ApiError,
+  type ChangeListener,
+  type DeleteOptions,
+  type ListOptions,
+  type ListResult,
+  type ResourceInfo,
+  type StoreApi,
+  type StoreChange,
+  type WatchOptions,
+  type WriteOptions,
+} from './types';
+
+/** Defaulting and validation, injected so the store stays small and each can be tested alone. */
+export interface Admission {
+  applyDefaults(kind: ResourceKind, object: KubeObject): void;
+  /** Returns the 422 (or other) error for an invalid object, or undefined. */
+  validate(kind: ResourceKind, object: KubeObject, old: KubeObject | undefined): ApiError | undefined;
+}
+
+export interface StoreOptions {
+  clock: VirtualClock;
+  internals: InternalsLog;
+  admission?: Admission;
+  /** Changes kept per kind for watches that resume from a resourceVersion (etcd compaction window). */
+  historyPerKind?: number;
+  /** Virtual delay before the garbage collector acts on a deleted owner. */
+  gcDelayMs?: number;
+}
+
+const GENERATE_NAME_ALPHABET = 'bcdfghjklmnpqrstvwxz2456789';
+const noAdmission: Admission = { applyDefaults: () => undefined, validate: () => undefined };
+
+/** A fixed-capacity ring of changes, oldest overwritten first. */
+class ChangeHistory {
+  private readonly ring: StoreChange[];
+  private start = 0;
+  private size = 0;
+  constructor(private readonly capacity: number) {
+    this.ring = new Array<StoreChange>(capacity);
+  }
+  push(change: StoreChange): void {
+    const index = (this.start + this.size) % this.capacity;
+    this.ring[index] = change;
+    if (this.size < this.capacity) this.size++;
+    else this.start = (this.start + 1) % this.capacity;
+  }
+  /** The lowest resourceVersion from which a watch can still resume, or undefined when nothing was ever dropped. */
+  oldestResumable(): number | undefined {
+    return this.size === this.capacity ? this.ring[this.start].resourceVersion - 1 : undefined;
+  }
+  since(resourceVersion: number): StoreChange[] {
+    const out: StoreChange[] = [];
+    // Binary search would do; changes are in rv order. A linear scan from the end is cheap for recent resumes.
+    let i = this.size - 1;
+    while (i >= 0 && this.ring[(this.start + i) % this.capacity].resourceVersion > resourceVersion) i--;
+    for (let j = i + 1; j < this.size; j++) out.push(this.ring[(this.start + j) % this.capacity]);
+    return out;
+  }
+}
+
+interface KindTable {
+  info: ResourceInfo;
+  objects: Map<string, KubeObject>;
+  listeners: Set<ChangeListener>;
+  history: ChangeHistory;
+  /** ownerUid → keys of objects of this kind with a controller reference to it. */
+  byController: Map<string, Set<string>>;
+}
+
+function keyOf(namespace: string | undefined, name: string): string {
+  return namespace ? `${namespace}/${name}` : name;
+}
+
+/** ObjectMeta as the server writes it (kubernetes-types marks server-set fields read-only for clients). */
+type ServerMeta = { -readonly [K in keyof ObjectMeta]: ObjectMeta[K] };
+
+function metaOf(object: KubeObject): ServerMeta {
+  if (!object.metadata) object.metadata = {};
+  return object.metadata as ServerMeta;
+}
+
+export class MemoryStore implements StoreApi {
+  readonly resources = RESOURCES;
+  private revision = 0;
+  private readonly tables = new Map<ResourceKind, KindTable>();
+  /** ownerUid → dependents of any kind (all ownerReferences, for garbage collection). */
+  private readonly dependents = new Map<string, Set<string>>();
+  /** uid → kind + key, to resolve owners and dependents. */
+  private readonly byUid = new Map<string, { kind: ResourceKind; key: string }>();
+  private readonly podsByNode = new Map<string, Set<string>>();
+  private readonly clock: VirtualClock;
+  private readonly internals: InternalsLog;
+  private readonly admission: Admission;
+  private readonly gcDelayMs: number;
+
+  constructor(options: StoreOptions) {
+    this.clock = options.clock;
+    this.internals = options.internals;
+    this.admission = options.admission ?? noAdmission;
+    this.gcDelayMs = options.gcDelayMs ?? 20;
+    for (const info of RESOURCES) {
+      this.tables.set(info.kind, {
+        info,
+        objects: new Map(),
+        listeners: new Set(),
+        history: new ChangeHistory(options.historyPerKind ?? 50_000),
+        byController: new Map(),
+      });
+    }
+  }
+
+  resourceInfo(kind: ResourceKind): ResourceInfo {
+    return resourceInfo(kind);
+  }
+
+  currentResourceVersion(): number {
+    return this.revision;
+  }
+
+  private table(kind: ResourceKind): KindTable {
+    const table = this.tables.get(kind);
+    if (!table) throw new ApiError(404, 'NotFound', `the server could not find the requested resource (kind ${kind})`);
+    return table;
+  }
+
+  private notFound(info: ResourceInfo, name: string): ApiError {
+    return new ApiError(404, 'NotFound', `${qualifiedResource(info)} "${name}" not found`, { name, group: info.group, kind: info.plural });
+  }
+
+  private namespaceOf(info: ResourceInfo, object: KubeObject): string | undefined {
+    if (!info.namespaced) return undefined;
+    return object.metadata?.namespace || 'default';
+  }
+
+  // ----------------------------------------------------------------------------------------
+  // Reads
+
+  get<T extends KubeObject>(kind: ResourceKind, namespace: string | undefined, name: string): T | undefined {
+    const table = this.table(kind);
+    return table.objects.get(keyOf(table.info.namespaced ? namespace || 'default' : undefined, name)) as T | undefined;
+  }
+
+  read<T extends KubeObject>(kind: ResourceKind, namespace: string | undefined, name: string): T {
+    const object = this.get<T>(kind, namespace, name);
+    if (!object) throw this.notFound(this.table(kind).info, name);
+    return object;
+  }
+
+  list<T extends KubeObject>(kind: ResourceKind, options: ListOptions = {}): ListResult<T> {
+    const table = this.table(kind);
+    const matches = this.predicate(options);
+    const items: T[] = [];
+    const prefix = options.namespace && table.info.namespaced ? `${options.namespace}/` : undefined;
+    for (const [key, object] of table.objects) {
+      if (prefix && !key.startsWith(prefix)) continue;
+      if (matches(object)) items.push(object as T);
+    }
+    return { items, resourceVersion: String(this.revision) };
+  }
+
+  private predicate(options: ListOptions): ObjectPredicate {
+    const byLabel = parseLabelSelector(options.labelSelector);
+    const byField = parseFieldSelector(options.fieldSelector);
+    return (object) => byLabel(object) && byField(object);
+  }
+
+  ownedBy<T extends KubeObject>(kind: ResourceKind, ownerUid: string): T[] {
+    const table = this.table(kind);
+    const keys = table.byController.get(ownerUid);
+    if (!keys) return [];
+    const out: T[] = [];
+    for (const key of keys) {
+      const object = table.objects.get(key);
+      if (object) out.push(object as T);
+    }
+    return out;
+  }
+
+  podsOnNode(nodeName: string): KubeObject[] {
+    const keys = this.podsByNode.get(nodeName);
+    if (!keys) return [];
+    const pods = this.table('Pod').objects;
+    const out: KubeObject[] = [];
+    for (const key of keys) {
+      const pod = pods.get(key);
+      if (pod) out.push(pod);
+    }
+    return out;
+  }
+
+  // ----------------------------------------------------------------------------------------
+  // Writes
+
+  create<T extends KubeObject>(kind: ResourceKind, input: T, options: WriteOptions = {}): T {
+    const object: KubeObject = input;
+    const table = this.table(kind);
+    const info = table.info;
+    const meta = metaOf(object);
+    const namespace = this.namespaceOf(info, object);
+    if (info.namespaced) {
+      meta.namespace = namespace;
+      if (!this.tables.get('Namespace')!.objects.has(namespace!)) {
+        throw new ApiError(404, 'NotFound', `namespaces "${namespace}" not found`, { name: namespace, kind: 'namespaces' });
+      }
+    } else {
+      delete meta.namespace;
+    }
+    object.apiVersion = info.apiVersion;
+    object.kind = info.kind;
+    if (!meta.name && meta.generateName) meta.name = this.generateName(table, namespace, meta.generateName);
+    this.admission.applyDefaults(kind, object);
+    const invalid = this.admission.validate(kind, object, undefined);
+    if (invalid) throw invalid;
+    const name = meta.name ?? '';
+    const key = keyOf(namespace, name);
+    if (table.objects.has(key)) {
+      throw new ApiError(409, 'AlreadyExists', `${qualifiedResource(info)} "${name}" already exists`, { name, group: info.group, kind: info.plural });
+    }
+    const now = this.clock.now();
+    meta.uid = this.newUid();
+    meta.creationTimestamp = rfc3339(now);
+    delete meta.deletionTimestamp;
+    delete meta.resourceVersion;
+    if (info.group === 'apps') meta.generation = 1;
+    if (options.fieldManager) {
+      meta.managedFields = [{ manager: options.fieldManager, operation: options.operation ?? 'Update', apiVersion: info.apiVersion, time: rfc3339(now), fieldsType: 'FieldsV1', fieldsV1: {} }];
+    }
+    if (kind === 'Namespace') {
+      object.status = { phase: 'Active' };
+      object.spec = { finalizers: ['kubernetes'] };
+      meta.labels = { ...meta.labels, 'kubernetes.io/metadata.name': name };
+    }
+    if (options.dryRun) return input;
+    this.commit(table, 'ADDED', key, object, undefined, options.fieldManager ?? 'unknown');
+    this.orphanCheck(object);
+    return input;
+  }
+
+  update<T extends KubeObject>(kind: ResourceKind, object: T, options: WriteOptions = {}): T {
+    const table = this.table(kind);
+    const info = table.info;
+    const meta = metaOf(object);
+    const namespace = this.namespaceOf(info, object);
+    const name = meta.name ?? '';
+    const key = keyOf(namespace, name);
+    const existing = table.objects.get(key);
+    if (!existing) throw this.notFound(info, name);
+    if (meta.resourceVersion && meta.resourceVersion !== existing.metadata?.resourceVersion) {
+      throw new ApiError(409, 'Conflict', `Operation cannot be fulfilled on ${qualifiedResource(info)} "${name}": the object has been modified; please apply your changes to the latest version and try again`, { name, group: info.group, kind: info.plural });
+    }
+    return this.replace(table, key, existing, object, options);
+  }
+
+  mutate<T extends KubeObject>(kind: ResourceKind, namespace: string | undefined, name: string, change: (copy: T) => void, options: WriteOptions = {}): T {
+    const table = this.table(kind);
+    const key = keyOf(table.info.namespaced ? namespace || 'default' : undefined, name);
+    const existing = table.objects.get(key);
+    if (!existing) throw this.notFound(table.info, name);
+    // A status write only keeps `status`, so only status needs a private copy (the hot path of kubelets).
+    const copy = (options.subresource === 'status'
+      ? { ...existing, metadata: { ...existing.metadata }, status: structuredClone(existing.status) }
+      : structuredClone(existing)) as T;
+    change(copy);
+    return this.replace(table, key, existing, copy, options);
+  }
+
+  /** The shared tail of update and mutate: subresource rules, generation, admission, commit. */
+  private replace<T extends KubeObject>(table: KindTable, key: string, existing: KubeObject, input: T, options: WriteOptions): T {
+    const object: KubeObject = input;
+    const info = table.info;
+    const oldMeta = existing.metadata ?? {};
+    object.apiVersion = info.apiVersion;
+    object.kind = info.kind;
+    if (options.subresource === 'status') {
+      // A status write changes only status; everything else is taken from the stored object.
+      const status = object.status;
+      for (const field of Object.keys(object)) delete (object as Record<string, unknown>)[field];
+      Object.assign(object, existing, { status, metadata: { ...oldMeta } });
+    } else if (info.hasStatus && existing.status !== undefined) {
+      object.status = existing.status;
+    }
+    const newMeta = metaOf(object);
+    // Fields the server owns cannot be changed by a write.
+    newMeta.uid = oldMeta.uid;
+    newMeta.creationTimestamp = oldMeta.creationTimestamp;
+    newMeta.namespace = oldMeta.namespace;
+    newMeta.name = oldMeta.name;
+    if (oldMeta.deletionTimestamp) {
+      newMeta.deletionTimestamp = oldMeta.deletionTimestamp;
+      newMeta.deletionGracePeriodSeconds = oldMeta.deletionGracePeriodSeconds;
+    }
+    if (options.subresource !== 'status') {
+      this.admission.applyDefaults(table.info.kind, object);
+      const invalid = this.admission.validate(table.info.kind, object, existing);
+      if (invalid) throw invalid;
+    }
+    if (oldMeta.generation !== undefined) {
+      newMeta.generation = options.subresource !== 'status' && !deepEqual(existing.spec, object.spec) ? oldMeta.generation + 1 : oldMeta.generation;
+    }
+    const now = this.clock.now();
+    if (options.fieldManager) this.touchManagedFields(newMeta, oldMeta, options, info.apiVersion, now);
+    if (options.dryRun) return input;
+    if (deepEqual({ ...existing, metadata: { ...oldMeta, managedFields: undefined, resourceVersion: undefined } }, { ...object, metadata: { ...newMeta, managedFields: undefined, resourceVersion: undefined } })) {
+      // A no-op write does not bump the resourceVersion, as in etcd3's GuaranteedUpdate.
+      return existing as T;
+    }
+    this.commit(table, 'MODIFIED', key, object, existing, options.fieldManager ?? 'unknown');
+    this.afterUpdate(table, key, object);
+    return input;
+  }
+
+  private touchManagedFields(meta: ServerMeta, oldMeta: ObjectMeta, options: WriteOptions, apiVersion: string, now: number): void {
+    const entries = [...(oldMeta.managedFields ?? [])];
+    const operation = options.operation ?? 'Update';
+    const index = entries.findIndex((e) => e.manager === options.fieldManager && e.operation === operation && (e.subresource ?? '') === (options.subresource ?? ''));
+    const entry = { manager: options.fieldManager, operation, apiVersion, time: rfc3339(now), fieldsType: 'FieldsV1', fieldsV1: {}, ...(options.subresource ? { subresource: options.subresource } : {}) };
+    if (index >= 0) entries[index] = entry;
+    else entries.push(entry);
+    meta.managedFields = entries;
+  }
+
+  delete(kind: ResourceKind, namespace: string | undefined, name: string, options: DeleteOptions = {}): KubeObject {
+    const table = this.table(kind);
+    const info = table.info;
+    const key = keyOf(info.namespaced ? namespace || 'default' : undefined, name);
+    const existing = table.objects.get(key);
+    if (!existing) throw this.notFound(info, name);
+    const meta = existing.metadata ?? {};
+    if (options.preconditions?.uid && options.preconditions.uid !== meta.uid) {
+      throw new ApiError(409, 'Conflict', `Operation cannot be fulfilled on ${qualifiedResource(info)} "${name}": Precondition failed: UID in precondition: ${options.preconditions.uid}, UID in object meta: ${meta.uid}`, { name, group: info.group, kind: info.plural });
+    }
+    if (options.preconditions?.resourceVersion && options.preconditions.resourceVersion !== meta.resourceVersion) {
+      throw new ApiError(409, 'Conflict', `Operation cannot be fulfilled on ${qualifiedResource(info)} "${name}": Precondition failed: ResourceVersion in precondition: ${options.preconditions.resourceVersion}, ResourceVersion in object meta: ${meta.resourceVersion}`, { name, group: info.group, kind: info.plural });
+    }
+    if (options.dryRun) return existing;
+    const actor = options.actor ?? 'kubectl';
+    const policy = options.propagationPolicy ?? 'Background';
+
+    // Graceful deletion of a pod that a kubelet runs: mark it, the kubelet finishes the job.
+    const spec = existing.spec as { nodeName?: string; terminationGracePeriodSeconds?: number } | undefined;
+    const grace = options.gracePeriodSeconds ?? spec?.terminationGracePeriodSeconds ?? 30;
+    if (kind === 'Pod' && spec?.nodeName && grace > 0 && !this.isTerminal(existing)) {
+      if (meta.deletionTimestamp) return existing;
+      return this.markDeleting(table, key, existing, actor, grace, []);
+    }
+    if (kind === 'Namespace') return this.deleteNamespace(table, key, existing, actor);
+
+    const finalizers = [...(meta.finalizers ?? [])];
+    if (policy === 'Foreground' && this.hasDependents(meta.uid)) finalizers.push('foregroundDeletion');
+    if (policy === 'Orphan' && this.hasDependents(meta.uid)) finalizers.push('orphan');
+    if (finalizers.length > 0) {
+      if (meta.deletionTimestamp) return existing;
+      const marked = this.markDeleting(table, key, existing, actor, 0, finalizers);
+      this.scheduleGc(meta.uid!);
+      return marked;
+    }
+    this.remove(table, key, existing, actor);
+    return existing;
+  }
+
+  private isTerminal(pod: KubeObject): boolean {
+    const phase = (pod.status as { phase?: string } | undefined)?.phase;
+    return phase === 'Succeeded' || phase === 'Failed';
+  }
+
+  private markDeleting(table: KindTable, key: string, existing: KubeObject, actor: string, graceSeconds: number, finalizers: string[]): KubeObject {
+    const copy = structuredClone(existing);
+    const meta = metaOf(copy);
+    meta.deletionTimestamp = rfc3339(this.clock.now() + graceSeconds * 1000);
+    meta.deletionGracePeriodSeconds = graceSeconds;
+    if (finalizers.length > 0) meta.finalizers = finalizers;
+    this.commit(table, 'MODIFIED', key, copy, existing, actor);
+    return copy;
+  }
+
+  private deleteNamespace(table: KindTable, key: string, existing: KubeObject, actor: string): KubeObject {
+    const name = existing.metadata?.name ?? '';
+    // The namespace controller removes everything inside, then the namespace itself.
+    const copy = structuredClone(existing);
+    metaOf(copy).deletionTimestamp = rfc3339(this.clock.now());
+    copy.status = { phase: 'Terminating' };
+    this.commit(table, 'MODIFIED', key, copy, existing, actor);
+    this.clock.after(this.gcDelayMs, () => {
+      for (const info of RESOURCES) {
+        if (!info.namespaced) continue;
+        for (const object of this.list(info.kind, { namespace: name }).items) {
+          try {
+            this.delete(info.kind, name, object.metadata?.name ?? '', { gracePeriodSeconds: 0, actor: 'namespace-controller' });
+          } catch (error) {
+            if (!(error instanceof ApiError && error.code === 404)) throw error;
+          }
+        }
+      }
+      const current = table.objects.get(key);
+      if (current) this.remove(table, key, current, 'namespace-controller');
+    });
+    return copy;
+  }
+
+  /** An object being deleted whose last finalizer was just removed is gone. */
+  private afterUpdate(table: KindTable, key: string, object: KubeObject): void {
+    const meta = object.metadata ?? {};
+    if (meta.deletionTimestamp && (meta.finalizers ?? []).length === 0 && !(table.info.kind === 'Pod' && (meta.deletionGracePeriodSeconds ?? 0) > 0)) {
+      this.remove(table, key, object, 'garbage-collector');
+    }
+  }
+
+  private remove(table: KindTable, key: string, existing: KubeObject, actor: string): void {
+    this.commit(table, 'DELETED', key, existing, existing, actor);
+    const uid = existing.metadata?.uid;
+    if (uid && this.dependents.has(uid)) this.scheduleGc(uid);
+    this.releaseForegroundOwners(existing);
+  }
+
+  // ----------------------------------------------------------------------------------------
+  // Commit: the single place where state, indexes, history, internals and listeners change.
+
+  private commit(table: KindTable, type: StoreChange['type'], key: string, object: KubeObject, previous: KubeObject | undefined, actor: string): void {
+    const info = table.info;
+    this.revision++;
+    const meta = metaOf(object);
+    let delivered = object;
+    if (type === 'DELETED') {
+      // The DELETED event carries the final state with the deletion's resourceVersion.
+      delivered = { ...object, metadata: { ...meta, resourceVersion: String(this.revision) } };
+      table.objects.delete(key);
+    } else {
+      meta.resourceVersion = String(this.revision);
+      table.objects.set(key, object);
+    }
+    this.reindex(table, key, type === 'DELETED' ? undefined : object, previous);
+    this.internals.record({
+      type: 'etcdWrite',
+      time: this.clock.now(),
+      key: `/registry/${info.plural}/${meta.namespace ? `${meta.namespace}/` : ''}${meta.name}`,
+      verb: type === 'ADDED' ? 'create' : type === 'MODIFIED' ? 'update' : 'delete',
+      resourceVersion: String(this.revision),
+      object: { kind: info.kind, namespace: meta.namespace, name: meta.name ?? '', uid: meta.uid },
+      actor,
+    });
+    const change: StoreChange = { type, kind: info.kind, object: delivered, previous, resourceVersion: this.revision };
+    table.history.push(change);
+    for (const listener of [...table.listeners]) listener(change);
+  }
+
+  private reindex(table: KindTable, key: string, current: KubeObject | undefined, previous: KubeObject | undefined): void {
+    const kindKey = `${table.info.kind}:${key}`;
+    const oldRefs = previous?.metadata?.ownerReferences ?? [];
+    const newRefs = current?.metadata?.ownerReferences ?? [];
+    if (oldRefs !== newRefs) {
+      for (const ref of oldRefs) {
+        this.dependents.get(ref.uid)?.delete(kindKey);
+        if (ref.controller) table.byController.get(ref.uid)?.delete(key);
+      }
+      for (const ref of newRefs) {
+        let set = this.dependents.get(ref.uid);
+        if (!set) this.dependents.set(ref.uid, (set = new Set()));
+        set.add(kindKey);
+        if (ref.controller) {
+          let owned = table.byController.get(ref.uid);
+          if (!owned) table.byController.set(ref.uid, (owned = new Set()));
+          owned.add(key);
+        }
+      }
+    }
+    const uid = current?.metadata?.uid ?? previous?.metadata?.uid;
+    if (uid) {
+      if (current) this.byUid.set(uid, { kind: table.info.kind, key });
+      else {
+        this.byUid.delete(uid);
+        table.byController.delete(uid);
+      }
+    }
+    if (table.info.kind === 'Pod') {
+      const oldNode = (previous?.spec as { nodeName?: string } | undefined)?.nodeName;
+      const newNode = (current?.spec as { nodeName?: string } | undefined)?.nodeName;
+      if (oldNode !== newNode || !current) {
+        if (oldNode) this.podsByNode.get(oldNode)?.delete(key);
+        if (newNode && current) {
+          let set = this.podsByNode.get(newNode);
+          if (!set) this.podsByNode.set(newNode, (set = new Set()));
+          set.add(key);
+        }
+      }
+    }
+  }
+
+  // ----------------------------------------------------------------------------------------
+  // Garbage collection (pkg/controller/garbagecollector, reduced to what owners and dependents need)
+
+  private hasDependents(uid: string | undefined): boolean {
+    return !!uid && (this.dependents.get(uid)?.size ?? 0) > 0;
+  }
+
+  private readonly gcPending = new Set<string>();
+
+  private scheduleGc(ownerUid: string): void {
+    if (this.gcPending.has(ownerUid)) return;
+    this.gcPending.add(ownerUid);
+    this.clock.after(this.gcDelayMs, () => {
+      this.gcPending.delete(ownerUid);
+      this.collect(ownerUid);
+    });
+  }
+
+  /** Called when an owner is gone or is being deleted with a GC finalizer. */
+  private collect(ownerUid: string): void {
+    const ownerLocation = this.byUid.get(ownerUid);
+    const owner = ownerLocation ? this.tables.get(ownerLocation.kind)!.objects.get(ownerLocation.key) : undefined;
+    const finalizers = owner?.metadata?.finalizers ?? [];
+    const dependents = [...(this.dependents.get(ownerUid) ?? [])];
+    if (owner && finalizers.includes('orphan')) {
+      for (const dependent of dependents) this.orphan(dependent, ownerUid);
+      this.removeFinalizer(ownerLocation!.kind, owner, 'orphan');
+      return;
+    }
+    if (owner && finalizers.includes('foregroundDeletion')) {
+      const blocking = dependents.filter((d) => this.refTo(d, ownerUid)?.blockOwnerDeletion);
+      for (const dependent of dependents) this.deleteDependent(dependent, 'Foreground');
+      if (blocking.length === 0) this.removeFinalizer(ownerLocation!.kind, owner, 'foregroundDeletion');
+      return;
+    }
+    if (!owner) {
+      // Background: the owner is gone; delete every dependent whose owners are all gone.
+      for (const dependent of dependents) {
+        const object = this.resolve(dependent);
+        if (!object) continue;
+        const liveOwner = (object.metadata?.ownerReferences ?? []).some((ref) => ref.uid !== ownerUid && this.byUid.has(ref.uid));
+        if (liveOwner) this.orphan(dependent, ownerUid);
+        else this.deleteDependent(dependent, 'Background');
+      }
+      this.dependents.delete(ownerUid);
+    }
+  }
+
+  private resolve(kindKey: string): KubeObject | undefined {
+    const colon = kindKey.indexOf(':');
+    const table = this.tables.get(kindKey.slice(0, colon) as ResourceKind);
+    return table?.objects.get(kindKey.slice(colon + 1));
+  }
+
+  private refTo(kindKey: string, ownerUid: string): OwnerReference | undefined {
+    return this.resolve(kindKey)?.metadata?.ownerReferences?.find((r) => r.uid === ownerUid);
+  }
+
+  private deleteDependent(kindKey: string, policy: 'Background' | 'Foreground'): void {
+    const object = this.resolve(kindKey);
+    if (!object) return;
+    const kind = kindKey.slice(0, kindKey.indexOf(':')) as ResourceKind;
+    try {
+      this.delete(kind, object.metadata?.namespace, object.metadata?.name ?? '', { propagationPolicy: policy, actor: 'garbage-collector' });
+    } catch (error) {
+      if (!(error instanceof ApiError && error.code === 404)) throw error;
+    }
+  }
+
+  private orphan(kindKey: string, ownerUid: string): void {
+    const object = this.resolve(kindKey);
+    if (!object) return;
+    const kind = kindKey.slice(0, kindKey.indexOf(':')) as ResourceKind;
+    this.mutate(kind, object.metadata?.namespace, object.metadata?.name ?? '', (copy) => {
+      const refs = (copy.metadata?.ownerReferences ?? []).filter((r) => r.uid !== ownerUid);
+      metaOf(copy).ownerReferences = refs.length > 0 ? refs : undefined;
+    }, { fieldManager: 'garbage-collector' });
+  }
+
+  private removeFinalizer(kind: ResourceKind, owner: KubeObject, finalizer: string): void {
+    this.mutate(kind, owner.metadata?.namespace, owner.metadata?.name ?? '', (copy) => {
+      const rest = (copy.metadata?.finalizers ?? []).filter((f) => f !== finalizer);
+      metaOf(copy).finalizers = rest.length > 0 ? rest : undefined;
+    }, { fieldManager: 'garbage-collector' });
+  }
+
+  /** The GC deletes a dependent whose owners never existed or are gone (checked after a delay). */
+  private orphanCheck(object: KubeObject): void {
+    const refs = object.metadata?.ownerReferences ?? [];
+    if (refs.length === 0 || refs.some((r) => this.byUid.has(r.uid))) return;
+    for (const ref of refs) this.scheduleGc(ref.uid);
+  }
+
+  /** A removed dependent may be the last one a foreground-deleting owner waits for. */
+  private releaseForegroundOwners(previous: KubeObject): void {
+    for (const ref of previous.metadata?.ownerReferences ?? []) {
+      const location = this.byUid.get(ref.uid);
+      if (!location) continue;
+      const owner = this.tables.get(location.kind)!.objects.get(location.key);
+      if (owner?.metadata?.finalizers?.includes('foregroundDeletion')) this.scheduleGc(ref.uid);
+    }
+  }
+
+  // ----------------------------------------------------------------------------------------
+  // Watches
+
+  subscribe(kind: ResourceKind, listener: ChangeListener): () => void {
+    const table = this.table(kind);
+    table.listeners.add(listener);
+    return () => table.listeners.delete(listener);
+  }
+
+  /**
+   * A client watch, as the HTTP API serves it: synthetic ADDED for resourceVersion unset/'0',
+   * replay of history after N otherwise, 410 Expired when N is older than the history kept.
+   * Changes that move an object into or out of the selection arrive as ADDED / DELETED.
+   */
+  watch(kind: ResourceKind, options: WatchOptions, deliver: (type: StoreChange['type'], object: KubeObject) => void): () => void {
+    const table = this.table(kind);
+    const matchesSelectors = this.predicate(options);
+    const namespace = table.info.namespaced ? options.namespace : undefined;
+    const matches = (object: KubeObject | undefined): boolean => !!object && (!namespace || object.metadata?.namespace === namespace) && matchesSelectors(object);
+    const forward = (change: StoreChange): void => {
+      const now = matches(change.object);
+      const before = change.type === 'MODIFIED' ? matches(change.previous) : now;
+      if (change.type === 'MODIFIED' && now && !before) deliver('ADDED', change.object);
+      else if (change.type === 'MODIFIED' && !now && before) deliver('DELETED', change.object);
+      else if (now) deliver(change.type, change.object);
+    };
+    const rv = options.resourceVersion;
+    if (rv === undefined || rv === '' || rv === '0') {
+      for (const object of this.list(kind, options).items) deliver('ADDED', object);
+    } else {
+      const from = Number(rv);
+      if (!Number.isInteger(from) || from < 0) throw new ApiError(400, 'BadRequest', `invalid resource version: ${rv}`);
+      const oldest = table.history.oldestResumable();
+      if (oldest !== undefined && from < oldest) {
+        throw new ApiError(410, 'Expired', `too old resource version: ${from} (${oldest})`);
+      }
+      for (const change of table.history.since(from)) forward(change);
+    }
+    return this.subscribe(kind, forward);
+  }
+
+  // ----------------------------------------------------------------------------------------
+  // Names and uids
+
+  private generateName(table: KindTable, namespace: string | undefined, prefix: string): string {
+    const base = prefix.length > 58 ? prefix.slice(0, 58) : prefix;
+    for (let attempt = 0; attempt < 10; attempt++) {
+      let suffix = '';
+      for (let i = 0; i < 5; i++) suffix += GENERATE_NAME_ALPHABET[this.clock.random.int(0, GENERATE_NAME_ALPHABET.length - 1)];
+      if (!table.objects.has(keyOf(namespace, base + suffix))) return base + suffix;
+    }
+    throw new ApiError(409, 'AlreadyExists', `${qualifiedResource(table.info)} "${base}" already exists, the server was not able to generate a unique name for the object`);
+  }
+
+  private newUid(): string {
+    const hex = (n: number): string => {
+      let s = '';
+      for (let i = 0; i < n; i++) s += Math.floor(this.clock.random.next() * 16).toString(16);
+      return s;
+    };
+    return `${hex(8)}-${hex(4)}-4${hex(3)}-${'89ab'[this.clock.random.int(0, 3)]}${hex(3)}-${hex(12)}`;
+  }
+}
