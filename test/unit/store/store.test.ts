@@ -94,7 +94,7 @@ describe('MemoryStore', () => {
 
   it('generates names from generateName with the apiserver alphabet', () => {
     const { store } = setup();
-    const pod = store.create('ConfigMap', { metadata: { generateName: 'web-5d567cc74c-' } });
+    const pod = store.create<KubeObject>('ConfigMap', { metadata: { generateName: 'web-5d567cc74c-' } });
     assert.match(pod.metadata!.name!, /^web-5d567cc74c-[bcdfghjklmnpqrstvwxz2456789]{5}$/);
   });
 

@@ -1,0 +1,157 @@
+/**
+ * The simulator's Kubernetes-compatible HTTP API: loopback only, bearer-token authenticated.
+ * A thin layer over the simulator's store; the clock driver is caught up before each request so
+ * the answer reflects the virtual "now", and poked after each write so controllers react.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { timingSafeEqual } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import type { InternalStep } from '../core/internals';
+import type { Simulator } from '../sim/simulator';
+import type { PacedDriver } from '../sim/driver';
+import { ApiError } from '../sim/store/types';
+import {
+  SERVER_VERSION,
+  aggregatedDiscovery,
+  apiGroup,
+  apiResourceList,
+  legacyApiGroupList,
+  legacyApiVersions,
+  openApiDocumentFor,
+  openApiIndex,
+  wantsAggregated,
+} from './discovery';
+import { sendError, sendJson } from './http-util';
+import { handleResource, type ResourceHandlerDeps } from './resource-handlers';
+import { parseResourcePath } from './routing';
+
+/** Where the simulator's internals stream (etcd writes, watch deliveries, scheduler verdicts) is served. */
+export const INTERNALS_PATH = '/apis/internals.kube-journey.dev/v1alpha1/steps';
+
+export interface ApiServerOptions {
+  simulator: Simulator;
+  driver?: PacedDriver;
+  token: string;
+  /** 0 picks a free port. */
+  port?: number;
+}
+
+export interface RunningApiServer {
+  server: Server;
+  port: number;
+  url: string;
+  close(): Promise<void>;
+}
+
+function authorized(req: IncomingMessage, token: string): boolean {
+  const header = req.headers.authorization ?? '';
+  const match = /^Bearer\s+(.+)$/i.exec(header);
+  if (!match) return false;
+  const given = Buffer.from(match[1].trim());
+  const expected = Buffer.from(token);
+  return given.length === expected.length && timingSafeEqual(given, expected);
+}
+
+export async function startApiServer(options: ApiServerOptions): Promise<RunningApiServer> {
+  const { simulator, driver, token } = options;
+  const deps: ResourceHandlerDeps = {
+    store: simulator.store,
+    now: () => simulator.clock.now(),
+    afterWrite: () => driver?.poke(),
+  };
+  const sockets = new Set<import('node:net').Socket>();
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch((error: unknown) => sendError(res, error));
+  });
+  server.on('connection', (socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    const pathname = url.pathname.replace(/\/+$/, '') || '/';
+    if (pathname === '/healthz' || pathname === '/livez' || pathname === '/readyz') {
+      res.writeHead(200, { 'Content-Type': 'text/plain' });
+      res.end('ok');
+      return;
+    }
+    if (!authorized(req, token)) {
+      sendJson(res, 401, new ApiError(401, 'Unauthorized', 'Unauthorized').toStatus());
+      return;
+    }
+    driver?.catchUp();
+    const accept = req.headers.accept ?? '';
+    const get = req.method === 'GET';
+
+    if (get && pathname === '/version') return sendJson(res, 200, SERVER_VERSION);
+    if (get && (pathname === '/api' || pathname === '/apis')) {
+      const which = pathname === '/api' ? 'api' : 'apis';
+      const aggregated = wantsAggregated(accept);
+      if (aggregated) {
+        return sendJson(res, 200, aggregatedDiscovery(which, aggregated), `application/json;g=apidiscovery.k8s.io;v=${aggregated};as=APIGroupDiscoveryList`);
+      }
+      return sendJson(res, 200, which === 'api' ? legacyApiVersions(`127.0.0.1:${(server.address() as AddressInfo).port}`) : legacyApiGroupList());
+    }
+    if (get && pathname === '/api/v1') return sendJson(res, 200, apiResourceList('', 'v1'));
+    if (get && /^\/apis\/[^/]+$/.test(pathname)) {
+      const group = apiGroup(pathname.split('/')[2]);
+      if (group) return sendJson(res, 200, group);
+    }
+    if (get && /^\/apis\/[^/]+\/[^/]+$/.test(pathname)) {
+      const [, , group, version] = pathname.split('/');
+      const list = apiResourceList(group, version);
+      if (list) return sendJson(res, 200, list);
+    }
+    if (get && pathname === '/openapi/v3') return sendJson(res, 200, openApiIndex());
+    if (get && pathname.startsWith('/openapi/v3/')) {
+      const doc = openApiDocumentFor(pathname.slice('/openapi/v3/'.length));
+      if (doc) {
+        const cacheable = url.searchParams.get('hash') === doc.hash;
+        return sendJson(res, 200, doc.body, 'application/json', cacheable ? { 'Cache-Control': 'public, immutable', ETag: `"${doc.hash}"` } : {});
+      }
+    }
+    if (get && pathname === INTERNALS_PATH) return serveInternals(req, res, simulator);
+
+    const parsed = parseResourcePath(pathname);
+    if (parsed.type === 'resource') return handleResource(req, res, parsed.path, url.searchParams, deps);
+    throw new ApiError(404, 'NotFound', 'the server could not find the requested resource');
+  }
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, '127.0.0.1', () => resolve());
+  });
+  const port = (server.address() as AddressInfo).port;
+  return {
+    server,
+    port,
+    url: `http://127.0.0.1:${port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const socket of sockets) socket.destroy();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/**
+ * The internals stream: NDJSON of InternalStep, first the retained steps (after `?since=<n>`,
+ * counting from the first step ever recorded), then live ones. Not part of the Kubernetes API;
+ * the cluster connection reads it only when talking to the simulator.
+ */
+function serveInternals(req: IncomingMessage, res: ServerResponse, simulator: Simulator): void {
+  res.writeHead(200, { 'Content-Type': 'application/json', 'Cache-Control': 'no-cache, private', 'Transfer-Encoding': 'chunked' });
+  res.flushHeaders();
+  const since = Number(new URL(req.url ?? '/', 'http://x').searchParams.get('since') ?? '0');
+  const { steps, dropped } = simulator.internals.snapshot();
+  let sequence = dropped;
+  const send = (step: InternalStep): void => {
+    sequence++;
+    if (sequence > since) res.write(`${JSON.stringify({ seq: sequence, step })}\n`);
+  };
+  for (const step of steps) send(step);
+  const stop = simulator.internals.onStep(send);
+  req.on('close', stop);
+}

@@ -1,0 +1,188 @@
+/**
+ * /version, discovery (aggregated v2 / v2beta1 and legacy) and the minimal OpenAPI v3 that lets
+ * kubectl 1.29+ leave validation to the server (`fieldValidation=Strict`). Generated from the
+ * resource table, so a kind added to the simulator appears everywhere at once.
+ */
+import { createHash } from 'node:crypto';
+import type { ResourceInfo } from '../sim/store/types';
+import { RESOURCES } from '../sim/store/resources';
+
+/**
+ * The Kubernetes version the simulator reports. The kubectl dispatcher on a machine picks the
+ * kubectl binary from it, and kubectl ≥ 1.29 is what works with a v3-only OpenAPI.
+ */
+export const SERVER_VERSION = {
+  major: '1',
+  minor: '32',
+  gitVersion: 'v1.32.4',
+  gitCommit: '0000000000000000000000000000000000000000',
+  gitTreeState: 'clean',
+  buildDate: '2025-04-22T00:00:00Z',
+  goVersion: 'go1.23.6',
+  compiler: 'gc',
+  platform: 'linux/amd64',
+};
+
+const VERBS = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
+const CLUSTER_VERBS = ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch'];
+const IN_CATEGORY_ALL = new Set(['pods', 'deployments', 'replicasets']);
+
+interface Subresource {
+  name: string;
+  group: string;
+  version: string;
+  kind: string;
+  verbs: string[];
+}
+
+function subresourcesOf(info: ResourceInfo): Subresource[] {
+  const subs: Subresource[] = [];
+  if (info.hasStatus) subs.push({ name: 'status', group: info.group, version: info.version, kind: info.kind, verbs: ['get', 'patch', 'update'] });
+  if (info.hasScale) subs.push({ name: 'scale', group: 'autoscaling', version: 'v1', kind: 'Scale', verbs: ['get', 'patch', 'update'] });
+  if (info.kind === 'Pod') {
+    subs.push({ name: 'binding', group: '', version: 'v1', kind: 'Binding', verbs: ['create'] });
+    subs.push({ name: 'log', group: '', version: 'v1', kind: 'Pod', verbs: ['get'] });
+  }
+  return subs;
+}
+
+function verbsOf(info: ResourceInfo): string[] {
+  return info.namespaced ? VERBS : CLUSTER_VERBS;
+}
+
+function groupResources(group: string): ResourceInfo[] {
+  return RESOURCES.filter((r) => r.group === group);
+}
+
+/** Legacy APIResourceList for `/api/v1` or `/apis/<group>/<version>`. */
+export function apiResourceList(group: string, version: string): object | undefined {
+  const resources = groupResources(group).filter((r) => r.version === version);
+  if (resources.length === 0) return undefined;
+  const list: object[] = [];
+  for (const info of resources) {
+    list.push({
+      name: info.plural,
+      singularName: info.singular,
+      namespaced: info.namespaced,
+      kind: info.kind,
+      verbs: verbsOf(info),
+      ...(info.shortNames.length ? { shortNames: info.shortNames } : {}),
+      ...(IN_CATEGORY_ALL.has(info.plural) ? { categories: ['all'] } : {}),
+      storageVersionHash: createHash('sha256').update(`${group}/${version}/${info.kind}`).digest('base64').slice(0, 11),
+    });
+    for (const sub of subresourcesOf(info)) {
+      list.push({
+        name: `${info.plural}/${sub.name}`,
+        singularName: '',
+        namespaced: info.namespaced,
+        ...(sub.group !== info.group || sub.version !== info.version ? { group: sub.group, version: sub.version } : {}),
+        kind: sub.kind,
+        verbs: sub.verbs,
+      });
+    }
+  }
+  return { kind: 'APIResourceList', apiVersion: 'v1', groupVersion: group ? `${group}/${version}` : version, resources: list };
+}
+
+export function legacyApiVersions(serverAddress: string): object {
+  return { kind: 'APIVersions', versions: ['v1'], serverAddressByClientCIDRs: [{ clientCIDR: '0.0.0.0/0', serverAddress }] };
+}
+
+function namedGroups(): string[] {
+  return [...new Set(RESOURCES.map((r) => r.group).filter((g) => g !== ''))];
+}
+
+export function legacyApiGroupList(): object {
+  return {
+    kind: 'APIGroupList',
+    apiVersion: 'v1',
+    groups: namedGroups().map((name) => {
+      const version = { groupVersion: `${name}/v1`, version: 'v1' };
+      return { name, versions: [version], preferredVersion: version };
+    }),
+  };
+}
+
+function discoveryGroup(group: string): object {
+  return {
+    metadata: group ? { name: group, creationTimestamp: null } : { creationTimestamp: null },
+    versions: [
+      {
+        version: 'v1',
+        freshness: 'Current',
+        resources: groupResources(group).map((info) => ({
+          resource: info.plural,
+          responseKind: { group: info.group, version: info.version, kind: info.kind },
+          scope: info.namespaced ? 'Namespaced' : 'Cluster',
+          singularResource: info.singular,
+          verbs: verbsOf(info),
+          ...(info.shortNames.length ? { shortNames: info.shortNames } : {}),
+          ...(IN_CATEGORY_ALL.has(info.plural) ? { categories: ['all'] } : {}),
+          ...(subresourcesOf(info).length
+            ? { subresources: subresourcesOf(info).map((s) => ({ subresource: s.name, responseKind: { group: s.group, version: s.version, kind: s.kind }, verbs: s.verbs })) }
+            : {}),
+        })),
+      },
+    ],
+  };
+}
+
+/** Aggregated discovery (`APIGroupDiscoveryList`) for `/api` (core) or `/apis` (named groups). */
+export function aggregatedDiscovery(which: 'api' | 'apis', version: 'v2' | 'v2beta1'): object {
+  const groups = which === 'api' ? [''] : namedGroups();
+  return { kind: 'APIGroupDiscoveryList', apiVersion: `apidiscovery.k8s.io/${version}`, metadata: {}, items: groups.map(discoveryGroup) };
+}
+
+/** Which aggregated discovery version the Accept header asks for, if any (kubectl lists v2 first). */
+export function wantsAggregated(accept: string): 'v2' | 'v2beta1' | undefined {
+  for (const part of accept.split(',')) {
+    if (!part.includes('as=APIGroupDiscoveryList')) continue;
+    if (/v=v2beta1/.test(part)) return 'v2beta1';
+    if (/v=v2(;|$)/.test(part)) return 'v2';
+  }
+  return undefined;
+}
+
+/** `GET /apis/<group>` */
+export function apiGroup(group: string): object | undefined {
+  if (!namedGroups().includes(group)) return undefined;
+  const version = { groupVersion: `${group}/v1`, version: 'v1' };
+  return { kind: 'APIGroup', apiVersion: 'v1', name: group, versions: [version], preferredVersion: version };
+}
+
+// ------------------------------------------------------------------------------------------------
+// OpenAPI v3: one document per group-version, each PATCH operation declaring `fieldValidation`.
+
+function openApiDocument(group: string): object {
+  const paths: Record<string, object> = {};
+  const prefix = group ? `/apis/${group}/v1` : '/api/v1';
+  for (const info of groupResources(group)) {
+    const path = info.namespaced ? `${prefix}/namespaces/{namespace}/${info.plural}/{name}` : `${prefix}/${info.plural}/{name}`;
+    const parameters = ['fieldValidation', 'fieldManager', 'dryRun', 'force'].map((name) => ({ name, in: 'query', schema: { type: name === 'force' ? 'boolean' : 'string' } }));
+    paths[path] = {
+      patch: {
+        'x-kubernetes-group-version-kind': { group: info.group, version: info.version, kind: info.kind },
+        parameters,
+        responses: { '200': { description: 'OK' } },
+      },
+    };
+  }
+  return { openapi: '3.0.0', info: { title: 'Kubernetes', version: SERVER_VERSION.gitVersion }, components: {}, paths };
+}
+
+const openApiDocs = new Map<string, { body: string; hash: string }>();
+for (const group of ['', ...namedGroups()]) {
+  const body = JSON.stringify(openApiDocument(group));
+  const hash = createHash('sha512').update(body).digest('hex').slice(0, 64).toUpperCase();
+  openApiDocs.set(group ? `apis/${group}/v1` : 'api/v1', { body, hash });
+}
+
+export function openApiIndex(): object {
+  const paths: Record<string, object> = {};
+  for (const [path, doc] of openApiDocs) paths[path] = { serverRelativeURL: `/openapi/v3/${path}?hash=${doc.hash}` };
+  return { paths };
+}
+
+export function openApiDocumentFor(path: string): { body: string; hash: string } | undefined {
+  return openApiDocs.get(path);
+}

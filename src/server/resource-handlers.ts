@@ -1,0 +1,419 @@
+/**
+ * The resource verbs of the API server — list, get, watch, create, update, patch (four patch
+ * types), delete — and the subresources status, scale, binding and log, over the simulator's
+ * store. Answers carry the exact Status errors kube-apiserver gives, because kubectl builds its
+ * messages from them.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { parse as parseYaml } from 'yaml';
+import type { KubeObject, ResourceKind } from '../core/k8s';
+import type { MemoryStore } from '../sim/store/store';
+import { qualifiedResource } from '../sim/store/resources';
+import { formatLabelSelector } from '../sim/store/selectors';
+import { ApiError, type PropagationPolicy, type ResourceInfo } from '../sim/store/types';
+import { deepEqual, rfc3339 } from '../sim/store/object-utils';
+import { toTable } from './printers/table';
+import { applyJsonPatch } from './patch/json-patch';
+import { applyMergePatch } from './patch/merge-patch';
+import { applyStrategicMergePatch } from './patch/strategic-merge-patch';
+import { unknownFields, strictDecodingMessage } from '../core/schema/fields';
+import { JSON_TYPE, TABLE_TYPE, parseJsonBody, readBody, sendJson, wantsTable } from './http-util';
+import type { ResourcePath } from './routing';
+import { serveWatch } from './watch';
+
+export interface ResourceHandlerDeps {
+  store: MemoryStore;
+  /** Virtual time now, for AGE columns and timestamps. */
+  now(): number;
+  /** Called after every successful write, so the clock driver can run the consequences. */
+  afterWrite(): void;
+}
+
+type Query = URLSearchParams;
+
+function isDryRun(query: Query, body?: { dryRun?: string[] }): boolean {
+  return query.getAll('dryRun').includes('All') || !!body?.dryRun?.includes('All');
+}
+
+function notAllowed(method: string, info: ResourceInfo, sub?: string): ApiError {
+  return new ApiError(405, 'MethodNotAllowed', `the server does not allow this method on the requested resource (${method} ${qualifiedResource(info)}${sub ? `/${sub}` : ''})`);
+}
+
+/** `fieldValidation`: Strict → 400, Warn (the default) → Warning headers, Ignore → nothing. */
+function checkFields(info: ResourceInfo, object: KubeObject, query: Query, res: ServerResponse): void {
+  const mode = query.get('fieldValidation') ?? 'Warn';
+  if (mode === 'Ignore') return;
+  const unknown = unknownFields(info.kind, object);
+  if (unknown.length === 0) return;
+  if (mode === 'Strict') throw new ApiError(400, 'BadRequest', strictDecodingMessage(info.kind, unknown));
+  res.setHeader('Warning', unknown.map((field) => `299 - "unknown field \\"${field}\\""`));
+}
+
+function checkBodyIdentity(info: ResourceInfo, path: ResourcePath, object: unknown): KubeObject {
+  if (!object || typeof object !== 'object' || Array.isArray(object)) throw new ApiError(400, 'BadRequest', 'the request body must be a JSON object');
+  const body = object as KubeObject;
+  if (body.kind !== undefined && body.kind !== info.kind) {
+    throw new ApiError(400, 'BadRequest', `the API version in the data (${body.apiVersion}) does not match the expected API version (${info.apiVersion})`.replace(/\(.*\) does not/, `(${body.apiVersion ?? ''}) does not`));
+  }
+  const meta = (body.metadata ??= {});
+  if (info.namespaced && path.namespace) {
+    if (meta.namespace && meta.namespace !== path.namespace) {
+      throw new ApiError(400, 'BadRequest', 'the namespace of the provided object does not match the namespace sent on the request');
+    }
+    (meta as { namespace?: string }).namespace = path.namespace;
+  }
+  if (path.name && meta.name && meta.name !== path.name) {
+    throw new ApiError(400, 'BadRequest', `the name of the object (${meta.name}) does not match the name on the URL (${path.name})`);
+  }
+  if (path.name && !meta.name) (meta as { name?: string }).name = path.name;
+  body.apiVersion = info.apiVersion;
+  body.kind = info.kind;
+  return body;
+}
+
+function respondObject(res: ServerResponse, req: IncomingMessage, deps: ResourceHandlerDeps, info: ResourceInfo, status: number, object: KubeObject, query: Query): void {
+  if (wantsTable(req.headers.accept)) {
+    sendJson(res, status, toTable(info.kind, [object], { now: deps.now(), includeObject: includeObjectParam(query) }), TABLE_TYPE);
+  } else {
+    sendJson(res, status, object);
+  }
+}
+
+function includeObjectParam(query: Query): 'None' | 'Metadata' | 'Object' {
+  const value = query.get('includeObject');
+  return value === 'None' || value === 'Object' ? value : 'Metadata';
+}
+
+// ------------------------------------------------------------------------------------------------
+
+export async function handleResource(req: IncomingMessage, res: ServerResponse, path: ResourcePath, query: Query, deps: ResourceHandlerDeps): Promise<void> {
+  const method = req.method ?? 'GET';
+  const { info, name, subresource } = path;
+  if (subresource) return handleSubresource(req, res, path, query, deps);
+  if (!name) {
+    if (method === 'GET') {
+      if (query.get('watch') === 'true' || query.get('watch') === '1') return serveWatch(req, res, path, query, deps);
+      return list(req, res, path, query, deps);
+    }
+    if (method === 'POST') return create(req, res, path, query, deps);
+    if (method === 'DELETE') return deleteCollection(req, res, path, query, deps);
+    throw notAllowed(method, info);
+  }
+  switch (method) {
+    case 'GET':
+      return respondObject(res, req, deps, info, 200, deps.store.read(info.kind, path.namespace, name), query);
+    case 'PUT':
+      return update(req, res, path, query, deps);
+    case 'PATCH':
+      return patch(req, res, path, query, deps);
+    case 'DELETE':
+      return remove(req, res, path, query, deps);
+    default:
+      throw notAllowed(method, info);
+  }
+}
+
+function list(req: IncomingMessage, res: ServerResponse, path: ResourcePath, query: Query, deps: ResourceHandlerDeps): void {
+  const { info } = path;
+  const result = deps.store.list(info.kind, {
+    namespace: path.namespace,
+    labelSelector: query.get('labelSelector') ?? undefined,
+    fieldSelector: query.get('fieldSelector') ?? undefined,
+  });
+  if (wantsTable(req.headers.accept)) {
+    const table = toTable(info.kind, result.items, { now: deps.now(), includeObject: includeObjectParam(query) }) as KubeObject;
+    table.metadata = { resourceVersion: result.resourceVersion };
+    sendJson(res, 200, table, TABLE_TYPE);
+    return;
+  }
+  sendJson(res, 200, { kind: `${info.kind}List`, apiVersion: info.apiVersion, metadata: { resourceVersion: result.resourceVersion }, items: result.items });
+}
+
+async function create(req: IncomingMessage, res: ServerResponse, path: ResourcePath, query: Query, deps: ResourceHandlerDeps): Promise<void> {
+  const { info } = path;
+  const body = checkBodyIdentity(info, path, parseJsonBody(await readBody(req), req.headers['content-type'] ?? JSON_TYPE));
+  checkFields(info, body, query, res);
+  const dryRun = isDryRun(query);
+  const created = deps.store.create(info.kind, body, { fieldManager: query.get('fieldManager') ?? userAgentManager(req), dryRun });
+  if (!dryRun) deps.afterWrite();
+  respondObject(res, req, deps, info, 201, created, query);
+}
+
+async function update(req: IncomingMessage, res: ServerResponse, path: ResourcePath, query: Query, deps: ResourceHandlerDeps): Promise<void> {
+  const { info } = path;
+  const body = checkBodyIdentity(info, path, parseJsonBody(await readBody(req), req.headers['content-type'] ?? JSON_TYPE));
+  checkFields(info, body, query, res);
+  const dryRun = isDryRun(query);
+  const updated = deps.store.update(info.kind, body, { fieldManager: query.get('fieldManager') ?? userAgentManager(req), dryRun });
+  if (!dryRun) deps.afterWrite();
+  respondObject(res, req, deps, info, 200, updated, query);
+}
+
+/** kube-apiserver names the manager after the client's user agent when none is given (`kubectl`, `node-fetch`). */
+function userAgentManager(req: IncomingMessage): string {
+  const agent = req.headers['user-agent'] ?? 'unknown';
+  return agent.split('/')[0] || 'unknown';
+}
+
+/** Server-side apply remembers what each manager applied, so a field dropped from its config is removed. */
+const appliedConfigs = new WeakMap<MemoryStore, Map<string, KubeObject>>();
+
+function appliedConfigKey(info: ResourceInfo, namespace: string | undefined, name: string, manager: string): string {
+  return `${info.kind}/${namespace ?? ''}/${name}/${manager}`;
+}
+
+function removeDroppedFields(target: Record<string, unknown>, previous: Record<string, unknown>, current: Record<string, unknown>): void {
+  for (const key of Object.keys(previous)) {
+    if (key === 'apiVersion' || key === 'kind' || key === 'name' || key === 'namespace') continue;
+    const before = previous[key];
+    const now = current[key];
+    if (now === undefined) delete target[key];
+    else if (before && now && typeof before === 'object' && typeof now === 'object' && !Array.isArray(before) && !Array.isArray(now) && target[key] && typeof target[key] === 'object') {
+      removeDroppedFields(target[key] as Record<string, unknown>, before as Record<string, unknown>, now as Record<string, unknown>);
+    }
+  }
+}
+
+async function patch(req: IncomingMessage, res: ServerResponse, path: ResourcePath, query: Query, deps: ResourceHandlerDeps): Promise<void> {
+  const { info } = path;
+  const name = path.name!;
+  const contentType = (req.headers['content-type'] ?? '').split(';')[0].trim();
+  const text = await readBody(req);
+  const dryRun = isDryRun(query);
+  const fieldManager = query.get('fieldManager') ?? userAgentManager(req);
+  const existing = deps.store.get(info.kind, path.namespace, name);
+
+  if (contentType === 'application/apply-patch+yaml' || contentType === 'application/apply-patch+cbor') {
+    let applied: unknown;
+    try {
+      applied = parseYaml(text);
+    } catch (error) {
+      throw new ApiError(400, 'BadRequest', `error decoding YAML: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    const config = checkBodyIdentity(info, path, applied);
+    checkFields(info, config, query, res);
+    let configs = appliedConfigs.get(deps.store);
+    if (!configs) appliedConfigs.set(deps.store, (configs = new Map()));
+    const key = appliedConfigKey(info, path.namespace, name, fieldManager);
+    if (!existing) {
+      const created = deps.store.create(info.kind, structuredClone(config), { fieldManager, operation: 'Apply', dryRun });
+      if (!dryRun) {
+        configs.set(key, config);
+        deps.afterWrite();
+      }
+      respondObject(res, req, deps, info, 201, created, query);
+      return;
+    }
+    const merged = applyStrategicMergePatch(structuredClone(existing), stripIdentity(config), info.kind) as KubeObject;
+    const previous = configs.get(key);
+    if (previous) removeDroppedFields(merged, previous, config);
+    const result = writePatched(deps, info, path, merged, existing, { fieldManager, operation: 'Apply', dryRun });
+    if (!dryRun) configs.set(key, config);
+    respondObject(res, req, deps, info, 200, result, query);
+    return;
+  }
+
+  if (!existing) throw new ApiError(404, 'NotFound', `${qualifiedResource(info)} "${name}" not found`, { name, group: info.group, kind: info.plural });
+  const patchBody = parseJsonBody(text, contentType);
+  const patched = patchObject(contentType, existing, patchBody, info.kind);
+  checkFields(info, patched, query, res);
+  const result = writePatched(deps, info, path, patched, existing, { fieldManager, operation: 'Update', dryRun });
+  respondObject(res, req, deps, info, 200, result, query);
+}
+
+function stripIdentity(config: KubeObject): KubeObject {
+  const { apiVersion: _a, kind: _k, ...rest } = config;
+  return rest;
+}
+
+function patchObject(contentType: string, existing: KubeObject, patchBody: unknown, kind: ResourceKind): KubeObject {
+  try {
+    switch (contentType) {
+      case 'application/merge-patch+json':
+        return applyMergePatch(structuredClone(existing), patchBody) as KubeObject;
+      case 'application/strategic-merge-patch+json':
+        return applyStrategicMergePatch(structuredClone(existing), patchBody, kind) as KubeObject;
+      case 'application/json-patch+json':
+        return applyJsonPatch(structuredClone(existing), patchBody) as KubeObject;
+      default:
+        throw new ApiError(415, 'UnsupportedMediaType', `the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml, application/strategic-merge-patch+json`);
+    }
+  } catch (error) {
+    if (error instanceof ApiError) throw error;
+    throw new ApiError(422, 'Invalid', error instanceof Error ? error.message : String(error));
+  }
+}
+
+/** Write a patched object: a resourceVersion inside the patch is a precondition, otherwise the current one is. */
+function writePatched(deps: ResourceHandlerDeps, info: ResourceInfo, path: ResourcePath, patched: KubeObject, existing: KubeObject, options: { fieldManager: string; operation: 'Apply' | 'Update'; dryRun: boolean; subresource?: 'status' }): KubeObject {
+  const meta = (patched.metadata ??= {}) as { resourceVersion?: string; name?: string; namespace?: string };
+  meta.resourceVersion ??= existing.metadata?.resourceVersion;
+  meta.name = path.name;
+  if (info.namespaced) meta.namespace = path.namespace ?? 'default';
+  patched.apiVersion = info.apiVersion;
+  patched.kind = info.kind;
+  const result = deps.store.update(info.kind, patched, options);
+  if (!options.dryRun) deps.afterWrite();
+  return result;
+}
+
+interface DeleteBody {
+  propagationPolicy?: PropagationPolicy;
+  orphanDependents?: boolean;
+  gracePeriodSeconds?: number;
+  dryRun?: string[];
+  preconditions?: { uid?: string; resourceVersion?: string };
+}
+
+async function deleteOptions(req: IncomingMessage, query: Query): Promise<DeleteBody> {
+  const text = await readBody(req);
+  const body = (parseJsonBody(text, req.headers['content-type'] ?? JSON_TYPE) ?? {}) as DeleteBody;
+  const policy = query.get('propagationPolicy');
+  if (policy) body.propagationPolicy = policy as PropagationPolicy;
+  const orphan = query.get('orphanDependents');
+  if (orphan !== null) body.orphanDependents = orphan === 'true';
+  const grace = query.get('gracePeriodSeconds');
+  if (grace !== null) body.gracePeriodSeconds = Number(grace);
+  if (body.propagationPolicy && !['Background', 'Foreground', 'Orphan'].includes(body.propagationPolicy)) {
+    throw new ApiError(422, 'Invalid', `DeleteOptions.meta.k8s.io "" is invalid: propagationPolicy: Unsupported value: "${body.propagationPolicy}": supported values: "Foreground", "Background", "Orphan"`);
+  }
+  if (!body.propagationPolicy && body.orphanDependents !== undefined) body.propagationPolicy = body.orphanDependents ? 'Orphan' : 'Background';
+  return body;
+}
+
+async function remove(req: IncomingMessage, res: ServerResponse, path: ResourcePath, query: Query, deps: ResourceHandlerDeps): Promise<void> {
+  const { info } = path;
+  const name = path.name!;
+  const options = await deleteOptions(req, query);
+  const dryRun = isDryRun(query, options);
+  const before = deps.store.read(info.kind, path.namespace, name);
+  const result = deps.store.delete(info.kind, path.namespace, name, {
+    propagationPolicy: options.propagationPolicy,
+    gracePeriodSeconds: options.gracePeriodSeconds,
+    preconditions: options.preconditions,
+    dryRun,
+    actor: userAgentManager(req),
+  });
+  if (!dryRun) deps.afterWrite();
+  const stillThere = !dryRun && deps.store.get(info.kind, path.namespace, name);
+  if (stillThere || info.kind === 'Pod' || dryRun) {
+    // Pending finalizers or a graceful pod deletion answer with the object itself.
+    sendJson(res, options.orphanDependents === false ? 202 : 200, stillThere || result);
+    return;
+  }
+  sendJson(res, 200, { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', details: { name, group: info.group, kind: info.plural, uid: before.metadata?.uid } });
+}
+
+async function deleteCollection(req: IncomingMessage, res: ServerResponse, path: ResourcePath, query: Query, deps: ResourceHandlerDeps): Promise<void> {
+  const { info } = path;
+  const options = await deleteOptions(req, query);
+  const dryRun = isDryRun(query, options);
+  const items = deps.store.list(info.kind, { namespace: path.namespace, labelSelector: query.get('labelSelector') ?? undefined, fieldSelector: query.get('fieldSelector') ?? undefined }).items;
+  for (const item of items) {
+    try {
+      deps.store.delete(info.kind, item.metadata?.namespace, item.metadata?.name ?? '', { propagationPolicy: options.propagationPolicy, gracePeriodSeconds: options.gracePeriodSeconds, dryRun, actor: userAgentManager(req) });
+    } catch (error) {
+      if (!(error instanceof ApiError && error.code === 404)) throw error;
+    }
+  }
+  if (!dryRun) deps.afterWrite();
+  sendJson(res, 200, { kind: `${info.kind}List`, apiVersion: info.apiVersion, metadata: { resourceVersion: String(deps.store.currentResourceVersion()) }, items });
+}
+
+// ------------------------------------------------------------------------------------------------
+// Subresources
+
+async function handleSubresource(req: IncomingMessage, res: ServerResponse, path: ResourcePath, query: Query, deps: ResourceHandlerDeps): Promise<void> {
+  const method = req.method ?? 'GET';
+  const { info, subresource } = path;
+  const name = path.name!;
+  if (subresource === 'status' && info.hasStatus) {
+    if (method === 'GET') return respondObject(res, req, deps, info, 200, deps.store.read(info.kind, path.namespace, name), query);
+    const existing = deps.store.read(info.kind, path.namespace, name);
+    const text = await readBody(req);
+    const contentType = (req.headers['content-type'] ?? JSON_TYPE).split(';')[0].trim();
+    const dryRun = isDryRun(query);
+    const fieldManager = query.get('fieldManager') ?? userAgentManager(req);
+    const next = method === 'PUT' ? checkBodyIdentity(info, path, parseJsonBody(text, contentType)) : method === 'PATCH' ? patchObject(contentType, existing, parseJsonBody(text, contentType), info.kind) : undefined;
+    if (!next) throw notAllowed(method, info, subresource);
+    const result = writePatched(deps, info, path, next, existing, { fieldManager, operation: 'Update', dryRun, subresource: 'status' });
+    return respondObject(res, req, deps, info, 200, result, query);
+  }
+  if (subresource === 'scale' && info.hasScale) return handleScale(req, res, path, query, deps);
+  if (subresource === 'binding' && info.kind === 'Pod' && method === 'POST') return handleBinding(req, res, path, deps);
+  if (subresource === 'log' && info.kind === 'Pod' && method === 'GET') {
+    const pod = deps.store.read(info.kind, path.namespace, name);
+    const text = `[kube-journey simulator] pod ${pod.metadata?.name} runs simulated containers: there is no process output to show.\n`;
+    res.writeHead(200, { 'Content-Type': 'text/plain', 'Content-Length': Buffer.byteLength(text) });
+    res.end(text);
+    return;
+  }
+  throw new ApiError(404, 'NotFound', `the server could not find the requested resource`);
+}
+
+function scaleOf(object: KubeObject): KubeObject {
+  const meta = object.metadata ?? {};
+  const spec = object.spec as { replicas?: number; selector?: Parameters<typeof formatLabelSelector>[0] } | undefined;
+  const status = object.status as { replicas?: number } | undefined;
+  return {
+    kind: 'Scale',
+    apiVersion: 'autoscaling/v1',
+    metadata: { name: meta.name, namespace: meta.namespace, uid: meta.uid, resourceVersion: meta.resourceVersion, creationTimestamp: meta.creationTimestamp },
+    spec: { replicas: spec?.replicas ?? 0 },
+    status: { replicas: status?.replicas ?? 0, selector: formatLabelSelector(spec?.selector) },
+  };
+}
+
+async function handleScale(req: IncomingMessage, res: ServerResponse, path: ResourcePath, query: Query, deps: ResourceHandlerDeps): Promise<void> {
+  const method = req.method ?? 'GET';
+  const { info } = path;
+  const name = path.name!;
+  const existing = deps.store.read(info.kind, path.namespace, name);
+  const current = scaleOf(existing);
+  if (method === 'GET') return sendJson(res, 200, current);
+  const text = await readBody(req);
+  const contentType = (req.headers['content-type'] ?? JSON_TYPE).split(';')[0].trim();
+  let desired: KubeObject;
+  if (method === 'PUT') desired = parseJsonBody(text, contentType) as KubeObject;
+  else if (method === 'PATCH') desired = patchObject(contentType === 'application/strategic-merge-patch+json' ? 'application/merge-patch+json' : contentType, current, parseJsonBody(text, contentType), info.kind);
+  else throw notAllowed(method, info, 'scale');
+  const replicas = (desired.spec as { replicas?: unknown } | undefined)?.replicas;
+  if (typeof replicas !== 'number' || !Number.isInteger(replicas) || replicas < 0) {
+    throw new ApiError(422, 'Invalid', `Scale.autoscaling "${name}" is invalid: spec.replicas: Invalid value: ${JSON.stringify(replicas)}: must be greater than or equal to 0`, { name, group: 'autoscaling', kind: 'Scale', causes: [{ reason: 'FieldValueInvalid', message: 'Invalid value: must be greater than or equal to 0', field: 'spec.replicas' }] });
+  }
+  const precondition = (desired.metadata as { resourceVersion?: string } | undefined)?.resourceVersion;
+  if (precondition && precondition !== existing.metadata?.resourceVersion) {
+    throw new ApiError(409, 'Conflict', `Operation cannot be fulfilled on ${qualifiedResource(info)} "${name}": the object has been modified; please apply your changes to the latest version and try again`);
+  }
+  const dryRun = isDryRun(query);
+  const next = structuredClone(existing);
+  (next.spec as { replicas: number }).replicas = replicas;
+  const result = dryRun || deepEqual(next.spec, existing.spec) ? existing : deps.store.update(info.kind, next, { fieldManager: query.get('fieldManager') ?? userAgentManager(req), dryRun });
+  if (!dryRun) deps.afterWrite();
+  sendJson(res, 200, scaleOf(dryRun ? next : result));
+}
+
+async function handleBinding(req: IncomingMessage, res: ServerResponse, path: ResourcePath, deps: ResourceHandlerDeps): Promise<void> {
+  const name = path.name!;
+  const binding = parseJsonBody(await readBody(req), req.headers['content-type'] ?? JSON_TYPE) as { metadata?: { uid?: string; resourceVersion?: string }; target?: { name?: string } } | undefined;
+  const nodeName = binding?.target?.name;
+  if (!nodeName) throw new ApiError(422, 'Invalid', `Binding "${name}" is invalid: target.name: Required value`);
+  const pod = deps.store.read('Pod', path.namespace, name);
+  const spec = pod.spec as { nodeName?: string };
+  if (pod.metadata?.deletionTimestamp) throw new ApiError(409, 'Conflict', `Operation cannot be fulfilled on pods/binding "${name}": pod ${name} is being deleted, cannot be assigned to a host`);
+  if (spec.nodeName) throw new ApiError(409, 'Conflict', `Operation cannot be fulfilled on pods/binding "${name}": pod ${name} is already assigned to node "${spec.nodeName}"`);
+  if (binding?.metadata?.uid && binding.metadata.uid !== pod.metadata?.uid) throw new ApiError(409, 'Conflict', `Operation cannot be fulfilled on pods "${name}": Precondition failed: UID in precondition: ${binding.metadata.uid}, UID in object meta: ${pod.metadata?.uid}`);
+  const manager = userAgentManager(req);
+  // Like the pod binding REST storage: nodeName in spec, then the PodScheduled condition in status.
+  deps.store.mutate('Pod', path.namespace, name, (copy) => {
+    (copy.spec as { nodeName?: string }).nodeName = nodeName;
+  }, { fieldManager: manager });
+  deps.store.mutate('Pod', path.namespace, name, (copy) => {
+    const status = (copy.status ??= {}) as { conditions?: { type: string; status: string; lastProbeTime: null; lastTransitionTime: string }[] };
+    const conditions = (status.conditions ?? []).filter((c) => c.type !== 'PodScheduled');
+    conditions.unshift({ type: 'PodScheduled', status: 'True', lastProbeTime: null, lastTransitionTime: rfc3339(deps.now()) });
+    status.conditions = conditions;
+  }, { fieldManager: manager, subresource: 'status' });
+  deps.afterWrite();
+  sendJson(res, 201, { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', code: 201 });
+}

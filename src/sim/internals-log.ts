@@ -1,0 +1,42 @@
+import type { InternalStep } from '../core/internals';
+import type { InternalsLog } from './context';
+
+/**
+ * The simulator's internals stream: a bounded log with live listeners. Bounded because a
+ * 150,000-pod run produces millions of steps; listeners (the tracer, the HTTP stream) see every
+ * step as it happens, the log keeps the recent ones for late readers.
+ */
+export class BoundedInternalsLog implements InternalsLog {
+  private readonly steps: InternalStep[] = [];
+  private dropped = 0;
+  private readonly listeners = new Set<(step: InternalStep) => void>();
+
+  constructor(
+    private readonly capacity = 100_000,
+    readonly recordsWatchDeliveries = true,
+    /** Whether to keep steps at all (listeners still see them). */
+    private readonly keep = true,
+  ) {}
+
+  record(step: InternalStep): void {
+    if (this.keep) {
+      this.steps.push(step);
+      if (this.steps.length > this.capacity * 2) {
+        const excess = this.steps.length - this.capacity;
+        this.steps.splice(0, excess);
+        this.dropped += excess;
+      }
+    }
+    for (const listener of this.listeners) listener(step);
+  }
+
+  onStep(listener: (step: InternalStep) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** The retained steps, oldest first, and how many older ones were dropped. */
+  snapshot(): { steps: readonly InternalStep[]; dropped: number } {
+    return { steps: this.steps, dropped: this.dropped };
+  }
+}
