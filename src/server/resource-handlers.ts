@@ -407,7 +407,7 @@ async function handleBinding(req: IncomingMessage, res: ServerResponse, path: Re
   // Like the pod binding REST storage: nodeName in spec, then the PodScheduled condition in status.
   deps.store.mutate('Pod', path.namespace, name, (copy) => {
     (copy.spec as { nodeName?: string }).nodeName = nodeName;
-  }, { fieldManager: manager });
+  }, { fieldManager: manager, subresource: 'binding' });
   deps.store.mutate('Pod', path.namespace, name, (copy) => {
     const status = (copy.status ??= {}) as { conditions?: { type: string; status: string; lastProbeTime: null; lastTransitionTime: string }[] };
     const conditions = (status.conditions ?? []).filter((c) => c.type !== 'PodScheduled');

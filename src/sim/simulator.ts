@@ -9,6 +9,8 @@ import { VirtualClock } from './clock';
 import { defaultTimings, type SimContext, type Timings } from './context';
 import { BoundedInternalsLog } from './internals-log';
 import { MemoryStore, type Admission } from './store/store';
+import { apiServerAdmission } from './store/validation';
+import { prepareForCreate } from './store/defaults';
 import { StoreEventRecorder } from './store/events';
 import { applyObject, type ApplyResult } from './apply';
 import { runUntil, type RunOutcome } from './driver';
@@ -27,6 +29,7 @@ export interface SimulatorOptions {
   detail?: 'full' | 'lean';
   /** Changes kept per kind for resuming watches. */
   historyPerKind?: number;
+  /** Defaulting and validation; kube-apiserver's by default. */
   admission?: Admission;
   startTime?: number;
 }
@@ -43,7 +46,7 @@ export class Simulator {
     const lean = options.detail === 'lean';
     this.clock = new VirtualClock({ seed: options.seed ?? 1, startTime: options.startTime });
     this.internals = new BoundedInternalsLog(100_000, !lean, !lean);
-    this.store = new MemoryStore({ clock: this.clock, internals: this.internals, admission: options.admission, historyPerKind: options.historyPerKind });
+    this.store = new MemoryStore({ clock: this.clock, internals: this.internals, admission: options.admission ?? { ...apiServerAdmission, prepareForCreate }, historyPerKind: options.historyPerKind });
     this.events = new StoreEventRecorder(this.store, this.clock);
     this.context = { store: this.store, clock: this.clock, events: this.events, internals: this.internals, timings: { ...defaultTimings, ...options.timings } };
     for (const name of ['default', 'kube-system', 'kube-public', 'kube-node-lease']) {

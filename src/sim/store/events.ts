@@ -30,7 +30,7 @@ export class StoreEventRecorder implements EventRecorder {
   private readonly expiry: { at: number; namespace: string; name: string }[] = [];
   private expiryHead = 0;
   private sweeping = false;
-  private lastNanos = 0;
+  private lastNanos = 0n;
 
   constructor(
     private readonly store: StoreApi,
@@ -114,8 +114,10 @@ export class StoreEventRecorder implements EventRecorder {
   }
 
   /** Event names embed the time in nanoseconds; keep them unique when several events share a millisecond. */
-  private uniqueNanos(now: number): number {
-    const nanos = Math.max(now * 1_000_000, this.lastNanos + 1);
+  private uniqueNanos(now: number): bigint {
+    // BigInt: nanoseconds since the epoch exceed 2^53, where +1 would be lost.
+    const exact = BigInt(Math.floor(now)) * 1_000_000n;
+    const nanos = exact > this.lastNanos ? exact : this.lastNanos + 1n;
     this.lastNanos = nanos;
     return nanos;
   }

@@ -26,7 +26,9 @@ import {
 
 /** Defaulting and validation, injected so the store stays small and each can be tested alone. */
 export interface Admission {
-  applyDefaults(kind: ResourceKind, object: KubeObject): void;
+  applyDefaults(kind: ResourceKind, object: KubeObject, old?: KubeObject): void;
+  /** Server-set state of a new object (a pod's status: Pending and its QoS class). Create only. */
+  prepareForCreate?(kind: ResourceKind, object: KubeObject): void;
   /** Returns the 422 (or other) error for an invalid object, or undefined. */
   validate(kind: ResourceKind, object: KubeObject, old: KubeObject | undefined): ApiError | undefined;
 }
@@ -223,6 +225,7 @@ export class MemoryStore implements StoreApi {
     object.kind = info.kind;
     if (!meta.name && meta.generateName) meta.name = this.generateName(table, namespace, meta.generateName);
     this.admission.applyDefaults(kind, object);
+    this.admission.prepareForCreate?.(kind, object);
     const invalid = this.admission.validate(kind, object, undefined);
     if (invalid) throw invalid;
     const name = meta.name ?? '';
@@ -303,8 +306,8 @@ export class MemoryStore implements StoreApi {
       newMeta.deletionTimestamp = oldMeta.deletionTimestamp;
       newMeta.deletionGracePeriodSeconds = oldMeta.deletionGracePeriodSeconds;
     }
-    if (options.subresource !== 'status') {
-      this.admission.applyDefaults(table.info.kind, object);
+    if (options.subresource === undefined) {
+      this.admission.applyDefaults(table.info.kind, object, existing);
       const invalid = this.admission.validate(table.info.kind, object, existing);
       if (invalid) throw invalid;
     }
@@ -327,7 +330,7 @@ export class MemoryStore implements StoreApi {
     const entries = [...(oldMeta.managedFields ?? [])];
     const operation = options.operation ?? 'Update';
     const index = entries.findIndex((e) => e.manager === options.fieldManager && e.operation === operation && (e.subresource ?? '') === (options.subresource ?? ''));
-    const entry = { manager: options.fieldManager, operation, apiVersion, time: rfc3339(now), fieldsType: 'FieldsV1', fieldsV1: {}, ...(options.subresource ? { subresource: options.subresource } : {}) };
+    const entry = { manager: options.fieldManager, operation, apiVersion, time: rfc3339(now), fieldsType: 'FieldsV1', fieldsV1: {}, ...(options.subresource === 'status' ? { subresource: 'status' } : {}) };
     if (index >= 0) entries[index] = entry;
     else entries.push(entry);
     meta.managedFields = entries;

@@ -22,8 +22,12 @@ export interface WriteOptions {
   /** The field manager recorded in managedFields (`kubectl-client-side-apply`, `kube-journey`, a controller name). */
   fieldManager?: string;
   dryRun?: boolean;
-  /** Write only the status subresource (controllers and kubelets). */
-  subresource?: 'status';
+  /**
+   * 'status': write only the status subresource (controllers and kubelets).
+   * 'binding': the pods/binding subresource, which sets spec.nodeName without the pod-update
+   * validation that forbids changing it.
+   */
+  subresource?: 'status' | 'binding';
   /** Which managedFields operation to record. */
   operation?: 'Apply' | 'Update';
 }

@@ -1,0 +1,191 @@
+/**
+ * Generates src/core/schema/kubernetes-schema.json: the field schema of the kinds Kube Journey
+ * serves, read from the `.d.ts` files of the `kubernetes-types` package (generated from the
+ * Kubernetes OpenAPI, with the official field descriptions as doc comments).
+ *
+ * Run: node --import tsx scripts/gen-schema.ts
+ *
+ * Output format (see src/core/schema/schema-types.ts): for every type reachable from the root
+ * kinds, its description and its fields, each with a type written as a small expression:
+ * `string` | `integer` | `boolean` | `IntOrString` | `Quantity` | `Time` | `MicroTime` |
+ * `object` (free-form) | `TypeName` | `[]T` | `map[string]T`.
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
+
+const ROOTS: Record<string, string> = {
+  Namespace: 'core/v1',
+  Node: 'core/v1',
+  Pod: 'core/v1',
+  Event: 'core/v1',
+  ConfigMap: 'core/v1',
+  Deployment: 'apps/v1',
+  ReplicaSet: 'apps/v1',
+};
+
+/** Scalar aliases in kubernetes-types that the API treats as strings with a meaning of their own. */
+const NAMED_SCALARS = new Set(['Quantity', 'Time', 'MicroTime']);
+
+interface ModuleDecls {
+  interfaces: Map<string, ts.InterfaceDeclaration>;
+  aliases: Map<string, ts.TypeAliasDeclaration>;
+  /** Imported name → module id (e.g. `meta/v1`). */
+  imports: Map<string, string>;
+}
+
+interface FieldOut {
+  t: string;
+  d?: string;
+  r?: 1;
+}
+
+interface TypeOut {
+  d?: string;
+  f: Record<string, FieldOut>;
+}
+
+const here = dirname(fileURLToPath(import.meta.url));
+const packageRoot = dirname(createRequire(import.meta.url).resolve('kubernetes-types/package.json'));
+const outputPath = resolve(here, '../src/core/schema/kubernetes-schema.json');
+
+const modules = new Map<string, ModuleDecls>();
+
+function loadModule(id: string): ModuleDecls {
+  const cached = modules.get(id);
+  if (cached) return cached;
+  const fileName = join(packageRoot, `${id}.d.ts`);
+  const source = ts.createSourceFile(fileName, readFileSync(fileName, 'utf8'), ts.ScriptTarget.Latest, true);
+  const decls: ModuleDecls = { interfaces: new Map(), aliases: new Map(), imports: new Map() };
+  for (const statement of source.statements) {
+    if (ts.isInterfaceDeclaration(statement)) decls.interfaces.set(statement.name.text, statement);
+    else if (ts.isTypeAliasDeclaration(statement)) decls.aliases.set(statement.name.text, statement);
+    else if (ts.isImportDeclaration(statement) && ts.isStringLiteral(statement.moduleSpecifier)) {
+      const target = join(dirname(id), statement.moduleSpecifier.text).replace(/\\/g, '/');
+      const bindings = statement.importClause?.namedBindings;
+      if (bindings && ts.isNamedImports(bindings)) {
+        for (const element of bindings.elements) decls.imports.set(element.name.text, target);
+      }
+    }
+  }
+  modules.set(id, decls);
+  return decls;
+}
+
+function docOf(node: ts.Node): string | undefined {
+  const parts = ts
+    .getJSDocCommentsAndTags(node)
+    .filter(ts.isJSDoc)
+    .map((doc) => ts.getTextOfJSDocComment(doc.comment) ?? '')
+    .filter((text) => text.length > 0);
+  return parts.length > 0 ? parts.join('\n').trim() : undefined;
+}
+
+/** Where a type name used in module `id` is declared. */
+function resolveName(id: string, name: string): { module: string; interface?: ts.InterfaceDeclaration; alias?: ts.TypeAliasDeclaration } {
+  const decls = loadModule(id);
+  if (decls.interfaces.has(name)) return { module: id, interface: decls.interfaces.get(name) };
+  if (decls.aliases.has(name)) return { module: id, alias: decls.aliases.get(name) };
+  const imported = decls.imports.get(name);
+  if (imported) return resolveName(imported, name);
+  throw new Error(`cannot resolve type ${name} from ${id}`);
+}
+
+const types: Record<string, TypeOut> = {};
+/** Type name → module it came from, to catch two different types sharing a name. */
+const origins = new Map<string, string>();
+const pending: { module: string; name: string }[] = [];
+
+function requireType(module: string, name: string): void {
+  const origin = origins.get(name);
+  if (origin === module) return;
+  if (origin !== undefined) throw new Error(`type name ${name} is declared in both ${origin} and ${module}`);
+  origins.set(name, module);
+  pending.push({ module, name });
+}
+
+function typeExpression(module: string, node: ts.TypeNode): string {
+  switch (node.kind) {
+    case ts.SyntaxKind.StringKeyword:
+      return 'string';
+    case ts.SyntaxKind.NumberKeyword:
+      // Every number in these API groups is an int32 or int64.
+      return 'integer';
+    case ts.SyntaxKind.BooleanKeyword:
+      return 'boolean';
+    case ts.SyntaxKind.AnyKeyword:
+    case ts.SyntaxKind.UnknownKeyword:
+      return 'object';
+  }
+  if (ts.isLiteralTypeNode(node)) return ts.isStringLiteral(node.literal) ? 'string' : 'object';
+  if (ts.isParenthesizedTypeNode(node)) return typeExpression(module, node.type);
+  if (ts.isUnionTypeNode(node)) {
+    const members = node.types.map((member) => typeExpression(module, member));
+    const distinct = [...new Set(members)].sort();
+    if (distinct.length === 1) return distinct[0];
+    if (distinct.join('|') === 'integer|string') return 'IntOrString';
+    throw new Error(`unsupported union ${node.getText()}`);
+  }
+  if (ts.isArrayTypeNode(node)) return `[]${typeExpression(module, node.elementType)}`;
+  if (ts.isTypeLiteralNode(node)) {
+    const index = node.members.find(ts.isIndexSignatureDeclaration);
+    if (index && node.members.length === 1) return `map[string]${typeExpression(module, index.type)}`;
+    throw new Error(`unsupported inline object type ${node.getText()}`);
+  }
+  if (ts.isTypeReferenceNode(node)) {
+    const name = node.typeName.getText();
+    if (name === 'Array' && node.typeArguments?.length === 1) return `[]${typeExpression(module, node.typeArguments[0])}`;
+    if (name === 'Record' && node.typeArguments?.length === 2) return `map[string]${typeExpression(module, node.typeArguments[1])}`;
+    if (NAMED_SCALARS.has(name)) return name;
+    const target = resolveName(module, name);
+    if (target.alias) return typeExpression(target.module, target.alias.type);
+    if (target.interface && target.interface.members.length === 0) return 'object';
+    requireType(target.module, name);
+    return name;
+  }
+  throw new Error(`unsupported type node ${ts.SyntaxKind[node.kind]}: ${node.getText()}`);
+}
+
+function emitType(module: string, name: string): void {
+  const declaration = resolveName(module, name).interface;
+  if (!declaration) throw new Error(`${name} in ${module} is not an interface`);
+  const fields: Record<string, FieldOut> = {};
+  for (const member of declaration.members) {
+    if (!ts.isPropertySignature(member) || !member.type) continue;
+    const fieldName = member.name.getText().replace(/^["']|["']$/g, '');
+    const field: FieldOut = { t: typeExpression(module, member.type) };
+    const description = docOf(member);
+    if (description) field.d = description;
+    if (!member.questionToken) field.r = 1;
+    fields[fieldName] = field;
+  }
+  const out: TypeOut = { f: fields };
+  const description = docOf(declaration);
+  if (description) out.d = description;
+  types[name] = out;
+}
+
+/** One type per line: compact, yet a regenerated file diffs readably. */
+function serialize(schema: { source: string; roots: Record<string, string>; types: Record<string, TypeOut> }): string {
+  const typeLines = Object.entries(schema.types).map(([name, type]) => `${JSON.stringify(name)}:${JSON.stringify(type)}`);
+  return `{"source":${JSON.stringify(schema.source)},\n"roots":${JSON.stringify(schema.roots)},\n"types":{\n${typeLines.join(',\n')}\n}}\n`;
+}
+
+function generate(): void {
+  for (const [kind, module] of Object.entries(ROOTS)) requireType(module, kind);
+  while (pending.length > 0) {
+    const next = pending.shift()!;
+    emitType(next.module, next.name);
+  }
+  const sorted: Record<string, TypeOut> = {};
+  for (const name of Object.keys(types).sort()) sorted[name] = types[name];
+  const version = (JSON.parse(readFileSync(join(packageRoot, 'package.json'), 'utf8')) as { version: string }).version;
+  const schema = { source: `kubernetes-types ${version}`, roots: ROOTS, types: sorted };
+  writeFileSync(outputPath, serialize(schema));
+  const size = Buffer.byteLength(JSON.stringify(schema));
+  console.log(`wrote ${outputPath}: ${Object.keys(sorted).length} types, ${(size / 1024).toFixed(0)} KiB`);
+}
+
+generate();

@@ -1,0 +1,113 @@
+/**
+ * `kube-journey` command line:
+ *   trace -f <file> [--nodes N] [--speed X] [--seed S] [--timeout S] [--json] [--evidence]
+ *   simulate [--port P] [--nodes N] [--kubeconfig FILE] [--speed X] [--seed S]
+ */
+import { parseArgs } from 'node:util';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { runTrace } from './trace';
+import { runSimulator } from '../server/simulator-process';
+
+const USAGE = `Usage:
+  kube-journey trace -f <file> [--nodes N] [--speed X] [--seed S] [--timeout SECONDS] [--json] [--evidence]
+      Apply <file> to a fresh built-in simulator and print each object's journey.
+      --nodes     worker nodes in the simulator (default 3)
+      --speed     pace the simulation: virtual seconds per wall second (default: as fast as possible)
+      --seed      seed for names, uids and timing jitter (default 1)
+      --timeout   give up after this many simulated seconds (default 300)
+      --json      print the journeys as JSON
+      --evidence  print each stage's evidence (field changes, events, internals)
+
+  kube-journey simulate [--port P] [--nodes N] [--kubeconfig FILE] [--speed X] [--seed S]
+      Run the simulator as a Kubernetes API server on 127.0.0.1 for kubectl.
+`;
+
+export class UsageError extends Error {}
+
+function numberOption(value: string | undefined, name: string, fallback: number, check: (n: number) => boolean = (n) => n > 0): number {
+  if (value === undefined) return fallback;
+  const n = Number(value);
+  if (!Number.isFinite(n) || !check(n)) throw new UsageError(`--${name} must be a positive number, got "${value}"`);
+  return n;
+}
+
+async function main(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  if (!command || command === '--help' || command === '-h' || command === 'help') {
+    process.stdout.write(USAGE);
+    return command ? 0 : 2;
+  }
+  if (command === 'trace') {
+    const { values } = parseArgs({
+      args: rest,
+      options: {
+        file: { type: 'string', short: 'f' },
+        nodes: { type: 'string' },
+        speed: { type: 'string' },
+        seed: { type: 'string' },
+        timeout: { type: 'string' },
+        json: { type: 'boolean' },
+        evidence: { type: 'boolean' },
+      },
+      strict: true,
+    });
+    if (!values.file) throw new UsageError('trace needs a manifest: kube-journey trace -f <file>');
+    return runTrace({
+      file: values.file,
+      nodes: numberOption(values.nodes, 'nodes', 3, (n) => Number.isInteger(n) && n > 0),
+      speed: values.speed === undefined ? undefined : numberOption(values.speed, 'speed', 1),
+      seed: numberOption(values.seed, 'seed', 1, (n) => Number.isInteger(n) && n >= 0),
+      timeoutMs: numberOption(values.timeout, 'timeout', 300) * 1000,
+      json: !!values.json,
+      evidence: !!values.evidence,
+      out: process.stdout,
+      err: process.stderr,
+    });
+  }
+  if (command === 'simulate') {
+    const { values } = parseArgs({
+      args: rest,
+      options: { port: { type: 'string' }, nodes: { type: 'string' }, kubeconfig: { type: 'string' }, speed: { type: 'string' }, seed: { type: 'string' } },
+      strict: true,
+    });
+    const kubeconfigPath = values.kubeconfig ?? join(homedir(), '.kube-journey', 'simulator.kubeconfig');
+    const nodes = numberOption(values.nodes, 'nodes', 3, (n) => Number.isInteger(n) && n > 0);
+    const running = await runSimulator({
+      port: numberOption(values.port, 'port', 0, (n) => Number.isInteger(n) && n >= 0 && n < 65536),
+      nodes,
+      speed: numberOption(values.speed, 'speed', 1),
+      seed: numberOption(values.seed, 'seed', 1, (n) => Number.isInteger(n) && n >= 0),
+      kubeconfigPath,
+    });
+    process.stdout.write(
+      `Kube Journey simulator: ${nodes} node${nodes === 1 ? '' : 's'}, Kubernetes API v1.32.4 on ${running.api.url}\n` +
+        `Kubeconfig (with a bearer token for this run) written to ${kubeconfigPath}\n\n` +
+        `Point kubectl at it:\n  export KUBECONFIG=${kubeconfigPath}\n  kubectl get nodes\n  kubectl apply -f examples/nginx-deployment.yaml\n\nPress Ctrl+C to stop.\n`,
+    );
+    await new Promise<void>((resolve) => {
+      const stop = (): void => {
+        void running.stop().then(resolve);
+      };
+      process.once('SIGINT', stop);
+      process.once('SIGTERM', stop);
+    });
+    return 0;
+  }
+  throw new UsageError(`unknown command "${command}"`);
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    if (error instanceof UsageError || (error instanceof Error && 'code' in error && String((error as { code: unknown }).code).startsWith('ERR_PARSE_ARGS'))) {
+      process.stderr.write(`kube-journey: ${error.message}\n\n${USAGE}`);
+      process.exitCode = 2;
+      return;
+    }
+    process.stderr.write(`kube-journey: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.exitCode = 1;
+  },
+);

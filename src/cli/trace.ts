@@ -1,0 +1,153 @@
+/**
+ * `kube-journey trace`: apply a manifest file to a fresh built-in simulator, follow every applied
+ * object with the journey tracer, and print the journeys. Exits 1 with the reason when a journey
+ * cannot finish (unschedulable, image pull failure, crash loop) within the timeout.
+ */
+import { readFileSync } from 'node:fs';
+import type { Writable } from 'node:stream';
+import { parseManifest, lineOfField } from '../core/manifest';
+import { JourneyTracer } from '../core/journey/tracer';
+import { renderJourneys } from '../core/journey/render-text';
+import type { Journey } from '../core/journey/types';
+import type { KubeObject, ResourceKind } from '../core/k8s';
+import { Simulator } from '../sim/simulator';
+import { PacedDriver } from '../sim/driver';
+import { ApiError } from '../sim/store/types';
+import { qualifiedResource, resourceInfo } from '../sim/store/resources';
+import { servedKind } from '../sim/apply';
+
+export interface TraceOptions {
+  file: string;
+  nodes: number;
+  /** Virtual seconds per wall second; undefined runs as fast as possible. */
+  speed?: number;
+  seed: number;
+  timeoutMs: number;
+  json: boolean;
+  evidence: boolean;
+  out: Writable;
+  err: Writable;
+}
+
+const TRACED_KINDS: ResourceKind[] = ['Deployment', 'ReplicaSet', 'Pod', 'Event', 'Node'];
+const JOURNEY_ROOTS = new Set(['Deployment', 'ReplicaSet', 'Pod']);
+
+export interface DocumentResult {
+  document: number;
+  line: number;
+  /** `deployment.apps/web` */
+  object: string;
+  action?: 'created' | 'configured' | 'unchanged';
+  error?: string;
+}
+
+/** Connect a tracer to a simulator: every change of the traced kinds, and the internals stream. */
+export function connectTracer(simulator: Simulator, tracer: JourneyTracer): () => void {
+  const stops = TRACED_KINDS.map((kind) => simulator.store.subscribe(kind, (change) => tracer.ingest({ type: change.type, object: change.object }, simulator.clock.now())));
+  stops.push(simulator.internals.onStep((step) => tracer.ingestInternal(step)));
+  return () => stops.forEach((stop) => stop());
+}
+
+function displayName(object: KubeObject): string {
+  try {
+    const info = resourceInfo(servedKind(object));
+    return `${qualifiedResource(info).replace(/s(\.|$)/, '$1')}/${object.metadata?.name ?? ''}`;
+  } catch {
+    return `${String(object.kind ?? 'object').toLowerCase()}/${object.metadata?.name ?? ''}`;
+  }
+}
+
+export async function runTrace(options: TraceOptions): Promise<number> {
+  const print = (text: string): void => void options.out.write(text);
+  const warn = (text: string): void => void options.err.write(text);
+  let text: string;
+  try {
+    text = readFileSync(options.file, 'utf8');
+  } catch (error) {
+    warn(`kube-journey: cannot read ${options.file}: ${error instanceof Error ? error.message : String(error)}\n`);
+    return 1;
+  }
+  const manifest = parseManifest(text);
+  const problems = manifest.documents.flatMap((d) => d.problems.map((p) => `${options.file}:${p.line}:${p.column}: ${p.message}`));
+  if (problems.length > 0) {
+    warn(`${problems.join('\n')}\nkube-journey: nothing was applied; fix the manifest and try again.\n`);
+    return 1;
+  }
+  if (manifest.documents.length === 0) {
+    warn(`kube-journey: ${options.file} holds no Kubernetes objects.\n`);
+    return 1;
+  }
+
+  const simulator = new Simulator({ nodes: options.nodes, seed: options.seed });
+  const tracer = new JourneyTracer();
+  connectTracer(simulator, tracer);
+
+  const results: DocumentResult[] = [];
+  const journeyIds: string[] = [];
+  for (const document of manifest.documents) {
+    const object = document.object!;
+    const result: DocumentResult = { document: document.index, line: document.startLine, object: displayName(object) };
+    try {
+      const applied = simulator.apply(object);
+      result.action = applied.action;
+      const kind = applied.object.kind ?? '';
+      if (JOURNEY_ROOTS.has(kind)) {
+        journeyIds.push(tracer.begin({ kind: kind as 'Deployment' | 'ReplicaSet' | 'Pod', namespace: applied.object.metadata?.namespace, name: applied.object.metadata?.name ?? '' }, simulator.clock.now()));
+      }
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+      const field = error.details?.causes?.[0]?.field;
+      result.line = field ? lineOfField(manifest, document, field) : document.startLine;
+      result.error = error.message;
+    }
+    results.push(result);
+  }
+  for (const r of results) {
+    if (r.error) warn(`${options.file}:${r.line}: Error from server: error when applying ${r.object}: ${r.error}\n`);
+    else if (!options.json) print(`${r.object} ${r.action}\n`);
+  }
+
+  const allDone = (): boolean => journeyIds.every((id) => tracer.journey(id)?.done === true);
+  const outcome = options.speed === undefined ? simulator.runUntil(allDone, options.timeoutMs) : await runPaced(simulator, allDone, options);
+  const journeys = journeyIds.map((id) => tracer.journey(id)).filter((j): j is Journey => j !== undefined);
+
+  if (options.json) {
+    print(`${JSON.stringify({ results, outcome, journeys }, null, 2)}\n`);
+  } else if (journeys.length > 0) {
+    print(`\n${renderJourneys(journeys, { evidence: options.evidence, color: 'isTTY' in options.out && options.out.isTTY === true })}\n`);
+  }
+
+  const failedApply = results.some((r) => r.error);
+  const unfinished = journeys.filter((j) => !j.done || j.status !== 'complete');
+  if (unfinished.length > 0) {
+    for (const journey of unfinished) {
+      const reason = journey.stuckObjects[0];
+      const why = reason ? `${reason.ref.kind.toLowerCase()}/${reason.ref.name}: ${reason.stuck.reason}: ${reason.stuck.message}` : `still ${journey.status}`;
+      warn(`kube-journey: ${journey.root.kind.toLowerCase()}/${journey.root.name} did not finish within ${options.timeoutMs / 1000}s of simulated time: ${why}\n`);
+    }
+    return 1;
+  }
+  return failedApply ? 1 : 0;
+}
+
+/** Paced mode: virtual time follows the wall clock × speed; a status line shows progress. */
+async function runPaced(simulator: Simulator, done: () => boolean, options: TraceOptions): Promise<'done' | 'timeout'> {
+  const driver = new PacedDriver(simulator.clock, { speed: options.speed! });
+  const deadline = simulator.clock.now() + options.timeoutMs;
+  driver.start();
+  try {
+    return await new Promise((resolve) => {
+      const check = setInterval(() => {
+        if (done()) {
+          clearInterval(check);
+          resolve('done');
+        } else if (simulator.clock.now() >= deadline) {
+          clearInterval(check);
+          resolve('timeout');
+        }
+      }, 50);
+    });
+  } finally {
+    driver.stop();
+  }
+}

@@ -1,0 +1,328 @@
+/**
+ * Compact digests of the objects the tracer follows. The tracer diffs digests rather than whole
+ * objects: a pod digest is a few hundred bytes where a pod as a watch delivers it is several
+ * kilobytes, and 150,000 of them have to fit in memory. Everything is read defensively: real
+ * streams carry nulls (`lastProbeTime: null`) and old or partial shapes.
+ */
+import type { KubeObject } from '../k8s';
+import { parseTime, type TimeValue } from './time';
+
+export interface ConditionDigest {
+  type: string;
+  status: string;
+  reason?: string;
+  message?: string;
+  lastTransitionTime?: TimeValue;
+  /** Deployments only: changes when the reason or message changes without a status change. */
+  lastUpdateTime?: TimeValue;
+}
+
+export type ContainerStateName = 'waiting' | 'running' | 'terminated' | 'none';
+
+export interface TerminationDigest {
+  reason?: string;
+  exitCode?: number;
+  message?: string;
+  startedAt?: TimeValue;
+  finishedAt?: TimeValue;
+}
+
+export interface ContainerDigest {
+  name: string;
+  init: boolean;
+  image?: string;
+  state: ContainerStateName;
+  /** waiting or terminated reason. */
+  reason?: string;
+  message?: string;
+  startedAt?: TimeValue;
+  terminated?: TerminationDigest;
+  restartCount: number;
+  ready: boolean;
+  lastTerminated?: TerminationDigest;
+}
+
+export interface OwnerDigest {
+  kind: string;
+  name: string;
+  uid: string;
+}
+
+export interface ManagerDigest {
+  name: string;
+  operation?: string;
+  subresource?: string;
+  time?: TimeValue;
+}
+
+interface CommonDigest {
+  uid: string;
+  name: string;
+  namespace: string;
+  resourceVersion?: string;
+  generation?: number;
+  created?: TimeValue;
+  deletionTimestamp?: TimeValue;
+  deletionGraceSeconds?: number;
+  owner?: OwnerDigest;
+  managers: ManagerDigest[];
+}
+
+export interface PodDigest extends CommonDigest {
+  kind: 'Pod';
+  nodeName?: string;
+  phase?: string;
+  statusReason?: string;
+  statusMessage?: string;
+  podIP?: string;
+  conditions: ConditionDigest[];
+  containers: ContainerDigest[];
+  /** Containers in the spec (statuses may be missing early on). */
+  specContainers: { name: string; image?: string }[];
+}
+
+export interface WorkloadDigest extends CommonDigest {
+  kind: 'Deployment' | 'ReplicaSet';
+  specReplicas: number;
+  observedGeneration?: number;
+  replicas: number;
+  updatedReplicas: number;
+  readyReplicas: number;
+  availableReplicas: number;
+  conditions: ConditionDigest[];
+  revision?: string;
+  /** `name=image` of the pod template's containers. */
+  images: string[];
+  /** Deployment `spec.strategy.rollingUpdate.maxUnavailable`, raw. */
+  maxUnavailable?: string | number;
+}
+
+export type ObjectDigest = PodDigest | WorkloadDigest;
+
+function record(value: unknown): Record<string, unknown> | undefined {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+}
+
+function list(value: unknown): unknown[] {
+  return Array.isArray(value) ? value : [];
+}
+
+function str(value: unknown): string | undefined {
+  return typeof value === 'string' && value.length > 0 ? value : undefined;
+}
+
+function num(value: unknown): number | undefined {
+  return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
+}
+
+export const read = { record, list, str, num };
+
+function controllerOwner(metadata: Record<string, unknown> | undefined): OwnerDigest | undefined {
+  let fallback: OwnerDigest | undefined;
+  for (const raw of list(metadata?.ownerReferences)) {
+    const ref = record(raw);
+    const kind = str(ref?.kind);
+    const name = str(ref?.name);
+    const uid = str(ref?.uid);
+    if (!kind || !name || !uid) continue;
+    if (ref?.controller === true) return { kind, name, uid };
+    fallback ??= { kind, name, uid };
+  }
+  return fallback;
+}
+
+function managers(metadata: Record<string, unknown> | undefined): ManagerDigest[] {
+  const out: ManagerDigest[] = [];
+  for (const raw of list(metadata?.managedFields)) {
+    const entry = record(raw);
+    const name = str(entry?.manager);
+    if (!name) continue;
+    out.push({ name, operation: str(entry?.operation), subresource: str(entry?.subresource), time: parseTime(entry?.time) });
+  }
+  return out;
+}
+
+function common(object: KubeObject): CommonDigest | undefined {
+  const metadata = record(object.metadata);
+  const uid = str(metadata?.uid);
+  const name = str(metadata?.name);
+  if (!uid || !name) return undefined;
+  return {
+    uid,
+    name,
+    namespace: str(metadata?.namespace) ?? 'default',
+    resourceVersion: str(metadata?.resourceVersion),
+    generation: num(metadata?.generation),
+    created: parseTime(metadata?.creationTimestamp),
+    deletionTimestamp: parseTime(metadata?.deletionTimestamp),
+    deletionGraceSeconds: num(metadata?.deletionGracePeriodSeconds),
+    owner: controllerOwner(metadata),
+    managers: managers(metadata),
+  };
+}
+
+function conditions(status: Record<string, unknown> | undefined): ConditionDigest[] {
+  const out: ConditionDigest[] = [];
+  for (const raw of list(status?.conditions)) {
+    const c = record(raw);
+    const type = str(c?.type);
+    const value = str(c?.status);
+    if (!type || !value) continue;
+    out.push({
+      type,
+      status: value,
+      reason: str(c?.reason),
+      message: str(c?.message),
+      lastTransitionTime: parseTime(c?.lastTransitionTime),
+      lastUpdateTime: parseTime(c?.lastUpdateTime),
+    });
+  }
+  return out;
+}
+
+function termination(value: unknown): TerminationDigest | undefined {
+  const t = record(value);
+  if (!t) return undefined;
+  return {
+    reason: str(t.reason),
+    exitCode: num(t.exitCode),
+    message: str(t.message),
+    startedAt: parseTime(t.startedAt),
+    finishedAt: parseTime(t.finishedAt),
+  };
+}
+
+function container(raw: unknown, init: boolean): ContainerDigest | undefined {
+  const c = record(raw);
+  const name = str(c?.name);
+  if (!c || !name) return undefined;
+  const state = record(c.state);
+  const waiting = record(state?.waiting);
+  const running = record(state?.running);
+  const terminated = termination(state?.terminated);
+  const digest: ContainerDigest = {
+    name,
+    init,
+    image: str(c.image),
+    state: 'none',
+    restartCount: num(c.restartCount) ?? 0,
+    ready: c.ready === true,
+    lastTerminated: termination(record(c.lastState)?.terminated),
+  };
+  if (running) {
+    digest.state = 'running';
+    digest.startedAt = parseTime(running.startedAt);
+  } else if (terminated) {
+    digest.state = 'terminated';
+    digest.reason = terminated.reason;
+    digest.message = terminated.message;
+    digest.terminated = terminated;
+  } else if (waiting) {
+    digest.state = 'waiting';
+    digest.reason = str(waiting.reason);
+    digest.message = str(waiting.message);
+  }
+  return digest;
+}
+
+export function digestPod(object: KubeObject): PodDigest | undefined {
+  const base = common(object);
+  if (!base) return undefined;
+  const spec = record(object.spec);
+  const status = record(object.status);
+  const containers: ContainerDigest[] = [];
+  for (const raw of list(status?.initContainerStatuses)) {
+    const c = container(raw, true);
+    if (c) containers.push(c);
+  }
+  for (const raw of list(status?.containerStatuses)) {
+    const c = container(raw, false);
+    if (c) containers.push(c);
+  }
+  const specContainers: { name: string; image?: string }[] = [];
+  for (const raw of list(spec?.containers)) {
+    const c = record(raw);
+    const name = str(c?.name);
+    if (name) specContainers.push({ name, image: str(c?.image) });
+  }
+  return {
+    ...base,
+    kind: 'Pod',
+    nodeName: str(spec?.nodeName),
+    phase: str(status?.phase),
+    statusReason: str(status?.reason),
+    statusMessage: str(status?.message),
+    podIP: str(status?.podIP),
+    conditions: conditions(status),
+    containers,
+    specContainers,
+  };
+}
+
+export function digestWorkload(object: KubeObject, kind: 'Deployment' | 'ReplicaSet'): WorkloadDigest | undefined {
+  const base = common(object);
+  if (!base) return undefined;
+  const spec = record(object.spec);
+  const status = record(object.status);
+  const annotations = record(record(object.metadata)?.annotations);
+  const images: string[] = [];
+  for (const raw of list(record(record(spec?.template)?.spec)?.containers)) {
+    const c = record(raw);
+    const name = str(c?.name);
+    if (name) images.push(`${name}=${str(c?.image) ?? ''}`);
+  }
+  const rollingUpdate = record(record(spec?.strategy)?.rollingUpdate);
+  const maxUnavailable = rollingUpdate?.maxUnavailable;
+  return {
+    ...base,
+    kind,
+    specReplicas: num(spec?.replicas) ?? 1,
+    observedGeneration: num(status?.observedGeneration),
+    replicas: num(status?.replicas) ?? 0,
+    updatedReplicas: num(status?.updatedReplicas) ?? 0,
+    readyReplicas: num(status?.readyReplicas) ?? 0,
+    availableReplicas: num(status?.availableReplicas) ?? 0,
+    conditions: conditions(status),
+    revision: str(annotations?.['deployment.kubernetes.io/revision']),
+    images,
+    maxUnavailable: typeof maxUnavailable === 'string' || typeof maxUnavailable === 'number' ? maxUnavailable : undefined,
+  };
+}
+
+export function findCondition(list: readonly ConditionDigest[], type: string): ConditionDigest | undefined {
+  for (const c of list) if (c.type === type) return c;
+  return undefined;
+}
+
+/** The client that wrote the object last (not a controller, the scheduler or a kubelet). */
+export function clientManager(managersList: readonly ManagerDigest[]): ManagerDigest | undefined {
+  let best: ManagerDigest | undefined;
+  for (const m of managersList) {
+    if (m.subresource === 'status') continue;
+    if (m.name === 'kube-controller-manager' || m.name === 'kube-scheduler' || m.name === 'kubelet') continue;
+    if (!best || (m.time && (!best.time || m.time.ms >= best.time.ms))) best = m;
+  }
+  return best;
+}
+
+/** The kube-controller-manager's latest write of the object itself (not its status): when it last scaled. */
+export function controllerWrite(managersList: readonly ManagerDigest[]): ManagerDigest | undefined {
+  for (const m of managersList) if (m.name === 'kube-controller-manager' && m.subresource !== 'status') return m;
+  return undefined;
+}
+
+/** `kubectl get pods`-style summary of a container's state. */
+export function containerStateLabel(c: ContainerDigest): string {
+  if (c.state === 'running') return 'Running';
+  if (c.state === 'terminated') return c.reason ?? 'Terminated';
+  if (c.state === 'waiting') return c.reason ?? 'Waiting';
+  return 'Unknown';
+}
+
+/** Rollout finished, the way `kubectl rollout status` decides it. */
+export function deploymentRolledOut(d: WorkloadDigest): boolean {
+  if (d.generation !== undefined && (d.observedGeneration === undefined || d.generation > d.observedGeneration)) return false;
+  const progressing = findCondition(d.conditions, 'Progressing');
+  if (progressing?.reason === 'ProgressDeadlineExceeded') return false;
+  return d.updatedReplicas >= d.specReplicas && d.replicas <= d.updatedReplicas && d.availableReplicas >= d.updatedReplicas;
+}

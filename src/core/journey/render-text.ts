@@ -1,0 +1,304 @@
+/**
+ * Plain-text timeline of a journey for the CLI: each object with its stages (time from the apply,
+ * stage, component, what Kubernetes said), then a summary. Fits a 100-column terminal: long
+ * messages wrap under their column instead of being cut, because the exact text (a
+ * FailedScheduling message) is the point. Large journeys show a few pods in full, every stuck pod,
+ * and per-stage statistics for the rest.
+ */
+import { formatDuration, formatOffset } from './time';
+import { STAGE_RANK } from './records';
+import { durationStats } from './snapshot';
+import { PHASE_NAMES, type Journey, type JourneyStatus, type ObjectJourney, type Stage, type StageKind } from './types';
+
+export interface RenderOptions {
+  /** Terminal width (default 100). */
+  width?: number;
+  /** Show each stage's evidence (field changes, conditions, event, internals) under it. */
+  evidence?: boolean;
+  /** Pods per ReplicaSet shown in full before the rest are summarised (default 5). */
+  podsInFull?: number;
+  /** Stuck pods shown in full beyond `podsInFull` (default 5). */
+  stuckPodsInFull?: number;
+  /** ANSI colours for statuses and warnings. */
+  color?: boolean;
+}
+
+interface Ctx {
+  width: number;
+  evidence: boolean;
+  podsInFull: number;
+  stuckPodsInFull: number;
+  color: boolean;
+  origin: number;
+  timeWidth: number;
+  kindWidth: number;
+  componentWidth: number;
+}
+
+const ANSI = { red: '\x1b[31m', green: '\x1b[32m', yellow: '\x1b[33m', dim: '\x1b[2m', bold: '\x1b[1m', reset: '\x1b[0m' };
+
+function paint(ctx: Ctx, code: keyof typeof ANSI, text: string): string {
+  return ctx.color ? `${ANSI[code]}${text}${ANSI.reset}` : text;
+}
+
+function statusText(ctx: Ctx, status: JourneyStatus): string {
+  switch (status) {
+    case 'complete':
+      return paint(ctx, 'green', status);
+    case 'stuck':
+      return paint(ctx, 'yellow', status);
+    case 'failed':
+      return paint(ctx, 'red', status);
+    case 'deleted':
+    case 'pending':
+      return paint(ctx, 'dim', status);
+    default:
+      return status;
+  }
+}
+
+/** Word-wraps `text` to `width`, splitting words longer than a line. */
+export function wrap(text: string, width: number): string[] {
+  const lines: string[] = [];
+  const max = Math.max(10, width);
+  for (const paragraph of text.split('\n')) {
+    let line = '';
+    for (let word of paragraph.split(' ')) {
+      while (word.length > max) {
+        if (line) {
+          lines.push(line);
+          line = '';
+        }
+        lines.push(word.slice(0, max));
+        word = word.slice(max);
+      }
+      if (!line) line = word;
+      else if (line.length + 1 + word.length <= max) line += ` ${word}`;
+      else {
+        lines.push(line);
+        line = word;
+      }
+    }
+    lines.push(line);
+  }
+  return lines;
+}
+
+function refText(o: ObjectJourney): string {
+  return `${o.ref.kind} ${o.ref.namespace}/${o.ref.name}`;
+}
+
+function objectFacts(o: ObjectJourney): string[] {
+  const facts: string[] = [];
+  if (o.pod) {
+    const p = o.pod;
+    facts.push(p.node ? `on ${p.node}${p.nodeReady === false ? ' (NotReady)' : ''}` : 'not scheduled');
+    if (p.phase) facts.push(p.phase);
+    facts.push(`${p.readyContainers}/${p.totalContainers} ready`);
+    if (p.restarts > 0) facts.push(`${p.restarts} restart${p.restarts === 1 ? '' : 's'}`);
+  } else if (o.replicas) {
+    const r = o.replicas;
+    facts.push(`${r.ready}/${r.desired} ready`);
+    if (r.revision) facts.push(`revision ${r.revision}`);
+    if (r.images.length > 0) facts.push(r.images.map((entry) => entry.slice(entry.indexOf('=') + 1)).join(', '));
+  }
+  if (o.preexisting) facts.push('existed before');
+  return facts;
+}
+
+function stageDetail(stage: Stage): string {
+  let text = stage.message ?? stage.title;
+  if (stage.count && stage.count > 1) {
+    const span = stage.lastTime !== undefined ? ` over ${formatDuration(stage.lastTime - stage.time)}` : '';
+    text += ` (x${stage.count}${span})`;
+  }
+  return text;
+}
+
+function evidenceLines(ctx: Ctx, stage: Stage): string[] {
+  const lines: string[] = [];
+  const e = stage.evidence;
+  for (const f of e.fields ?? []) lines.push(`${f.path}: ${f.from ?? ''} → ${f.to ?? '(removed)'}`.replace(':  →', ': →'));
+  for (const c of e.conditions ?? []) {
+    lines.push(`condition ${c.type}: ${c.from ?? ''} → ${c.to}${c.reason ? ` (${c.reason})` : ''}`.replace(':  →', ': →'));
+  }
+  if (e.manager) lines.push(`field manager ${e.manager.name}${e.manager.operation ? ` (${e.manager.operation})` : ''}`);
+  if (e.event) {
+    const ev = e.event;
+    const who = [ev.component, ev.host].filter(Boolean).join(', ');
+    lines.push(`event ${ev.type} ${ev.reason}${ev.count > 1 ? ` x${ev.count}` : ''}${who ? ` from ${who}` : ''} at ${formatOffset(ev.firstTime - ctx.origin)}`);
+  }
+  const internals = e.internals;
+  for (const w of internals?.etcd ?? []) lines.push(`etcd ${w.verb} ${w.key} (resourceVersion ${w.resourceVersion}, by ${w.actor})`);
+  if (internals?.watch?.length) {
+    lines.push(`watch delivered to ${internals.watch.map((d) => `${d.component} ${formatOffset(d.time - ctx.origin)}`).join(', ')}`);
+  }
+  const cycle = internals?.scheduling;
+  if (cycle) {
+    const verdict = cycle.result === 'Scheduled' ? `picked ${cycle.node ?? '?'}` : 'no fit';
+    lines.push(`scheduling attempt ${cycle.attempt}: ${cycle.feasibleNodes}/${cycle.evaluatedNodes} evaluated nodes feasible of ${cycle.totalNodes}, ${verdict}`);
+  }
+  return lines;
+}
+
+function stageLines(ctx: Ctx, stage: Stage): string[] {
+  const prefix = `  ${formatOffset(stage.time - ctx.origin).padStart(ctx.timeWidth)}  ${stage.kind.padEnd(ctx.kindWidth)}  ${String(stage.component).padEnd(ctx.componentWidth)}  `;
+  const indent = ' '.repeat(prefix.length);
+  const room = ctx.width - prefix.length;
+  const detail = wrap(stageDetail(stage), room);
+  const mark = (text: string): string => (stage.warning ? paint(ctx, 'yellow', text) : text);
+  const lines = [prefix + mark(detail[0]), ...detail.slice(1).map((line) => indent + mark(line))];
+  if (ctx.evidence) {
+    for (const item of evidenceLines(ctx, stage)) {
+      const wrapped = wrap(item, room - 2);
+      lines.push(`${indent}${paint(ctx, 'dim', `· ${wrapped[0]}`)}`);
+      for (const more of wrapped.slice(1)) lines.push(`${indent}  ${paint(ctx, 'dim', more)}`);
+    }
+  }
+  return lines;
+}
+
+function header(ctx: Ctx, o: ObjectJourney, depth: number): string[] {
+  const facts = objectFacts(o);
+  const lines = [`${'  '.repeat(depth)}${paint(ctx, 'bold', refText(o))}  [${statusText(ctx, o.status)}]${facts.length ? `  ${facts.join(' · ')}` : ''}`];
+  if (o.stuck && o.ref.uid === o.stuck.object.uid) {
+    const s = o.stuck;
+    const head = `${'  '.repeat(depth)}  ! ${s.reason}${s.container ? ` (${s.container})` : ''} since ${formatOffset(s.since - ctx.origin)}${s.count && s.count > 1 ? `, x${s.count}` : ''}: `;
+    const body = wrap(s.message, ctx.width - head.length);
+    lines.push(paint(ctx, o.status === 'failed' ? 'red' : 'yellow', head + body[0]));
+    for (const more of body.slice(1)) lines.push(paint(ctx, o.status === 'failed' ? 'red' : 'yellow', ' '.repeat(head.length) + more));
+    if (s.lastTermination) {
+      const t = s.lastTermination;
+      lines.push(`${' '.repeat(head.length)}last ended: ${t.reason ?? 'Unknown'}${t.exitCode === undefined ? '' : `, exit code ${t.exitCode}`}`);
+    }
+  }
+  return lines;
+}
+
+function renderObject(ctx: Ctx, o: ObjectJourney, depth: number, out: string[]): void {
+  out.push(...header(ctx, o, depth));
+  for (const stage of o.stages) out.push(...stageLines(ctx, stage));
+  const pods = o.children.filter((c) => c.ref.kind === 'Pod');
+  const others = o.children.filter((c) => c.ref.kind !== 'Pod');
+  for (const child of others) renderObject(ctx, child, depth + 1, out);
+  if (pods.length === 0) return;
+  const shown = new Set(pods.slice(0, ctx.podsInFull));
+  let extraStuck = 0;
+  for (const pod of pods) {
+    if (extraStuck >= ctx.stuckPodsInFull) break;
+    if (!shown.has(pod) && (pod.status === 'stuck' || pod.status === 'failed')) {
+      shown.add(pod);
+      extraStuck++;
+    }
+  }
+  for (const pod of pods) if (shown.has(pod)) renderObject(ctx, pod, depth + 1, out);
+  const rest = pods.filter((pod) => !shown.has(pod));
+  if (rest.length > 0) renderCollapsed(ctx, rest, depth + 1, out);
+}
+
+function renderCollapsed(ctx: Ctx, pods: ObjectJourney[], depth: number, out: string[]): void {
+  const byStatus = new Map<JourneyStatus, number>();
+  for (const pod of pods) byStatus.set(pod.status, (byStatus.get(pod.status) ?? 0) + 1);
+  const statuses = [...byStatus.entries()].map(([status, n]) => `${n} ${status}`).join(', ');
+  const pad = '  '.repeat(depth);
+  out.push(`${pad}… ${pods.length} more pod${pods.length === 1 ? '' : 's'} (${statuses}); stage times from the apply:`);
+  const byKind = new Map<StageKind, number[]>();
+  for (const pod of pods) {
+    const firstOfKind = new Set<StageKind>();
+    for (const stage of pod.stages) {
+      if (firstOfKind.has(stage.kind)) continue;
+      firstOfKind.add(stage.kind);
+      let list = byKind.get(stage.kind);
+      if (!list) byKind.set(stage.kind, (list = []));
+      list.push(stage.time - ctx.origin);
+    }
+  }
+  const kinds = [...byKind.keys()].sort((a, b) => STAGE_RANK[a] - STAGE_RANK[b]);
+  const cols = ['pods', 'first', 'p50', 'p90', 'max'];
+  out.push(`${pad}  ${'stage'.padEnd(ctx.kindWidth)}${cols.map((c) => c.padStart(11)).join('')}`);
+  for (const kind of kinds) {
+    const stats = durationStats(byKind.get(kind) ?? []);
+    if (!stats) continue;
+    const values = [String(stats.count), formatOffset(stats.min), formatOffset(stats.p50), formatOffset(stats.p90), formatOffset(stats.max)];
+    out.push(`${pad}  ${kind.padEnd(ctx.kindWidth)}${values.map((v) => v.padStart(11)).join('')}`);
+  }
+}
+
+function collectStages(o: ObjectJourney, into: Stage[], podsInFull: number): void {
+  into.push(...o.stages);
+  let pods = 0;
+  for (const child of o.children) {
+    if (child.ref.kind === 'Pod' && ++pods > podsInFull && child.status !== 'stuck' && child.status !== 'failed') continue;
+    collectStages(child, into, podsInFull);
+  }
+}
+
+function summaryLines(ctx: Ctx, journey: Journey): string[] {
+  const lines = ['Summary'];
+  const c = journey.counts;
+  const label = (name: string): string => `  ${name.padEnd(10)}`;
+  lines.push(`${label('status')}${statusText(ctx, journey.status)}${journey.done ? ' (done)' : ''}`);
+  const podFacts = [`${c.ready}/${c.desired} ready`, `${c.running} running`, `${c.scheduled} scheduled`];
+  if (c.stuck > 0) podFacts.push(`${c.stuck} stuck`);
+  if (c.terminating > 0) podFacts.push(`${c.terminating} terminating`);
+  if (c.deleted > 0) podFacts.push(`${c.deleted} deleted`);
+  if (c.oldLive > 0) podFacts.push(`${c.oldLive} old still running`);
+  if (c.restarts > 0) podFacts.push(`${c.restarts} restarts`);
+  lines.push(`${label('pods')}${podFacts.join(' · ')}`);
+  if (journey.totalDurationMs !== undefined) lines.push(`${label('total')}apply → ${journey.root.kind === 'Deployment' ? 'Available' : 'complete'} in ${formatDuration(journey.totalDurationMs)}`);
+  else lines.push(`${label('elapsed')}${formatDuration(journey.lastChangeAt - journey.appliedAt)} so far (last change ${formatOffset(journey.lastChangeAt - journey.appliedAt)})`);
+  const phases = PHASE_NAMES.filter((name) => journey.phaseStats[name]);
+  if (phases.length > 0) {
+    lines.push(`  ${'phase'.padEnd(20)}${['pods', 'p50', 'p90', 'max'].map((h) => h.padStart(10)).join('')}`);
+    for (const name of phases) {
+      const s = journey.phaseStats[name];
+      if (!s) continue;
+      lines.push(`  ${name.padEnd(20)}${[String(s.count), formatDuration(s.p50), formatDuration(s.p90), formatDuration(s.max)].map((v) => v.padStart(10)).join('')}`);
+    }
+  }
+  if (journey.stuckCount > 0) {
+    lines.push(`${label('stuck')}${journey.stuckCount} object${journey.stuckCount === 1 ? '' : 's'}`);
+    for (const entry of journey.stuckObjects) {
+      const s = entry.stuck;
+      const head = `    ${entry.ref.kind} ${entry.ref.name}: ${s.reason}${s.container ? ` (${s.container})` : ''} since ${formatOffset(s.since - journey.appliedAt)} — `;
+      const body = wrap(s.message, ctx.width - head.length);
+      lines.push(paint(ctx, entry.status === 'failed' ? 'red' : 'yellow', head + body[0]));
+      for (const more of body.slice(1)) lines.push(' '.repeat(head.length) + more);
+    }
+    if (journey.stuckCount > journey.stuckObjects.length) lines.push(`    … and ${journey.stuckCount - journey.stuckObjects.length} more`);
+  }
+  return lines;
+}
+
+/** The timeline and summary of one journey. */
+export function renderJourney(journey: Journey, options: RenderOptions = {}): string {
+  const podsInFull = options.podsInFull ?? 5;
+  const stages: Stage[] = [];
+  if (journey.tree) collectStages(journey.tree, stages, podsInFull + (options.stuckPodsInFull ?? 5));
+  const ctx: Ctx = {
+    width: options.width ?? 100,
+    evidence: options.evidence ?? false,
+    podsInFull,
+    stuckPodsInFull: options.stuckPodsInFull ?? 5,
+    color: options.color ?? false,
+    origin: journey.appliedAt,
+    timeWidth: Math.max(7, ...stages.map((s) => formatOffset(s.time - journey.appliedAt).length)),
+    kindWidth: Math.max(9, ...stages.map((s) => s.kind.length)),
+    componentWidth: Math.max(9, ...stages.map((s) => String(s.component).length)),
+  };
+  const out: string[] = [];
+  const title = `${journey.root.kind} ${journey.root.namespace}/${journey.root.name}`;
+  out.push(paint(ctx, 'bold', `Journey of ${title}`) + `  [${statusText(ctx, journey.status)}]`);
+  out.push(`applied ${new Date(journey.appliedAt).toISOString()}; times are from the apply`);
+  out.push('');
+  if (journey.tree) renderObject(ctx, journey.tree, 0, out);
+  else out.push(`${title} not seen yet`);
+  out.push('');
+  out.push(...summaryLines(ctx, journey));
+  return out.map((line) => line.trimEnd()).join('\n') + '\n';
+}
+
+/** Several journeys (a multi-document apply), separated by a blank line. */
+export function renderJourneys(journeys: readonly Journey[], options: RenderOptions = {}): string {
+  return journeys.map((journey) => renderJourney(journey, options)).join('\n');
+}

@@ -1,0 +1,257 @@
+/**
+ * Builds the serialisable snapshots from the tracer's records. Each object's snapshot is cached
+ * until the object (or, for a parent, one of its children) changes, so re-reading a 10,000-pod
+ * journey after one pod moved rebuilds that pod and the arrays above it, not every pod.
+ */
+import { containerStateLabel, findCondition, type PodDigest, type WorkloadDigest } from './digest';
+import { emptyCounters, type Counters, type JourneyRecord, type ObjectRecord, type StageRecord } from './records';
+import { podMarks, podPhases, refOf } from './status';
+import {
+  PHASE_NAMES,
+  type DurationStats,
+  type Journey,
+  type JourneyStatus,
+  type ObjectJourney,
+  type PhaseName,
+  type PodCounts,
+  type PodDetails,
+  type ReplicaDetails,
+  type Stage,
+  type StageEvidence,
+  type StuckEntry,
+} from './types';
+
+export interface SnapshotContext {
+  /** Node readiness by name (only nodes the tracer saw). */
+  nodeReady(name: string): boolean | undefined;
+  stuckListLimit: number;
+}
+
+function stageSnapshot(s: StageRecord): Stage {
+  const evidence: StageEvidence = {};
+  if (s.fields?.length) evidence.fields = s.fields.slice();
+  if (s.conditions?.length) evidence.conditions = s.conditions.slice();
+  if (s.event) evidence.event = { ...s.event };
+  if (s.internals) {
+    evidence.internals = {
+      ...s.internals,
+      etcd: s.internals.etcd?.slice(),
+      watch: s.internals.watch?.slice(),
+    };
+  }
+  if (s.manager) evidence.manager = { ...s.manager };
+  const stage: Stage = { key: s.key, kind: s.kind, time: s.time, timeSource: s.timeSource, component: s.component, title: s.title, evidence };
+  if (s.message !== undefined) stage.message = s.message;
+  if (s.container !== undefined) stage.container = s.container;
+  if (s.warning) stage.warning = true;
+  if (s.count !== undefined && s.count > 1) {
+    stage.count = s.count;
+    stage.lastTime = Math.max(s.time, s.lastTime ?? s.time);
+  }
+  return stage;
+}
+
+function podDetails(record: ObjectRecord, pod: PodDigest, ctx: SnapshotContext): PodDetails {
+  const marks = podMarks(record);
+  let ready = 0;
+  let restarts = 0;
+  const containers: PodDetails['containers'] = [];
+  const statusByName = new Map(pod.containers.filter((c) => !c.init).map((c) => [c.name, c]));
+  for (const spec of pod.specContainers) {
+    const c = statusByName.get(spec.name);
+    if (c?.ready) ready++;
+    restarts += c?.restartCount ?? 0;
+    containers.push({
+      name: spec.name,
+      state: c ? containerStateLabel(c) : pod.nodeName ? 'ContainerCreating' : 'Pending',
+      ready: c?.ready ?? false,
+      restarts: c?.restartCount ?? 0,
+      image: spec.image,
+    });
+  }
+  const details: PodDetails = {
+    readyContainers: ready,
+    totalContainers: pod.specContainers.length,
+    restarts,
+    containers,
+    marks,
+    phases: record.preexisting ? {} : podPhases(marks),
+  };
+  if (pod.nodeName) {
+    details.node = pod.nodeName;
+    const nodeReady = ctx.nodeReady(pod.nodeName);
+    if (nodeReady !== undefined) details.nodeReady = nodeReady;
+  }
+  if (pod.phase) details.phase = pod.phase;
+  if (pod.podIP) details.podIP = pod.podIP;
+  return details;
+}
+
+function replicaDetails(d: WorkloadDigest): ReplicaDetails {
+  const details: ReplicaDetails = {
+    desired: d.specReplicas,
+    current: d.replicas,
+    ready: d.readyReplicas,
+    available: d.availableReplicas,
+    images: d.images.slice(),
+  };
+  if (d.kind === 'Deployment') details.updated = d.updatedReplicas;
+  if (d.revision) details.revision = d.revision;
+  return details;
+}
+
+function revisionOf(record: ObjectRecord): number {
+  const digest = record.digest;
+  const revision = digest && digest.kind !== 'Pod' ? Number(digest.revision) : NaN;
+  return Number.isFinite(revision) ? revision : 0;
+}
+
+function childOrder(a: ObjectRecord, b: ObjectRecord): number {
+  if (a.kind === 'ReplicaSet' && b.kind === 'ReplicaSet') {
+    const byRevision = revisionOf(a) - revisionOf(b);
+    if (byRevision !== 0) return byRevision;
+  }
+  return (a.createdAt ?? 0) - (b.createdAt ?? 0) || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+}
+
+export function objectSnapshot(record: ObjectRecord, ctx: SnapshotContext): ObjectJourney {
+  if (record.snapshot) return record.snapshot;
+  const children = record.children.length > 1 ? record.children.slice().sort(childOrder) : record.children;
+  const snapshot: ObjectJourney = {
+    ref: refOf(record),
+    status: record.status,
+    stages: record.stages.map(stageSnapshot),
+    children: children.map((child) => objectSnapshot(child, ctx)),
+  };
+  if (record.stuck) snapshot.stuck = { ...record.stuck };
+  if (record.createdAt !== undefined) snapshot.createdAt = record.createdAt;
+  if (record.deletedAt !== undefined) snapshot.deletedAt = record.deletedAt;
+  if (record.preexisting) snapshot.preexisting = true;
+  const digest = record.digest;
+  if (digest?.kind === 'Pod') snapshot.pod = podDetails(record, digest, ctx);
+  else if (digest) snapshot.replicas = replicaDetails(digest);
+  record.snapshot = snapshot;
+  return snapshot;
+}
+
+/** Nearest-rank percentile of sorted values. */
+function percentile(sorted: readonly number[], p: number): number {
+  const rank = Math.max(1, Math.ceil(p * sorted.length));
+  return sorted[rank - 1];
+}
+
+export function durationStats(values: readonly number[]): DurationStats | undefined {
+  const sorted = values.filter((v) => Number.isFinite(v)).sort((a, b) => a - b);
+  if (sorted.length === 0) return undefined;
+  return {
+    count: sorted.length,
+    min: sorted[0],
+    p50: percentile(sorted, 0.5),
+    p90: percentile(sorted, 0.9),
+    p99: percentile(sorted, 0.99),
+    max: sorted[sorted.length - 1],
+  };
+}
+
+function add(into: Counters, from: Counters): void {
+  into.live += from.live;
+  into.scheduled += from.scheduled;
+  into.running += from.running;
+  into.ready += from.ready;
+  into.stuck += from.stuck;
+  into.terminating += from.terminating;
+  into.deleted += from.deleted;
+  into.restarts += from.restarts;
+}
+
+/** The ReplicaSet of the Deployment's newest template. */
+export function currentReplicaSet(deployment: ObjectRecord): ObjectRecord | undefined {
+  let best: ObjectRecord | undefined;
+  for (const rs of deployment.children) {
+    if (rs.deleted) continue;
+    if (!best || childOrder(best, rs) < 0) best = rs;
+  }
+  return best;
+}
+
+function journeyCounts(journey: JourneyRecord): PodCounts {
+  const root = journey.rootRecord;
+  const counts: PodCounts = { desired: 0, live: 0, scheduled: 0, running: 0, ready: 0, stuck: 0, terminating: 0, deleted: 0, oldLive: 0, restarts: 0 };
+  if (!root) return counts;
+  const digest = root.digest;
+  if (root.kind === 'Pod') {
+    const c = journey.rootPodCounters;
+    Object.assign(counts, { desired: 1, live: c.live, scheduled: c.scheduled, running: c.running, ready: c.ready, stuck: c.stuck, terminating: c.terminating, deleted: c.deleted, restarts: c.restarts });
+    return counts;
+  }
+  counts.desired = digest && digest.kind !== 'Pod' ? digest.specReplicas : 0;
+  const current = root.kind === 'ReplicaSet' ? root : currentReplicaSet(root);
+  const all = emptyCounters();
+  const sets = root.kind === 'ReplicaSet' ? [root] : root.children;
+  for (const rs of sets) {
+    if (!rs.podCounters) continue;
+    add(all, rs.podCounters);
+    if (rs === current) {
+      const c = rs.podCounters;
+      counts.live = c.live;
+      counts.scheduled = c.scheduled;
+      counts.running = c.running;
+      counts.ready = c.ready;
+      counts.stuck = c.stuck;
+      counts.terminating = c.terminating;
+    } else {
+      counts.oldLive += rs.podCounters.live;
+    }
+  }
+  counts.deleted = all.deleted;
+  counts.restarts = all.restarts;
+  return counts;
+}
+
+const STATUS_SEVERITY: Record<JourneyStatus, number> = { failed: 0, stuck: 1, pending: 2, progressing: 3, complete: 4, deleted: 5 };
+
+function stuckEntries(journey: JourneyRecord, limit: number): StuckEntry[] {
+  const entries: StuckEntry[] = [];
+  for (const record of journey.stuckObjects) {
+    if (record.stuck) entries.push({ ref: refOf(record), status: record.status, stuck: { ...record.stuck } });
+  }
+  entries.sort((a, b) => STATUS_SEVERITY[a.status] - STATUS_SEVERITY[b.status] || a.stuck.since - b.stuck.since);
+  return entries.slice(0, limit);
+}
+
+export function journeySnapshot(journey: JourneyRecord, ctx: SnapshotContext): Journey {
+  if (journey.snapshot) return journey.snapshot;
+  const root = journey.rootRecord;
+  const status: JourneyStatus = root ? root.status : 'pending';
+  const phaseStats: Partial<Record<PhaseName, DurationStats>> = {};
+  for (const name of PHASE_NAMES) {
+    const stats = durationStats(journey.phaseValues[name]);
+    if (stats) phaseStats[name] = stats;
+  }
+  const snapshot: Journey = {
+    id: journey.id,
+    root: root ? refOf(root) : { ...journey.root },
+    appliedAt: journey.appliedAt,
+    status,
+    done: status === 'complete' || status === 'failed' || status === 'deleted',
+    stuck: journey.stuckObjects.size > 0,
+    lastChangeAt: journey.lastChangeAt,
+    version: journey.version,
+    counts: journeyCounts(journey),
+    phaseStats,
+    stuckObjects: stuckEntries(journey, ctx.stuckListLimit),
+    stuckCount: journey.stuckObjects.size,
+  };
+  if (journey.completedAt !== undefined) {
+    snapshot.completedAt = journey.completedAt;
+    snapshot.totalDurationMs = journey.completedAt - journey.appliedAt;
+  }
+  if (root) snapshot.tree = objectSnapshot(root, ctx);
+  journey.snapshot = snapshot;
+  return snapshot;
+}
+
+/** Whether a Deployment's Available condition is True (for completion times). */
+export function deploymentAvailable(d: WorkloadDigest): boolean {
+  return findCondition(d.conditions, 'Available')?.status === 'True';
+}

@@ -1,0 +1,226 @@
+/**
+ * Where each object stands, and why it is stuck. Pod problems come from state first (the
+ * PodScheduled condition, containers' waiting reasons, phase Failed) and from warning events
+ * when nothing newer happened since (a failing probe, a mount that never succeeds). A Deployment
+ * or ReplicaSet is stuck when one of its pods is.
+ */
+import { deploymentRolledOut, findCondition, type PodDigest, type WorkloadDigest } from './digest';
+import { FAILURE_WAITING_REASONS } from './derive-pod';
+import { findStage, type ObjectRecord, type StageRecord } from './records';
+import type { JourneyObjectRef, JourneyStatus, PodPhaseDurations, PodPhaseMarks, StuckDetail } from './types';
+
+export interface StatusResult {
+  status: JourneyStatus;
+  stuck?: StuckDetail;
+  /** The problem is the object's own (not inherited from a pod). */
+  own: boolean;
+}
+
+export function refOf(record: ObjectRecord): JourneyObjectRef {
+  return { kind: record.kind, namespace: record.namespace, name: record.name, uid: record.uid };
+}
+
+function lastOccurrence(stage: StageRecord): number {
+  return Math.max(stage.time, stage.lastTime ?? stage.time, stage.event?.lastTime ?? stage.time);
+}
+
+function stuckFromStage(record: ObjectRecord, stage: StageRecord, reason: string, message: string | undefined): StuckDetail {
+  return {
+    reason,
+    message: message ?? stage.message ?? stage.title,
+    since: stage.time,
+    lastSeen: lastOccurrence(stage),
+    count: Math.max(stage.count ?? 1, stage.event?.count ?? 1),
+    component: stage.component,
+    container: stage.container,
+    object: refOf(record),
+  };
+}
+
+function containerProblem(record: ObjectRecord, pod: PodDigest): StuckDetail | undefined {
+  for (const c of pod.containers) {
+    if (c.state !== 'waiting' || !c.reason || !FAILURE_WAITING_REASONS.has(c.reason)) continue;
+    const current = findStage(record, `waiting:${c.name}:${c.reason}`);
+    let since = current?.time;
+    let lastSeen = current ? lastOccurrence(current) : undefined;
+    // The streak began at the first failure of this container (ErrImagePull before ImagePullBackOff).
+    for (const stage of record.stages) {
+      if (stage.container !== c.name || !stage.warning) continue;
+      if (!stage.key.startsWith(`waiting:${c.name}:`) && !stage.key.startsWith(`pullFailed:${c.name}`)) continue;
+      if (since === undefined || stage.time < since) since = stage.time;
+      const last = lastOccurrence(stage);
+      if (lastSeen === undefined || last > lastSeen) lastSeen = last;
+    }
+    const last = c.lastTerminated;
+    return {
+      reason: c.reason,
+      message: c.message ?? current?.message ?? c.reason,
+      since: since ?? record.stages[record.stages.length - 1]?.time ?? 0,
+      lastSeen: lastSeen ?? since ?? 0,
+      count: current ? Math.max(current.count ?? 1, current.event?.count ?? 1) : undefined,
+      component: 'kubelet',
+      container: c.name,
+      object: refOf(record),
+      lastTermination: last ? { reason: last.reason, exitCode: last.exitCode, finishedAt: last.finishedAt?.ms } : undefined,
+    };
+  }
+  return undefined;
+}
+
+const EVENT_PROBLEM_KINDS = new Set(['event', 'failed', 'unhealthy', 'backOff', 'failedScheduling']);
+
+export function podStatus(record: ObjectRecord): StatusResult {
+  const pod = record.digest?.kind === 'Pod' ? record.digest : undefined;
+  if (record.deleted || pod?.deletionTimestamp) return { status: 'deleted', own: false };
+  if (!pod) return { status: 'pending', own: false };
+  if (pod.phase === 'Failed') {
+    const stage = findStage(record, 'phaseFailed');
+    return {
+      status: 'failed',
+      own: true,
+      stuck: {
+        reason: pod.statusReason ?? 'Failed',
+        message: pod.statusMessage ?? stage?.message ?? 'Pod phase Failed',
+        since: stage?.time ?? record.createdAt ?? 0,
+        lastSeen: stage?.time ?? record.createdAt ?? 0,
+        component: 'kubelet',
+        object: refOf(record),
+      },
+    };
+  }
+  if (pod.phase === 'Succeeded' || findCondition(pod.conditions, 'Ready')?.status === 'True') return { status: 'complete', own: false };
+  if (!pod.nodeName) {
+    const failed = findStage(record, 'failedScheduling');
+    if (failed) {
+      const condition = findCondition(pod.conditions, 'PodScheduled');
+      const message = condition?.status === 'False' && condition.message ? condition.message : (failed.event?.message ?? failed.message);
+      return { status: 'stuck', own: true, stuck: stuckFromStage(record, failed, 'FailedScheduling', message) };
+    }
+  }
+  const problem = containerProblem(record, pod);
+  if (problem) return { status: 'stuck', own: true, stuck: problem };
+  const latest = record.stages[record.stages.length - 1];
+  if (latest?.warning && EVENT_PROBLEM_KINDS.has(latest.kind) && !(latest.kind === 'failedScheduling' && pod.nodeName)) {
+    return { status: 'stuck', own: true, stuck: stuckFromStage(record, latest, latest.event?.reason ?? latest.kind, latest.event?.message) };
+  }
+  return { status: pod.nodeName ? 'progressing' : 'pending', own: false };
+}
+
+/** The first own problem among the journey's stuck objects that lies under `record`. */
+function inheritedProblem(record: ObjectRecord): StuckDetail | undefined {
+  for (const candidate of record.journey.stuckObjects) {
+    if (candidate === record) continue;
+    if (candidate.parent === record || candidate.parent?.parent === record) return candidate.stuck;
+  }
+  return undefined;
+}
+
+function replicaFailure(record: ObjectRecord, digest: WorkloadDigest): StuckDetail | undefined {
+  const condition = findCondition(digest.conditions, 'ReplicaFailure');
+  if (condition?.status === 'True') {
+    const stage = findStage(record, `replicaFailure:${condition.reason ?? ''}`) ?? findStage(record, 'failedCreate');
+    return {
+      reason: condition.reason ?? 'ReplicaFailure',
+      message: condition.message ?? stage?.message ?? '',
+      since: stage?.time ?? condition.lastTransitionTime?.ms ?? 0,
+      lastSeen: stage ? lastOccurrence(stage) : (condition.lastTransitionTime?.ms ?? 0),
+      count: stage?.event?.count,
+      component: record.kind === 'Deployment' ? 'deployment-controller' : 'replicaset-controller',
+      object: refOf(record),
+    };
+  }
+  const failedCreate = findStage(record, 'failedCreate');
+  if (failedCreate && digest.replicas < digest.specReplicas && record.stages[record.stages.length - 1] === failedCreate) {
+    return stuckFromStage(record, failedCreate, 'FailedCreate', failedCreate.event?.message);
+  }
+  return undefined;
+}
+
+export function replicaSetStatus(record: ObjectRecord): StatusResult {
+  const rs = record.digest?.kind === 'ReplicaSet' ? record.digest : undefined;
+  if (record.deleted || rs?.deletionTimestamp) return { status: 'deleted', own: false };
+  if (!rs) return { status: 'pending', own: false };
+  const failure = replicaFailure(record, rs);
+  if (failure) return { status: 'stuck', own: true, stuck: failure };
+  if ((record.podCounters?.stuck ?? 0) > 0) return { status: 'stuck', own: false, stuck: inheritedProblem(record) };
+  const observed = (rs.observedGeneration ?? 0) >= (rs.generation ?? 0);
+  if (rs.specReplicas === 0 || (observed && rs.availableReplicas >= rs.specReplicas)) return { status: 'complete', own: false };
+  return { status: 'progressing', own: false };
+}
+
+export function deploymentStatus(record: ObjectRecord): StatusResult {
+  const d = record.digest?.kind === 'Deployment' ? record.digest : undefined;
+  if (record.deleted || d?.deletionTimestamp) return { status: 'deleted', own: false };
+  if (!d) return { status: 'pending', own: false };
+  const progressing = findCondition(d.conditions, 'Progressing');
+  if (progressing?.reason === 'ProgressDeadlineExceeded') {
+    const stage = findStage(record, `progressing:${progressing.reason}:${progressing.message ?? ''}`);
+    const since = stage?.time ?? progressing.lastUpdateTime?.ms ?? 0;
+    return {
+      status: 'failed',
+      own: true,
+      stuck: { reason: 'ProgressDeadlineExceeded', message: progressing.message ?? '', since, lastSeen: since, component: 'deployment-controller', object: refOf(record) },
+    };
+  }
+  if (deploymentRolledOut(d) && findCondition(d.conditions, 'Available')?.status === 'True') return { status: 'complete', own: false };
+  const failure = replicaFailure(record, d);
+  if (failure) return { status: 'stuck', own: true, stuck: failure };
+  const inherited = inheritedProblem(record);
+  if (inherited) return { status: 'stuck', own: false, stuck: inherited };
+  return { status: 'progressing', own: false };
+}
+
+export function statusOf(record: ObjectRecord): StatusResult {
+  switch (record.kind) {
+    case 'Pod':
+      return podStatus(record);
+    case 'ReplicaSet':
+      return replicaSetStatus(record);
+    case 'Deployment':
+      return deploymentStatus(record);
+  }
+}
+
+/** The instants clusterloader2 measures between, from the pod's stages. */
+export function podMarks(record: ObjectRecord): PodPhaseMarks {
+  const created = findStage(record, 'podCreated') ?? findStage(record, 'stored');
+  const scheduled = findStage(record, 'scheduled');
+  const running = findStage(record, 'running');
+  const ready = findStage(record, 'ready');
+  let runAt: number | undefined;
+  if (running && record.digest?.kind === 'Pod') {
+    // clusterloader2's "run": the latest container start when the pod first turned Running.
+    for (const c of record.digest.containers) {
+      if (c.init) continue;
+      const start = findStage(record, `containerStarted:${c.name}#0`);
+      if (start && (runAt === undefined || start.time > runAt)) runAt = start.time;
+    }
+    if (runAt === undefined || runAt > running.time) runAt = running.time;
+  }
+  return {
+    created: created?.time,
+    scheduled: scheduled?.time,
+    running: runAt,
+    watched: record.watchedRunningAt,
+    ready: ready?.time,
+  };
+}
+
+function between(from: number | undefined, to: number | undefined): number | undefined {
+  return from === undefined || to === undefined ? undefined : to - from;
+}
+
+export function podPhases(marks: PodPhaseMarks): PodPhaseDurations {
+  const phases: PodPhaseDurations = {};
+  const set = (name: keyof PodPhaseDurations, value: number | undefined): void => {
+    if (value !== undefined) phases[name] = value;
+  };
+  set('create_to_schedule', between(marks.created, marks.scheduled));
+  set('schedule_to_run', between(marks.scheduled, marks.running));
+  set('run_to_watch', between(marks.running, marks.watched));
+  set('schedule_to_watch', between(marks.scheduled, marks.watched));
+  set('create_to_run', between(marks.created, marks.running));
+  set('pod_startup', between(marks.created, marks.watched));
+  set('create_to_ready', between(marks.created, marks.ready));
+  return phases;
+}

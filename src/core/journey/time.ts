@@ -1,0 +1,67 @@
+/**
+ * Timestamps as Kubernetes writes them. `metav1.Time` (creationTimestamp, lastTransitionTime,
+ * startedAt, core/v1 event first/lastTimestamp) is serialised to the whole second; `MicroTime`
+ * (events.k8s.io eventTime, series.lastObservedTime) carries microseconds. A whole-second stamp
+ * says "somewhere in this second", so a more precise observation inside that second is a better
+ * estimate of when it happened.
+ */
+
+export interface TimeValue {
+  ms: number;
+  /** False for whole-second stamps: the true instant lies in [ms, ms + 1000). */
+  precise: boolean;
+}
+
+const FRACTION = /\.(\d+)/;
+
+/** Parses an RFC 3339 timestamp; undefined for missing, null or malformed values. */
+export function parseTime(value: unknown): TimeValue | undefined {
+  if (typeof value !== 'string' || value.length === 0) return undefined;
+  const ms = Date.parse(value);
+  if (Number.isNaN(ms)) return undefined;
+  const fraction = FRACTION.exec(value);
+  // A fraction of only zeros is still a precise stamp: writers that keep sub-seconds write them all.
+  return { ms, precise: fraction !== null };
+}
+
+/** Milliseconds of an RFC 3339 timestamp, or undefined. */
+export function parseMs(value: unknown): number | undefined {
+  return parseTime(value)?.ms;
+}
+
+/**
+ * The best estimate of when something happened: the coarse stamp, sharpened by the earliest
+ * precise candidate that falls inside its second.
+ */
+export function sharpen(coarse: TimeValue, candidates: readonly (number | undefined)[]): number {
+  if (coarse.precise) return coarse.ms;
+  let best: number | undefined;
+  for (const candidate of candidates) {
+    if (candidate === undefined) continue;
+    if (candidate < coarse.ms || candidate >= coarse.ms + 1000) continue;
+    if (best === undefined || candidate < best) best = candidate;
+  }
+  return best ?? coarse.ms;
+}
+
+/** `+1.234s` / `-0.500s`: a duration from the journey's start, for timelines. */
+export function formatOffset(ms: number): string {
+  const sign = ms < 0 ? '-' : '+';
+  return `${sign}${(Math.abs(ms) / 1000).toFixed(3)}s`;
+}
+
+/** A duration for summaries: `412ms`, `7.41s`, `2m05s`, `1h02m`. */
+export function formatDuration(ms: number): string {
+  const abs = Math.abs(ms);
+  const sign = ms < 0 ? '-' : '';
+  if (abs < 1000) return `${sign}${Math.round(abs)}ms`;
+  if (abs < 60_000) return `${sign}${(abs / 1000).toFixed(abs < 10_000 ? 2 : 1)}s`;
+  if (abs < 3_600_000) {
+    const minutes = Math.floor(abs / 60_000);
+    const seconds = Math.floor((abs % 60_000) / 1000);
+    return `${sign}${minutes}m${String(seconds).padStart(2, '0')}s`;
+  }
+  const hours = Math.floor(abs / 3_600_000);
+  const minutes = Math.floor((abs % 3_600_000) / 60_000);
+  return `${sign}${hours}h${String(minutes).padStart(2, '0')}m`;
+}

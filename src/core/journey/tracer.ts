@@ -1,0 +1,837 @@
+/**
+ * The journey tracer: turns watch events (Deployments, ReplicaSets, Pods, Events, Nodes — the
+ * same from the simulator or a real cluster) and, when there is one, the simulator's internals
+ * stream into journeys, one per applied root object.
+ *
+ * How it stays correct on a real cluster's stream:
+ * - objects are linked by ownerReference uid; events by involvedObject uid, else kind/namespace/name;
+ * - stages come from diffing each object's previous and new state, timed by the object's own
+ *   timestamps (sharpened within their second by events' eventTime, internals or arrival), so
+ *   events that arrive late, out of order or never (expired) change details, not the journey;
+ * - whatever arrives before the object it belongs to (an Event before its Pod, a Pod before its
+ *   ReplicaSet) waits in a bounded buffer, but only when its name could belong to a traced root.
+ * How it stays fast: every event costs O(1) index lookups plus work on one object and its two
+ * ancestors (pod tallies and phase values are updated by delta, never by rescanning pods).
+ */
+import type { InternalStep, ObjectRef, SchedulingCycle } from '../internals';
+import type { KubeObject, WatchEvent } from '../k8s';
+import { placeEvent, type EventPlacement } from './derive-event';
+import { derivePod } from './derive-pod';
+import { deriveDeployment, deriveReplicaSet } from './derive-workload';
+import { clientManager, digestPod, digestWorkload, findCondition, read, type ObjectDigest, type PodDigest } from './digest';
+import { normalizeEvent, type NormalizedEvent } from './events';
+import { PendingBuffer } from './pending';
+import {
+  emptyCounters,
+  findStage,
+  reposition,
+  resolveTime,
+  sameCondition,
+  sameField,
+  STAGE_RANK,
+  type Counters,
+  type JourneyRecord,
+  type ObjectRecord,
+  type StageDraft,
+  type StageRecord,
+} from './records';
+import { journeySnapshot, type SnapshotContext } from './snapshot';
+import { podMarks, podPhases, statusOf } from './status';
+import { PHASE_NAMES, type Component, type Journey, type JourneyChange, type PhaseName, type TraceableKind } from './types';
+
+export interface TracerOptions {
+  /** Pods per journey whose scheduling cycles keep their per-node verdicts (default 50). */
+  schedulingDetailPods?: number;
+  /** Stuck objects listed in a journey snapshot (default 20). */
+  stuckListLimit?: number;
+  /** Items kept waiting for an object not seen yet, all journeys together (default 50,000). */
+  pendingLimit?: number;
+  /** Untraced Deployments, ReplicaSets and bare Pods remembered for a `begin` that comes after them (default 5,000). */
+  untracedLimit?: number;
+}
+
+export interface RootSpec {
+  kind: TraceableKind;
+  namespace?: string;
+  name: string;
+}
+
+export interface TracerStats {
+  journeys: number;
+  objects: number;
+  pending: number;
+  untraced: number;
+  nodes: number;
+}
+
+/** Objects created this long before the apply belong to the past (an old ReplicaSet in a rollout). */
+const PREEXISTING_MARGIN_MS = 2000;
+const RECENT_VERSIONS = 6;
+const EARLY_INTERNALS = 32;
+const WATCH_DELIVERIES_PER_STAGE = 8;
+const ETCD_WRITES_PER_STAGE = 4;
+
+const TRACEABLE = new Set<string>(['Deployment', 'ReplicaSet', 'Pod']);
+const PARENT_KIND: Record<TraceableKind, TraceableKind | undefined> = { Deployment: undefined, ReplicaSet: 'Deployment', Pod: 'ReplicaSet' };
+
+interface PendingObject {
+  kind: TraceableKind;
+  type: WatchEvent['type'];
+  digest: ObjectDigest;
+  receivedAt: number;
+}
+
+interface PendingEvent {
+  event: NormalizedEvent;
+  placement: EventPlacement;
+  receivedAt: number;
+}
+
+function objectKey(kind: string, namespace: string, name: string): string {
+  return `${kind}/${namespace}/${name}`;
+}
+
+/** `web-5d567cc74c-ss4lb` → `web-5d567cc74c`: the generated suffix removed. */
+function withoutSuffix(name: string): string | undefined {
+  const dash = name.lastIndexOf('-');
+  return dash > 0 ? name.slice(0, dash) : undefined;
+}
+
+/** The kind of a watched object whose `kind` was stripped (some clients drop it from watch items). */
+function inferKind(object: KubeObject): string | undefined {
+  if (typeof object.kind === 'string' && object.kind) return object.kind;
+  if (read.record(object.involvedObject)) return 'Event';
+  const spec = read.record(object.spec);
+  if (spec?.template && spec.strategy) return 'Deployment';
+  if (spec?.template && spec.selector) return 'ReplicaSet';
+  if (Array.isArray(spec?.containers)) return 'Pod';
+  if (read.record(read.record(object.status)?.nodeInfo) || spec?.podCIDR || spec?.providerID) return 'Node';
+  return undefined;
+}
+
+function digestOf(kind: TraceableKind, object: KubeObject): ObjectDigest | undefined {
+  return kind === 'Pod' ? digestPod(object) : digestWorkload(object, kind);
+}
+
+function rvNumber(rv: string | undefined): number {
+  const n = Number(rv);
+  return Number.isFinite(n) ? n : NaN;
+}
+
+export class JourneyTracer {
+  private readonly options: Required<TracerOptions>;
+  private readonly journeys = new Map<string, JourneyRecord>();
+  /** Root key → the newest journey for it. */
+  private readonly rootIndex = new Map<string, JourneyRecord>();
+  private readonly byUid = new Map<string, ObjectRecord>();
+  private readonly byKey = new Map<string, ObjectRecord>();
+  private readonly nodes = new Map<string, boolean>();
+  private nodesVersion = 0;
+  private readonly untraced = new Map<string, PendingObject>();
+  private readonly pendingObjects: PendingBuffer<PendingObject>;
+  private readonly pendingEvents: PendingBuffer<PendingEvent>;
+  private readonly pendingInternals: PendingBuffer<InternalStep>;
+  private readonly listeners: ((change: JourneyChange) => void)[] = [];
+  private readonly changed = new Set<JourneyRecord>();
+  private changeTime = 0;
+  private readonly snapshotContext: SnapshotContext;
+
+  constructor(options: TracerOptions = {}) {
+    this.options = {
+      schedulingDetailPods: options.schedulingDetailPods ?? 50,
+      stuckListLimit: options.stuckListLimit ?? 20,
+      pendingLimit: options.pendingLimit ?? 50_000,
+      untracedLimit: options.untracedLimit ?? 5_000,
+    };
+    this.pendingObjects = new PendingBuffer(this.options.pendingLimit);
+    this.pendingEvents = new PendingBuffer(this.options.pendingLimit);
+    this.pendingInternals = new PendingBuffer(this.options.pendingLimit);
+    this.snapshotContext = { nodeReady: (name) => this.nodes.get(name), stuckListLimit: this.options.stuckListLimit };
+  }
+
+  /**
+   * Starts a journey for an applied object; returns its id. Call it when applying (before the
+   * API server answers, ideally): watch events for the root that arrived earlier are still
+   * picked up from a small cache. Beginning a root that already has a journey (a re-apply)
+   * freezes the older journey and carries the objects' current state over to the new one.
+   */
+  begin(root: RootSpec, appliedAt: number): string {
+    const namespace = root.namespace ?? 'default';
+    const key = objectKey(root.kind, namespace, root.name);
+    let id = `${key}@${appliedAt}`;
+    for (let n = 2; this.journeys.has(id); n++) id = `${key}@${appliedAt}#${n}`;
+    const journey: JourneyRecord = {
+      id,
+      root: { kind: root.kind, namespace, name: root.name },
+      appliedAt,
+      version: 0,
+      lastChangeAt: appliedAt,
+      pods: [],
+      phaseValues: Object.fromEntries(PHASE_NAMES.map((name) => [name, [] as number[]])) as unknown as Record<PhaseName, number[]>,
+      stuckObjects: new Set(),
+      rootPodCounters: emptyCounters(),
+      superseded: false,
+      schedulingDetailPods: this.options.schedulingDetailPods,
+      nodesVersion: this.nodesVersion,
+    };
+    this.journeys.set(id, journey);
+    const previous = this.rootIndex.get(key);
+    this.rootIndex.set(key, journey);
+    if (previous) this.takeOver(previous, journey);
+    else this.seedFromUntraced(journey, key);
+    this.changed.add(journey);
+    this.changeTime = appliedAt;
+    this.notify();
+    return id;
+  }
+
+  /** One watch event, with the time it arrived (ms). */
+  ingest(event: WatchEvent, receivedAt: number): void {
+    const object = event.object;
+    if (!object || (event.type !== 'ADDED' && event.type !== 'MODIFIED' && event.type !== 'DELETED')) return;
+    const kind = inferKind(object);
+    this.changeTime = receivedAt;
+    if (kind === 'Event') this.ingestEvent(event.type, object, receivedAt);
+    else if (kind === 'Node') this.ingestNode(event.type, object);
+    else if (kind === 'Deployment' || kind === 'ReplicaSet' || kind === 'Pod') {
+      const digest = digestOf(kind, object);
+      if (digest) this.ingestDigest(kind, event.type, digest, receivedAt);
+    }
+    this.notify();
+  }
+
+  /** One step of the simulator's internals stream (etcd writes, watch deliveries, scheduling cycles). */
+  ingestInternal(step: InternalStep): void {
+    this.changeTime = step.time;
+    const ref = step.type === 'schedulingCycle' ? step.pod : step.object;
+    if (!TRACEABLE.has(ref.kind)) return;
+    const record = this.lookup(ref);
+    if (!record) {
+      const namespace = ref.namespace ?? 'default';
+      if (this.plausible(ref.kind, namespace, ref.name)) this.pendingInternals.add(objectKey(ref.kind, namespace, ref.name), step);
+      return;
+    }
+    this.attachInternal(record, step);
+    this.notify();
+  }
+
+  /** Every journey, oldest first. Snapshots are immutable; unchanged parts are shared between calls. */
+  snapshot(): Journey[] {
+    const out: Journey[] = [];
+    for (const journey of this.journeys.values()) out.push(this.build(journey));
+    return out;
+  }
+
+  journey(id: string): Journey | undefined {
+    const journey = this.journeys.get(id);
+    return journey ? this.build(journey) : undefined;
+  }
+
+  journeyIds(): string[] {
+    return [...this.journeys.keys()];
+  }
+
+  /** Called after each change with the journey that changed. Returns an unsubscribe function. */
+  onDidChange(listener: (change: JourneyChange) => void): () => void {
+    this.listeners.push(listener);
+    return () => {
+      const index = this.listeners.indexOf(listener);
+      if (index >= 0) this.listeners.splice(index, 1);
+    };
+  }
+
+  /** Sizes of the tracer's indexes and buffers (for tests and diagnostics). */
+  stats(): TracerStats {
+    const pending = this.pendingObjects.count + this.pendingEvents.count + this.pendingInternals.count;
+    return { journeys: this.journeys.size, objects: this.byUid.size, pending, untraced: this.untraced.size, nodes: this.nodes.size };
+  }
+
+  // ---- objects -------------------------------------------------------------------------------
+
+  private ingestDigest(kind: TraceableKind, type: WatchEvent['type'], digest: ObjectDigest, receivedAt: number): void {
+    let record = this.byUid.get(digest.uid);
+    if (record) {
+      this.apply(record, type, digest, receivedAt);
+      return;
+    }
+    record = this.adopt(kind, type, digest, receivedAt);
+    if (!record) return;
+    this.apply(record, type, digest, receivedAt);
+    this.flushPending(record);
+  }
+
+  /** Finds the journey an unseen object belongs to and creates its record; buffers or caches it otherwise. */
+  private adopt(kind: TraceableKind, type: WatchEvent['type'], digest: ObjectDigest, receivedAt: number): ObjectRecord | undefined {
+    const key = objectKey(kind, digest.namespace, digest.name);
+    const rootJourney = this.rootIndex.get(key);
+    if (rootJourney && !rootJourney.rootRecord && (!rootJourney.root.uid || rootJourney.root.uid === digest.uid)) {
+      this.untraced.delete(key);
+      return this.createRecord(kind, digest, rootJourney, undefined);
+    }
+    const owner = digest.owner;
+    if (owner) {
+      const parent = this.byUid.get(owner.uid);
+      if (parent && parent.kind === PARENT_KIND[kind] && !parent.journey.superseded) {
+        this.untraced.delete(key);
+        return this.createRecord(kind, digest, parent.journey, parent);
+      }
+      if (type !== 'DELETED' && this.plausible(owner.kind, digest.namespace, owner.name)) {
+        this.pendingObjects.add(owner.uid, { kind, type, digest, receivedAt });
+        return undefined;
+      }
+    }
+    if (kind !== 'Pod' || !owner) this.remember(key, { kind, type, digest, receivedAt });
+    return undefined;
+  }
+
+  private remember(key: string, entry: PendingObject): void {
+    this.untraced.delete(key);
+    if (entry.type === 'DELETED') return;
+    this.untraced.set(key, entry);
+    if (this.untraced.size > this.options.untracedLimit) {
+      const oldest = this.untraced.keys().next();
+      if (!oldest.done) this.untraced.delete(oldest.value);
+    }
+  }
+
+  /** Whether an unseen object's name could belong to a traced root (generated names add `-<suffix>`). */
+  private plausible(kind: string, namespace: string, name: string): boolean {
+    const key = objectKey(kind, namespace, name);
+    if (this.byKey.has(key) || this.rootIndex.has(key)) return true;
+    if (kind === 'Pod') {
+      const replicaSet = withoutSuffix(name);
+      if (!replicaSet) return false;
+      const rsKey = objectKey('ReplicaSet', namespace, replicaSet);
+      if (this.byKey.has(rsKey) || this.rootIndex.has(rsKey)) return true;
+      const deployment = withoutSuffix(replicaSet);
+      return deployment !== undefined && this.rootIndex.has(objectKey('Deployment', namespace, deployment));
+    }
+    if (kind === 'ReplicaSet') {
+      const deployment = withoutSuffix(name);
+      return deployment !== undefined && this.rootIndex.has(objectKey('Deployment', namespace, deployment));
+    }
+    return false;
+  }
+
+  private createRecord(kind: TraceableKind, digest: ObjectDigest, journey: JourneyRecord, parent: ObjectRecord | undefined): ObjectRecord {
+    const record: ObjectRecord = {
+      kind,
+      namespace: digest.namespace,
+      name: digest.name,
+      uid: digest.uid,
+      key: objectKey(kind, digest.namespace, digest.name),
+      journey,
+      parent,
+      children: [],
+      stages: [],
+      status: 'pending',
+      deleted: false,
+      preexisting: digest.created !== undefined && digest.created.ms < journey.appliedAt - PREEXISTING_MARGIN_MS,
+      podIndex: -1,
+      counted: emptyCounters(),
+      recentVersions: [],
+      earlyInternals: [],
+      pendingCycles: [],
+      stageSeq: 0,
+    };
+    this.byUid.set(record.uid, record);
+    this.byKey.set(record.key, record);
+    if (parent) {
+      parent.children.push(record);
+    } else {
+      journey.rootRecord = record;
+      journey.root.uid = record.uid;
+      this.upsert(record, { key: 'submitted', kind: 'submitted', component: 'kubectl', title: 'Applied' }, journey.appliedAt, journey.appliedAt);
+    }
+    if (kind === 'Pod') {
+      record.podIndex = journey.pods.length;
+      journey.pods.push(record);
+      for (const name of PHASE_NAMES) journey.phaseValues[name].push(NaN);
+    } else if (kind === 'ReplicaSet') {
+      record.podCounters = emptyCounters();
+    }
+    return record;
+  }
+
+  private apply(record: ObjectRecord, type: WatchEvent['type'], next: ObjectDigest, receivedAt: number): void {
+    const journey = record.journey;
+    if (journey.superseded) return;
+    const prev = record.digest;
+    if (prev?.resourceVersion !== undefined && next.resourceVersion !== undefined && type !== 'DELETED') {
+      // A relist or a reordered delivery: never step back to an older state.
+      if (rvNumber(next.resourceVersion) < rvNumber(prev.resourceVersion)) return;
+    }
+    const deleter = this.deleterOf(record);
+    const has = (key: string): boolean => findStage(record, key) !== undefined;
+    const touched: { stage: StageRecord; created: boolean }[] = [];
+    const take = (result: { stage: StageRecord; created: boolean } | undefined): void => {
+      if (result) touched.push(result);
+    };
+
+    if (next.kind === 'Pod') {
+      for (const draft of derivePod(prev?.kind === 'Pod' ? prev : undefined, next, { isRoot: !record.parent, has, deleter })) take(this.upsert(record, draft, receivedAt));
+    } else if (record.kind === 'Deployment') {
+      const drafts = deriveDeployment(prev?.kind === 'Deployment' ? prev : undefined, next, { isRoot: !record.parent, preexisting: record.preexisting, has, deleter });
+      for (const draft of drafts) take(this.upsert(record, draft, receivedAt));
+    } else {
+      const derived = deriveReplicaSet(prev?.kind === 'ReplicaSet' ? prev : undefined, next, {
+        isRoot: !record.parent,
+        preexisting: record.preexisting,
+        has,
+        deleter,
+        ownedByDeployment: record.parent?.kind === 'Deployment',
+      });
+      for (const draft of derived.own) take(this.upsert(record, draft, receivedAt));
+      if (record.parent) for (const draft of derived.forOwner) this.upsert(record.parent, draft, receivedAt);
+    }
+
+    if (type === 'DELETED' && !record.deleted) {
+      take(this.upsert(record, { key: 'deleted', kind: 'deleted', component: this.finalDeleterOf(record, next), title: 'Deleted' }, receivedAt));
+      record.deleted = true;
+      record.deletedAt = findStage(record, 'deleted')?.time ?? receivedAt;
+    }
+    if (!prev && record.kind === journey.root.kind && !record.parent) {
+      const manager = clientManager(next.managers);
+      const submitted = findStage(record, 'submitted');
+      if (submitted && manager) {
+        submitted.manager = { name: manager.name, operation: manager.operation, time: manager.time?.ms };
+        submitted.title = `Applied by ${manager.name}`;
+      }
+    }
+    record.digest = next;
+    if (record.createdAt === undefined || !prev) record.createdAt = this.creationTime(record) ?? next.created?.ms;
+    if (next.kind === 'Pod' && next.phase === 'Running' && record.watchedRunningAt === undefined) record.watchedRunningAt = receivedAt;
+    if (next.kind === 'Pod' && next.deletionTimestamp && record.deletedAt === undefined) record.deletedAt = findStage(record, 'terminating')?.time;
+
+    if (next.resourceVersion !== undefined) {
+      const first = touched[0];
+      record.recentVersions.push({ resourceVersion: next.resourceVersion, stage: first?.stage, created: first?.created ?? false });
+      if (record.recentVersions.length > RECENT_VERSIONS) record.recentVersions.shift();
+      if (record.earlyInternals.length > 0) {
+        const matching = record.earlyInternals.filter((step) => step.resourceVersion === next.resourceVersion);
+        if (matching.length > 0) {
+          record.earlyInternals = record.earlyInternals.filter((step) => step.resourceVersion !== next.resourceVersion);
+          for (const step of matching) this.attachInternal(record, step);
+        }
+      }
+    }
+    this.refresh(record, receivedAt);
+  }
+
+  private creationTime(record: ObjectRecord): number | undefined {
+    const key = record.kind === 'Pod' ? (record.parent ? 'podCreated' : 'stored') : record.kind === 'ReplicaSet' && record.parent ? 'replicaSetCreated' : 'stored#1';
+    return findStage(record, key)?.time;
+  }
+
+  /** Who set deletionTimestamp: the replicaset-controller when it has more pods than it wants, the garbage collector when the owner is gone. */
+  private deleterOf(record: ObjectRecord): Component {
+    if (record.deleterHint) return record.deleterHint;
+    const parent = record.parent;
+    if (!parent) return 'kube-apiserver';
+    if (parent.deleted || parent.digest?.deletionTimestamp) return 'garbage-collector';
+    if (record.kind === 'Pod' && parent.digest?.kind === 'ReplicaSet' && parent.podCounters && parent.podCounters.live > parent.digest.specReplicas) return 'replicaset-controller';
+    return 'kube-apiserver';
+  }
+
+  private finalDeleterOf(record: ObjectRecord, digest: ObjectDigest): Component {
+    if (digest.kind === 'Pod' && digest.nodeName) return 'kubelet';
+    if (record.parent && (record.parent.deleted || record.parent.digest?.deletionTimestamp)) return 'garbage-collector';
+    return 'kube-apiserver';
+  }
+
+  // ---- stages --------------------------------------------------------------------------------
+
+  /** Adds a stage or merges a new observation into the stage with the same key. */
+  private upsert(record: ObjectRecord, draft: StageDraft, observedAt: number, appliedTime?: number): { stage: StageRecord; created: boolean } | undefined {
+    let stage = findStage(record, draft.key);
+    if (!stage) {
+      stage = {
+        key: draft.key,
+        kind: draft.kind,
+        rank: STAGE_RANK[draft.kind],
+        seq: record.stageSeq++,
+        component: draft.component,
+        title: draft.title,
+        time: observedAt,
+        timeSource: 'observed',
+        observedAt,
+      };
+      if (draft.message !== undefined) stage.message = draft.message;
+      if (draft.container !== undefined) stage.container = draft.container;
+      if (draft.warning) stage.warning = true;
+      if (draft.objectTime) stage.objectTime = draft.objectTime;
+      if (appliedTime !== undefined) stage.appliedTime = appliedTime;
+      if (draft.fields?.length) stage.fields = draft.fields.slice();
+      if (draft.conditions?.length) stage.conditions = draft.conditions.slice();
+      if (draft.manager) stage.manager = draft.manager;
+      resolveTime(stage);
+      if (!this.withinJourney(record, stage)) return undefined;
+      reposition(record, stage);
+      this.onStageCreated(record, stage);
+      return { stage, created: true };
+    }
+    if (draft.objectTime && !stage.objectTime) stage.objectTime = draft.objectTime;
+    for (const field of draft.fields ?? []) {
+      if (!stage.fields) stage.fields = [];
+      if (!stage.fields.some((f) => sameField(f, field))) stage.fields.push(field);
+    }
+    for (const condition of draft.conditions ?? []) {
+      if (!stage.conditions) stage.conditions = [];
+      if (!stage.conditions.some((c) => sameCondition(c, condition))) stage.conditions.push(condition);
+    }
+    if (draft.message !== undefined && !stage.event) stage.message = draft.message;
+    if (draft.repeat) {
+      stage.count = Math.max((stage.count ?? 1) + 1, stage.event?.count ?? 1);
+      stage.lastTime = Math.max(stage.lastTime ?? stage.time, observedAt);
+    }
+    if (draft.overrideComponent) stage.component = draft.component;
+    if (draft.manager && !stage.manager) stage.manager = draft.manager;
+    if (observedAt < stage.observedAt) stage.observedAt = observedAt;
+    resolveTime(stage);
+    reposition(record, stage);
+    return { stage, created: false };
+  }
+
+  /** Stages of pre-existing objects from before the apply are history, not journey. */
+  private withinJourney(record: ObjectRecord, stage: StageRecord): boolean {
+    return !record.preexisting || stage.time >= record.journey.appliedAt - PREEXISTING_MARGIN_MS;
+  }
+
+  private onStageCreated(record: ObjectRecord, stage: StageRecord): void {
+    if (record.pendingCycles.length === 0) return;
+    const result = stage.key === 'scheduled' ? 'Scheduled' : stage.key === 'failedScheduling' ? 'Unschedulable' : undefined;
+    if (!result) return;
+    const cycles = record.pendingCycles.filter((cycle) => cycle.result === result);
+    record.pendingCycles = record.pendingCycles.filter((cycle) => cycle.result !== result);
+    for (const cycle of cycles) this.applyCycle(record, stage, cycle);
+  }
+
+  // ---- events --------------------------------------------------------------------------------
+
+  private ingestEvent(type: WatchEvent['type'], object: KubeObject, receivedAt: number): void {
+    // An Event's DELETED is its expiry: what it showed stays in the journey.
+    if (type === 'DELETED') return;
+    const kind = read.record(object.involvedObject)?.kind ?? read.record(object.regarding)?.kind;
+    if (typeof kind !== 'string' || !TRACEABLE.has(kind)) return;
+    const event = normalizeEvent(object);
+    if (!event) return;
+    const placement = placeEvent(event);
+    if (!placement) return;
+    const target = placement.redirect ?? { kind: event.involved.kind, name: event.involved.name };
+    const key = objectKey(target.kind, event.involved.namespace, target.name);
+    let record: ObjectRecord | undefined;
+    if (!placement.redirect && event.involved.uid) {
+      record = this.byUid.get(event.involved.uid);
+      // Named like a traced object but about another incarnation of it: not ours.
+      if (!record && this.byKey.has(key)) return;
+    }
+    record ??= this.byKey.get(key);
+    if (!record) {
+      if (this.plausible(target.kind, event.involved.namespace, target.name)) this.pendingEvents.add(key, { event, placement, receivedAt });
+      return;
+    }
+    this.applyEvent(record, event, placement, receivedAt);
+  }
+
+  private applyEvent(record: ObjectRecord, event: NormalizedEvent, placement: EventPlacement, receivedAt: number): void {
+    if (record.journey.superseded) return;
+    const first = event.first?.ms ?? receivedAt;
+    const evidence = {
+      type: event.type,
+      reason: event.reason,
+      message: event.message,
+      count: event.count,
+      component: event.component,
+      firstTime: first,
+      lastTime: event.last?.ms ?? first,
+      name: event.name,
+      ...(event.host ? { host: event.host } : {}),
+      ...(event.action ? { action: event.action } : {}),
+      ...(event.involved.fieldPath ? { fieldPath: event.involved.fieldPath } : {}),
+    };
+    let stage = findStage(record, placement.key);
+    if (!stage) {
+      stage = {
+        key: placement.key,
+        kind: placement.kind,
+        rank: STAGE_RANK[placement.kind],
+        seq: record.stageSeq++,
+        component: placement.component,
+        title: placement.title,
+        message: event.message,
+        time: receivedAt,
+        timeSource: 'observed',
+        observedAt: receivedAt,
+        event: evidence,
+      };
+      if (event.first) stage.eventTime = event.first;
+      if (placement.container !== undefined) stage.container = placement.container;
+      if (placement.warning) stage.warning = true;
+      if (placement.counting === 'repeat' && event.count > 1) {
+        stage.count = event.count;
+        stage.lastTime = evidence.lastTime;
+      }
+      resolveTime(stage);
+      if (!this.withinJourney(record, stage)) return;
+      reposition(record, stage);
+      this.onStageCreated(record, stage);
+    } else {
+      if (!stage.event || stage.event.name === event.name) {
+        stage.event = stage.event ? { ...evidence, firstTime: Math.min(stage.event.firstTime, evidence.firstTime) } : evidence;
+        stage.message = event.message;
+      }
+      if (event.first && (!stage.eventTime || event.first.ms < stage.eventTime.ms)) stage.eventTime = event.first;
+      if (placement.counting === 'repeat' && event.count > 1) {
+        stage.count = Math.max(stage.count ?? 1, event.count);
+        stage.lastTime = Math.max(stage.lastTime ?? stage.time, evidence.lastTime);
+      }
+      if (placement.redirect) stage.component = placement.component;
+      if (receivedAt < stage.observedAt) stage.observedAt = receivedAt;
+      resolveTime(stage);
+      reposition(record, stage);
+    }
+    if (placement.redirect && placement.key === 'terminating') record.deleterHint = placement.component;
+    this.refresh(record, receivedAt);
+  }
+
+  // ---- internals -----------------------------------------------------------------------------
+
+  private lookup(ref: ObjectRef): ObjectRecord | undefined {
+    if (ref.uid) {
+      const byUid = this.byUid.get(ref.uid);
+      if (byUid) return byUid;
+    }
+    const byKey = this.byKey.get(objectKey(ref.kind, ref.namespace ?? 'default', ref.name));
+    if (byKey && ref.uid && byKey.uid !== ref.uid) return undefined;
+    return byKey;
+  }
+
+  private attachInternal(record: ObjectRecord, step: InternalStep): void {
+    if (record.journey.superseded) return;
+    if (step.type === 'schedulingCycle') {
+      const stage = findStage(record, step.result === 'Scheduled' ? 'scheduled' : 'failedScheduling');
+      if (stage) this.applyCycle(record, stage, step);
+      else record.pendingCycles.push(step);
+      this.touch(record);
+      return;
+    }
+    const entry = record.recentVersions.find((v) => v.resourceVersion === step.resourceVersion);
+    if (!entry) {
+      const known = rvNumber(record.digest?.resourceVersion);
+      if (!(rvNumber(step.resourceVersion) <= known)) {
+        record.earlyInternals.push(step);
+        if (record.earlyInternals.length > EARLY_INTERNALS) record.earlyInternals.shift();
+      }
+      return;
+    }
+    const stage = entry.stage;
+    if (!stage) return;
+    const internals = (stage.internals ??= {});
+    if (step.type === 'etcdWrite') {
+      const writes = (internals.etcd ??= []);
+      if (writes.length < ETCD_WRITES_PER_STAGE) writes.push(step);
+      if (entry.created && stage.internalTime === undefined) {
+        stage.internalTime = step.time;
+        resolveTime(stage);
+        reposition(record, stage);
+      }
+    } else {
+      const deliveries = (internals.watch ??= []);
+      if (deliveries.length < WATCH_DELIVERIES_PER_STAGE) deliveries.push(step);
+    }
+    this.touch(record);
+  }
+
+  private applyCycle(record: ObjectRecord, stage: StageRecord, cycle: SchedulingCycle): void {
+    const internals = (stage.internals ??= {});
+    internals.scheduling = record.podIndex < record.journey.schedulingDetailPods ? cycle : { ...cycle, verdicts: [] };
+    internals.schedulingAttempts = Math.max(internals.schedulingAttempts ?? 0, cycle.attempt);
+    if (stage.key === 'failedScheduling' && stage.message === undefined && cycle.message) stage.message = cycle.message;
+    if (stage.key === 'scheduled' && stage.internalTime === undefined && stage.objectTime === undefined) {
+      stage.internalTime = cycle.time;
+      resolveTime(stage);
+      reposition(record, stage);
+    }
+  }
+
+  private flushPending(record: ObjectRecord): void {
+    const events = this.pendingEvents.take(record.key);
+    if (events) for (const pending of events) this.applyEvent(record, pending.event, pending.placement, pending.receivedAt);
+    for (const key of [record.key, record.uid]) {
+      const steps = this.pendingInternals.take(key);
+      if (steps) for (const step of steps) this.attachInternal(record, step);
+    }
+    const children = this.pendingObjects.take(record.uid);
+    if (children) for (const child of children) this.ingestDigest(child.kind, child.type, child.digest, child.receivedAt);
+  }
+
+  // ---- nodes ---------------------------------------------------------------------------------
+
+  private ingestNode(type: WatchEvent['type'], object: KubeObject): void {
+    const name = read.str(read.record(object.metadata)?.name);
+    if (!name) return;
+    const before = this.nodes.get(name);
+    if (type === 'DELETED') {
+      if (this.nodes.delete(name)) this.nodesVersion++;
+      return;
+    }
+    let ready = false;
+    for (const raw of read.list(read.record(object.status)?.conditions)) {
+      const c = read.record(raw);
+      if (c?.type === 'Ready') ready = c.status === 'True';
+    }
+    if (before !== ready) {
+      this.nodes.set(name, ready);
+      this.nodesVersion++;
+    }
+  }
+
+  // ---- status, tallies, notifications -------------------------------------------------------
+
+  /** Recomputes the object's status and its ancestors', and the journey's derived numbers. */
+  private refresh(record: ObjectRecord, now: number): void {
+    const journey = record.journey;
+    for (let r: ObjectRecord | undefined = record; r; r = r.parent) {
+      const result = statusOf(r);
+      r.status = result.status;
+      r.stuck = result.stuck;
+      if (result.own && (result.status === 'stuck' || result.status === 'failed')) journey.stuckObjects.add(r);
+      else journey.stuckObjects.delete(r);
+      if (r.kind === 'Pod') this.updatePod(r);
+      r.snapshot = undefined;
+    }
+    const root = journey.rootRecord;
+    if (root && root.status === 'complete' && journey.completedAt === undefined) journey.completedAt = this.completionTime(root, now);
+    journey.snapshot = undefined;
+    this.changed.add(journey);
+  }
+
+  private touch(record: ObjectRecord): void {
+    for (let r: ObjectRecord | undefined = record; r; r = r.parent) r.snapshot = undefined;
+    record.journey.snapshot = undefined;
+    this.changed.add(record.journey);
+  }
+
+  private updatePod(pod: ObjectRecord): void {
+    const digest = pod.digest?.kind === 'Pod' ? pod.digest : undefined;
+    const next = countPod(pod, digest);
+    const journey = pod.journey;
+    const target: Counters | undefined = pod.parent?.podCounters ?? (pod === journey.rootRecord ? journey.rootPodCounters : undefined);
+    if (target) {
+      target.live += next.live - pod.counted.live;
+      target.scheduled += next.scheduled - pod.counted.scheduled;
+      target.running += next.running - pod.counted.running;
+      target.ready += next.ready - pod.counted.ready;
+      target.stuck += next.stuck - pod.counted.stuck;
+      target.terminating += next.terminating - pod.counted.terminating;
+      target.deleted += next.deleted - pod.counted.deleted;
+      target.restarts += next.restarts - pod.counted.restarts;
+    }
+    pod.counted = next;
+    if (pod.preexisting) return;
+    const phases = podPhases(podMarks(pod));
+    for (const name of PHASE_NAMES) journey.phaseValues[name][pod.podIndex] = phases[name] ?? NaN;
+  }
+
+  private completionTime(root: ObjectRecord, now: number): number {
+    const floor = root.journey.appliedAt - PREEXISTING_MARGIN_MS;
+    let best: number | undefined;
+    const consider = (time: number | undefined): void => {
+      if (time !== undefined && time >= floor && (best === undefined || time > best)) best = time;
+    };
+    if (root.kind === 'Deployment') {
+      for (const stage of root.stages) {
+        if (stage.kind === 'available' || stage.key.startsWith('progressing:NewReplicaSetAvailable:')) consider(stage.time);
+      }
+    } else if (root.kind === 'Pod') {
+      consider(findStage(root, 'ready')?.time ?? findStage(root, 'succeeded')?.time);
+    } else {
+      for (const pod of root.children) consider(findStage(pod, 'ready')?.time);
+    }
+    return best ?? now;
+  }
+
+  private notify(): void {
+    if (this.changed.size === 0) return;
+    const changed = [...this.changed];
+    this.changed.clear();
+    for (const journey of changed) {
+      journey.version++;
+      if (this.changeTime > journey.lastChangeAt) journey.lastChangeAt = this.changeTime;
+      journey.snapshot = undefined;
+      if (this.listeners.length === 0) continue;
+      const change: JourneyChange = { journeyId: journey.id, version: journey.version };
+      for (const listener of this.listeners.slice()) listener(change);
+    }
+  }
+
+  private build(journey: JourneyRecord): Journey {
+    if (journey.nodesVersion !== this.nodesVersion) {
+      journey.nodesVersion = this.nodesVersion;
+      journey.snapshot = undefined;
+      for (const pod of journey.pods) for (let r: ObjectRecord | undefined = pod; r; r = r.parent) r.snapshot = undefined;
+    }
+    return journeySnapshot(journey, this.snapshotContext);
+  }
+
+  // ---- re-apply and late begin ----------------------------------------------------------------
+
+  /** A re-apply: the older journey stops changing and the objects it followed move to the new one. */
+  private takeOver(previous: JourneyRecord, journey: JourneyRecord): void {
+    previous.superseded = true;
+    const root = previous.rootRecord;
+    if (!root) return;
+    const all: ObjectRecord[] = [];
+    const collect = (r: ObjectRecord): void => {
+      all.push(r);
+      for (const child of r.children) collect(child);
+    };
+    collect(root);
+    for (const r of all) {
+      if (this.byUid.get(r.uid) === r) this.byUid.delete(r.uid);
+      if (this.byKey.get(r.key) === r) this.byKey.delete(r.key);
+    }
+    if (root.deleted) return;
+    journey.root.uid = root.uid;
+    for (const r of all) {
+      if (r.deleted || !r.digest) continue;
+      this.seed(r.kind, r.digest, journey);
+    }
+  }
+
+  private seedFromUntraced(journey: JourneyRecord, key: string): void {
+    const root = this.untraced.get(key);
+    if (!root) return;
+    this.seed(root.kind, root.digest, journey, root.receivedAt);
+    if (root.kind !== 'Deployment') return;
+    for (const entry of [...this.untraced.values()]) {
+      if (entry.kind === 'ReplicaSet' && entry.digest.owner?.uid === root.digest.uid) this.seed(entry.kind, entry.digest, journey, entry.receivedAt);
+    }
+  }
+
+  private seed(kind: TraceableKind, digest: ObjectDigest, journey: JourneyRecord, receivedAt = journey.appliedAt): void {
+    const record = this.adopt(kind, 'ADDED', digest, receivedAt);
+    if (!record || record.journey !== journey) return;
+    this.apply(record, 'ADDED', digest, receivedAt);
+  }
+}
+
+function countPod(pod: ObjectRecord, digest: PodDigest | undefined): Counters {
+  const counters = emptyCounters();
+  if (pod.deleted) {
+    counters.deleted = 1;
+    return counters;
+  }
+  if (!digest) return counters;
+  if (digest.deletionTimestamp) {
+    counters.terminating = 1;
+    return counters;
+  }
+  counters.live = 1;
+  if (digest.nodeName) counters.scheduled = 1;
+  if (digest.phase === 'Running') counters.running = 1;
+  if (findCondition(digest.conditions, 'Ready')?.status === 'True') counters.ready = 1;
+  if (pod.status === 'stuck' || pod.status === 'failed') counters.stuck = 1;
+  for (const c of digest.containers) if (!c.init) counters.restarts += c.restartCount;
+  return counters;
+}

@@ -1,0 +1,120 @@
+/**
+ * Column definitions of the server-side Table for each kind, as kubernetes
+ * pkg/printers/internalversion/printers.go `AddHandlers` declares them. Descriptions are the
+ * Go types' SwaggerDoc strings the apiserver sends; Deployment and ReplicaSet columns quote the
+ * extensions/v1beta1 docs, as upstream does.
+ */
+import type { ResourceKind } from '../../core/k8s';
+
+export interface TableColumnDefinition {
+  name: string;
+  type: string;
+  format: string;
+  description: string;
+  /** 0: always shown; 1: shown by kubectl only with `-o wide`. */
+  priority: number;
+}
+
+const NAME_DOC =
+  'Name must be unique within a namespace. Is required when creating resources, although some resources may allow a client to request the generation of an appropriate name automatically. Name is primarily intended for creation idempotence and configuration definition. Cannot be updated. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names#names';
+const CREATION_TIMESTAMP_DOC =
+  'CreationTimestamp is a timestamp representing the server time when this object was created. It is not guaranteed to be set in happens-before order across separate operations. Clients may not set this value. It is represented in RFC3339 form and is in UTC.\n\nPopulated by the system. Read-only. Null for lists. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata';
+const CONTAINERS_DOC = 'Names of each container in the template.';
+const IMAGES_DOC = 'Images referenced by each container in the template.';
+
+function column(name: string, type: string, description: string, priority = 0, format = ''): TableColumnDefinition {
+  return { name, type, format, description, priority };
+}
+
+const nameColumn = (priority = 0) => column('Name', 'string', NAME_DOC, priority, 'name');
+const ageColumn = () => column('Age', 'string', CREATION_TIMESTAMP_DOC);
+
+const podColumns: TableColumnDefinition[] = [
+  nameColumn(),
+  column('Ready', 'string', 'The aggregate readiness state of this pod for accepting traffic.'),
+  column('Status', 'string', 'The aggregate status of the containers in this pod.'),
+  column('Restarts', 'string', 'The number of times the containers in this pod have been restarted and when the last container in this pod has restarted.'),
+  ageColumn(),
+  column('IP', 'string', 'podIP address allocated to the pod. Routable at least within the cluster. Empty if not yet allocated.', 1),
+  column('Node', 'string', 'NodeName is a request to schedule this pod onto a specific node. If it is non-empty, the scheduler simply schedules this pod onto that node, assuming that it fits resource requirements.', 1),
+  column('Nominated Node', 'string', 'nominatedNodeName is set only when this pod preempts other pods on the node, but it cannot be scheduled right away as preemption victims receive their graceful termination periods. This field does not guarantee that the pod will be scheduled on this node. Scheduler may decide to place the pod elsewhere if other nodes become available sooner. Scheduler may also decide to give the resources on this node to a higher priority pod that is created after preemption. As a result, this field may be different than PodSpec.nodeName when the pod is scheduled.', 1),
+  column('Readiness Gates', 'string', 'If specified, all readiness gates will be evaluated for pod readiness. A pod is ready when all its containers are ready AND all conditions specified in the readiness gates have status equal to "True" More info: https://git.k8s.io/enhancements/keps/sig-network/580-pod-readiness-gates', 1),
+];
+
+const deploymentColumns: TableColumnDefinition[] = [
+  nameColumn(),
+  column('Ready', 'string', 'Number of the pod with ready state'),
+  column('Up-to-date', 'string', 'Total number of non-terminated pods targeted by this deployment that have the desired template spec.'),
+  column('Available', 'string', 'Total number of available pods (ready for at least minReadySeconds) targeted by this deployment.'),
+  ageColumn(),
+  column('Containers', 'string', CONTAINERS_DOC, 1),
+  column('Images', 'string', IMAGES_DOC, 1),
+  column('Selector', 'string', 'Label selector for pods. Existing ReplicaSets whose pods are selected by this will be the ones affected by this deployment.', 1),
+];
+
+const replicaSetColumns: TableColumnDefinition[] = [
+  nameColumn(),
+  column('Desired', 'integer', 'Replicas is the number of desired replicas. This is a pointer to distinguish between explicit zero and unspecified. Defaults to 1. More info: https://kubernetes.io/docs/concepts/workloads/controllers/replicationcontroller/#what-is-a-replicationcontroller'),
+  column('Current', 'integer', 'Replicas is the most recently oberved number of replicas. More info: https://kubernetes.io/docs/concepts/workloads/controllers/replicationcontroller/#what-is-a-replicationcontroller'),
+  column('Ready', 'integer', 'The number of ready replicas for this replica set.'),
+  ageColumn(),
+  column('Containers', 'string', CONTAINERS_DOC, 1),
+  column('Images', 'string', IMAGES_DOC, 1),
+  column('Selector', 'string', 'Selector is a label query over pods that should match the replica count. If the selector is empty, it is defaulted to the labels present on the pod template. Label keys and values that must match in order to be controlled by this replica set. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/labels/#label-selectors', 1),
+];
+
+const eventColumns: TableColumnDefinition[] = [
+  column('Last Seen', 'string', 'The time at which the most recent occurrence of this event was recorded.'),
+  column('Type', 'string', 'Type of this event (Normal, Warning), new types could be added in the future'),
+  column('Reason', 'string', "This should be a short, machine understandable string that gives the reason for the transition into the object's current status."),
+  column('Object', 'string', 'The object that this event is about.'),
+  column('Subobject', 'string', 'If referring to a piece of an object instead of an entire object, this string should contain a valid JSON/Go field access statement, such as desiredState.manifest.containers[2]. For example, if the object reference is to a container within a pod, this would take on a value like: "spec.containers{name}" (where "name" refers to the name of the container that triggered the event) or if no container name is specified "spec.containers[2]" (container with index 2 in this pod). This syntax is chosen only to have some well-defined way of referencing a part of an object.', 1),
+  column('Source', 'string', 'The component reporting this event. Should be a short machine understandable string.', 1),
+  column('Message', 'string', 'A human-readable description of the status of this operation.'),
+  column('First Seen', 'string', 'The time at which the event was first recorded. (Time of server receipt is in TypeMeta.)', 1),
+  column('Count', 'string', 'The number of times this event has occurred.', 1),
+  nameColumn(1),
+];
+
+const NODE_ADDRESSES_DOC =
+  "List of addresses reachable to the node. Queried from cloud provider, if available. More info: https://kubernetes.io/docs/concepts/nodes/node/#addresses Note: This field is declared as mergeable, but the merge key is not sufficiently unique, which can cause data corruption when it is merged. Callers should instead use a full-replacement patch. See https://pr.k8s.io/79391 for an example. Consumers should assume that addresses can change during the lifetime of a Node. However, there are some exceptions where this may not be possible, such as Pods that inherit a Node's address in its own status or consumers of the downward API (status.hostIP).";
+
+const nodeColumns: TableColumnDefinition[] = [
+  nameColumn(),
+  column('Status', 'string', 'The status of the node'),
+  column('Roles', 'string', 'The roles of the node'),
+  ageColumn(),
+  column('Version', 'string', 'Kubelet Version reported by the node.'),
+  column('Internal-IP', 'string', NODE_ADDRESSES_DOC, 1),
+  column('External-IP', 'string', NODE_ADDRESSES_DOC, 1),
+  column('OS-Image', 'string', 'OS Image reported by the node from /etc/os-release (e.g. Debian GNU/Linux 7 (wheezy)).', 1),
+  column('Kernel-Version', 'string', "Kernel Version reported by the node from 'uname -r' (e.g. 3.16.0-0.bpo.4-amd64).", 1),
+  column('Container-Runtime', 'string', 'ContainerRuntime Version reported by the node through runtime remote API (e.g. containerd://1.4.2).', 1),
+];
+
+const namespaceColumns: TableColumnDefinition[] = [nameColumn(), column('Status', 'string', 'The status of the namespace'), ageColumn()];
+
+const configMapColumns: TableColumnDefinition[] = [
+  nameColumn(),
+  column('Data', 'string', "Data contains the configuration data. Each key must consist of alphanumeric characters, '-', '_' or '.'. Values with non-UTF-8 byte sequences must use the BinaryData field. The keys stored in Data must not overlap with the keys in the BinaryData field, this is enforced during validation process."),
+  ageColumn(),
+];
+
+/** Shared, frozen definitions: callers must not mutate them. */
+export const COLUMN_DEFINITIONS: Readonly<Record<ResourceKind, readonly TableColumnDefinition[]>> = deepFreeze({
+  Pod: podColumns,
+  Deployment: deploymentColumns,
+  ReplicaSet: replicaSetColumns,
+  Event: eventColumns,
+  Node: nodeColumns,
+  Namespace: namespaceColumns,
+  ConfigMap: configMapColumns,
+});
+
+function deepFreeze<T extends Record<string, TableColumnDefinition[]>>(definitions: T): T {
+  for (const columns of Object.values(definitions)) {
+    for (const c of columns) Object.freeze(c);
+    Object.freeze(columns);
+  }
+  return Object.freeze(definitions);
+}

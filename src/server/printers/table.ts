@@ -1,0 +1,134 @@
+/**
+ * The `meta.k8s.io/v1` Table a real API server returns when a client asks for
+ * `Accept: application/json;as=Table;v=v1;g=meta.k8s.io` (what `kubectl get` sends). The API
+ * server always prints the wide columns; kubectl hides priority-1 columns unless `-o wide`.
+ * Rows carry the object as PartialObjectMetadata by default: `kubectl get -A`, `--show-labels`
+ * and `--sort-by` depend on it.
+ */
+import type { ConfigMap, Deployment, KubeObject, Namespace, Node, ObjectMeta, Pod, ReplicaSet, ResourceKind } from '../../core/k8s';
+import { printConfigMap, printNamespace, printNode } from './cluster';
+import { COLUMN_DEFINITIONS, type TableColumnDefinition } from './columns';
+import { asCoreEvent, printEvent } from './event';
+import { printPod } from './pod';
+import type { PrintedRow, TableCell, TableRowCondition } from './row';
+import { printDeployment, printReplicaSet } from './workloads';
+
+export type { TableColumnDefinition } from './columns';
+export type { TableCell, TableRowCondition } from './row';
+
+export const TABLE_CONTENT_TYPE = 'application/json;as=Table;v=v1;g=meta.k8s.io';
+
+/** `includeObject` query parameter of a Table request (metav1.IncludeObjectPolicy). */
+export type IncludeObjectPolicy = 'None' | 'Metadata' | 'Object';
+
+export type PartialObjectMetadata = {
+  kind: 'PartialObjectMetadata';
+  apiVersion: 'meta.k8s.io/v1';
+  metadata: ObjectMeta;
+};
+
+export type TableRow = {
+  cells: TableCell[];
+  conditions?: TableRowCondition[];
+  /** PartialObjectMetadata, the full object, or null for `includeObject=None`. */
+  object: PartialObjectMetadata | KubeObject | null;
+};
+
+/** A type alias (not an interface) so that a Table is assignable to KubeObject for the response writers. */
+export type Table = {
+  kind: 'Table';
+  apiVersion: 'meta.k8s.io/v1';
+  metadata: { resourceVersion?: string; continue?: string; remainingItemCount?: number };
+  /** Null when headers were not asked for (every watch event after the first). */
+  columnDefinitions: readonly TableColumnDefinition[] | null;
+  rows: TableRow[];
+};
+
+export interface TableOptions {
+  /** Virtual "now", ms since the epoch: the reference for AGE, LAST SEEN and "(Xs ago)". */
+  now: number;
+  /** Defaults to `Metadata`, as the API server does. */
+  includeObject?: IncludeObjectPolicy;
+  /** Leave out the column definitions (`TableOptions.noHeaders`, set on watch events after the first). */
+  noHeaders?: boolean;
+  /**
+   * `metadata.resourceVersion` of the Table: the list's resourceVersion, or for a single-object
+   * GET the object's own. Left out when undefined.
+   */
+  resourceVersion?: string;
+  /** `metadata.continue` of a paged list. */
+  continue?: string;
+}
+
+const API_VERSIONS: Record<ResourceKind, string> = {
+  Namespace: 'v1',
+  Node: 'v1',
+  Pod: 'v1',
+  Event: 'v1',
+  ConfigMap: 'v1',
+  Deployment: 'apps/v1',
+  ReplicaSet: 'apps/v1',
+};
+
+/**
+ * Prints `objects` of one kind as a Table. Rows reference the objects' metadata (and, for
+ * `includeObject=Object`, the objects themselves) without copying: serialize the Table before the
+ * objects change.
+ */
+export function toTable(kind: ResourceKind, objects: readonly KubeObject[], options: TableOptions): Table {
+  const includeObject = options.includeObject ?? 'Metadata';
+  const rows: TableRow[] = new Array(objects.length);
+  for (let i = 0; i < objects.length; i++) {
+    const object = objects[i];
+    const printed = printRow(kind, object, options.now);
+    const row: TableRow = { cells: printed.cells, object: rowObject(kind, object, includeObject) };
+    if (printed.conditions) row.conditions = printed.conditions;
+    rows[i] = row;
+  }
+  const metadata: Table['metadata'] = {};
+  if (options.resourceVersion !== undefined) metadata.resourceVersion = options.resourceVersion;
+  if (options.continue) metadata.continue = options.continue;
+  return {
+    kind: 'Table',
+    apiVersion: 'meta.k8s.io/v1',
+    metadata,
+    columnDefinitions: options.noHeaders ? null : COLUMN_DEFINITIONS[kind],
+    rows,
+  };
+}
+
+/** The column definitions the API server sends for `kind` (all priorities). */
+export function columnDefinitions(kind: ResourceKind): readonly TableColumnDefinition[] {
+  return COLUMN_DEFINITIONS[kind];
+}
+
+function printRow(kind: ResourceKind, object: KubeObject, now: number): PrintedRow {
+  switch (kind) {
+    case 'Pod':
+      return printPod(object as Pod, now);
+    case 'Deployment':
+      return printDeployment(object as Deployment, now);
+    case 'ReplicaSet':
+      return printReplicaSet(object as ReplicaSet, now);
+    case 'Event':
+      return printEvent(asCoreEvent(object), now);
+    case 'Node':
+      return printNode(object as Node, now);
+    case 'Namespace':
+      return printNamespace(object as Namespace, now);
+    case 'ConfigMap':
+      return printConfigMap(object as ConfigMap, now);
+  }
+}
+
+function rowObject(kind: ResourceKind, object: KubeObject, policy: IncludeObjectPolicy): TableRow['object'] {
+  switch (policy) {
+    case 'None':
+      return null;
+    case 'Object':
+      // List items may lack apiVersion/kind; the API server's encoder always sets them.
+      return object.apiVersion && object.kind ? object : { ...object, apiVersion: object.apiVersion || API_VERSIONS[kind], kind };
+    case 'Metadata':
+      return { kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1', metadata: object.metadata ?? {} };
+  }
+}

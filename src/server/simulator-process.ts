@@ -1,0 +1,45 @@
+/**
+ * Runs the simulator with its HTTP API in the current process. Used by `kube-journey simulate`
+ * (foreground) and by the extension, which starts dist/simulator-server.js as a child process so
+ * that a 150,000-pod simulation never blocks the editor.
+ */
+import { randomBytes } from 'node:crypto';
+import { Simulator, type SimulatorOptions } from '../sim/simulator';
+import { PacedDriver } from '../sim/driver';
+import { startApiServer, type RunningApiServer } from './api-server';
+import { writeKubeconfig } from './kubeconfig';
+
+export interface SimulatorProcessOptions extends SimulatorOptions {
+  port?: number;
+  /** Virtual seconds per wall second (1 = real time). */
+  speed?: number;
+  kubeconfigPath?: string;
+  token?: string;
+}
+
+export interface RunningSimulator {
+  simulator: Simulator;
+  api: RunningApiServer;
+  token: string;
+  kubeconfigPath?: string;
+  stop(): Promise<void>;
+}
+
+export async function runSimulator(options: SimulatorProcessOptions): Promise<RunningSimulator> {
+  const simulator = new Simulator({ ...options, startTime: options.startTime ?? Date.now() });
+  const driver = new PacedDriver(simulator.clock, { speed: options.speed ?? 1 });
+  const token = options.token ?? randomBytes(24).toString('base64url');
+  const api = await startApiServer({ simulator, driver, token, port: options.port });
+  driver.start();
+  if (options.kubeconfigPath) writeKubeconfig(options.kubeconfigPath, api.url, token);
+  return {
+    simulator,
+    api,
+    token,
+    kubeconfigPath: options.kubeconfigPath,
+    stop: async () => {
+      driver.stop();
+      await api.close();
+    },
+  };
+}

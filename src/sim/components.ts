@@ -1,0 +1,48 @@
+/** Starts the components of a simulated cluster on a shared context. */
+import type { SimContext } from './context';
+import { DeploymentController } from './controllers/deployment-controller';
+import { ReplicaSetController } from './controllers/replicaset-controller';
+import { Scheduler } from './scheduler/scheduler';
+import { KubeletFleet } from './kubelet/fleet';
+import { makeNodes, type NodeOptions } from './nodes';
+
+export interface ComponentOptions {
+  nodes: number;
+  /** Keep only counts in the scheduler's verdicts (benchmarks). */
+  lean: boolean;
+  node?: Omit<NodeOptions, 'index'>;
+}
+
+export interface Components {
+  deployments: DeploymentController;
+  replicaSets: ReplicaSetController;
+  scheduler: Scheduler;
+  kubelets: KubeletFleet;
+  stop(): void;
+}
+
+export function startComponents(ctx: SimContext, options: ComponentOptions): Components {
+  for (const node of makeNodes(options.nodes, { ...options.node, now: ctx.clock.now() })) {
+    ctx.store.create('Node', node, { fieldManager: 'kubelet' });
+  }
+  const deployments = new DeploymentController(ctx);
+  const replicaSets = new ReplicaSetController(ctx);
+  const scheduler = new Scheduler(ctx, { verdicts: options.lean ? 'summary' : 'full' });
+  const kubelets = new KubeletFleet(ctx);
+  kubelets.start();
+  scheduler.start();
+  replicaSets.start();
+  deployments.start();
+  return {
+    deployments,
+    replicaSets,
+    scheduler,
+    kubelets,
+    stop() {
+      deployments.stop();
+      replicaSets.stop();
+      scheduler.stop();
+      kubelets.stop();
+    },
+  };
+}

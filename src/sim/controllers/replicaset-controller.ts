@@ -1,0 +1,356 @@
+/**
+ * The ReplicaSet controller (kubernetes pkg/controller/replicaset/replica_set.go): keeps as many
+ * active pods as a ReplicaSet asks for, creating them from its template in slow-start batches of
+ * at most 500 per sync and deleting the cheapest ones first, and reports the pod counts in
+ * `status`.
+ *
+ * Not simulated: adoption of orphan pods that match a selector, and release of owned pods that no
+ * longer match it (the controller only looks at pods whose controller reference names it).
+ */
+import type { KubeObject, OwnerReference } from '../../core/k8s';
+import { informer, objectKey, splitKey, type SimContext } from '../context';
+import { deepEqual, rfc3339 } from '../store/object-utils';
+import { ApiError, type StoreChange } from '../store/types';
+import { controllerOf, newControllerRef, SyncError, type PodObject, type ReplicaSetCondition, type ReplicaSetObject, type ReplicaSetStatus } from './controller-types';
+import { recordEvent } from './controller-events';
+import { podsToDelete } from './pod-deletion-order';
+import { isPodActive, isPodAvailable, isPodReady, podAvailableAt } from './pod-util';
+import { ReplicaSetPodTally, type PodCounts } from './replicaset-pod-tally';
+import { ControllerExpectations, ControllerQueue, slowStartBatch, SLOW_START_INITIAL_BATCH_SIZE } from './work-scheduling';
+
+const COMPONENT = 'replicaset-controller';
+/** `replicaset.BurstReplicas`: the most pods created or deleted in one sync. */
+export const BURST_REPLICAS = 500;
+
+function replicasOf(rs: ReplicaSetObject): number {
+  return rs.spec?.replicas ?? 1;
+}
+
+function podKey(pod: PodObject): string {
+  return `${pod.metadata?.namespace ?? ''}/${pod.metadata?.name ?? ''}`;
+}
+
+function errorMessage(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+function isNamespaceTerminating(error: unknown): boolean {
+  return error instanceof ApiError && (error.details?.causes ?? []).some((cause) => cause.reason === 'NamespaceTerminating');
+}
+
+/** `getPodsPrefix`: `<name>-`, or the bare name when the dash would make an invalid pod name. */
+function generateNamePrefix(rsName: string): string {
+  const prefix = `${rsName}-`;
+  return prefix.length <= 253 ? prefix : rsName;
+}
+
+export class ReplicaSetController {
+  private readonly queue: ControllerQueue;
+  private readonly expectations: ControllerExpectations;
+  private readonly tally = new ReplicaSetPodTally();
+  /** ReplicaSet uid → its pod template labels, for the fully-labeled count. */
+  private readonly templateLabels = new Map<string, Record<string, string> | undefined>();
+  private readonly seeded = new Set<string>();
+  private readonly unsubscribe: (() => void)[] = [];
+
+  constructor(private readonly ctx: SimContext) {
+    this.queue = new ControllerQueue(ctx.clock, ctx.timings.controllerReaction, (key) => this.processKey(key));
+    this.expectations = new ControllerExpectations(ctx.clock);
+  }
+
+  start(): void {
+    this.unsubscribe.push(
+      informer(this.ctx, COMPONENT, 'ReplicaSet', (change) => this.onReplicaSet(change)),
+      informer(this.ctx, COMPONENT, 'Pod', (change) => this.onPod(change)),
+    );
+  }
+
+  stop(): void {
+    for (const unsubscribe of this.unsubscribe.splice(0)) unsubscribe();
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Informer handlers
+
+  private onReplicaSet(change: StoreChange): void {
+    const rs = change.object as ReplicaSetObject;
+    const uid = rs.metadata?.uid ?? '';
+    const key = objectKey(rs);
+    if (change.type === 'DELETED') {
+      this.templateLabels.delete(uid);
+      this.seeded.delete(uid);
+      this.expectations.delete(key);
+    } else {
+      const labels = rs.spec?.template?.metadata?.labels;
+      const known = this.templateLabels.has(uid);
+      if (!known || !deepEqual(this.templateLabels.get(uid), labels)) {
+        this.templateLabels.set(uid, labels);
+        if (known) this.seed(rs);
+      }
+    }
+    this.queue.add(key);
+  }
+
+  private onPod(change: StoreChange): void {
+    const pod = change.object as PodObject;
+    const previous = change.previous as PodObject | undefined;
+    const ref = change.type === 'DELETED' ? undefined : controllerOf(pod);
+    this.tally.observe(pod.metadata?.uid ?? podKey(pod), change.type === 'DELETED' ? undefined : pod, ref?.kind === 'ReplicaSet' ? ref.uid : undefined, ref ? this.labelsOfOwner(pod, ref) : undefined);
+
+    if (change.type === 'DELETED') {
+      this.podGone(pod);
+      return;
+    }
+    if (change.type === 'ADDED') {
+      if (pod.metadata?.deletionTimestamp) {
+        this.podGone(pod);
+        return;
+      }
+      const rs = this.resolveControllerRef(pod.metadata?.namespace, ref);
+      if (!rs) return;
+      const key = objectKey(rs);
+      this.expectations.creationObserved(key);
+      this.queue.add(key);
+      return;
+    }
+    const oldRef = previous ? controllerOf(previous) : undefined;
+    if (pod.metadata?.deletionTimestamp) {
+      // A graceful deletion: the pod stops counting now, as upstream treats it as deleted.
+      this.podGone(pod);
+      if (previous && oldRef?.uid !== ref?.uid) this.podGone(previous);
+      return;
+    }
+    if (oldRef && oldRef.uid !== ref?.uid) {
+      const oldRS = this.resolveControllerRef(previous?.metadata?.namespace, oldRef);
+      if (oldRS) this.queue.add(objectKey(oldRS));
+    }
+    const rs = this.resolveControllerRef(pod.metadata?.namespace, ref);
+    if (!rs) return;
+    this.queue.add(objectKey(rs));
+    const minReady = rs.spec?.minReadySeconds ?? 0;
+    if (minReady > 0 && previous && !isPodReady(previous) && isPodReady(pod)) this.queue.addAfter(objectKey(rs), minReady * 1000 + 1000);
+  }
+
+  /** `deletePod`: a pod that is gone or going satisfies a deletion expectation and wakes its owner. */
+  private podGone(pod: PodObject): void {
+    const rs = this.resolveControllerRef(pod.metadata?.namespace, controllerOf(pod));
+    if (!rs) return;
+    const key = objectKey(rs);
+    this.expectations.deletionObserved(key, podKey(pod));
+    this.queue.add(key);
+  }
+
+  private resolveControllerRef(namespace: string | undefined, ref: OwnerReference | undefined): ReplicaSetObject | undefined {
+    if (!ref || ref.kind !== 'ReplicaSet') return undefined;
+    const rs = this.ctx.store.get<ReplicaSetObject>('ReplicaSet', namespace, ref.name);
+    return rs && rs.metadata?.uid === ref.uid ? rs : undefined;
+  }
+
+  private labelsOfOwner(pod: PodObject, ref: OwnerReference): Record<string, string> | undefined {
+    if (this.templateLabels.has(ref.uid)) return this.templateLabels.get(ref.uid);
+    return this.resolveControllerRef(pod.metadata?.namespace, ref)?.spec?.template?.metadata?.labels;
+  }
+
+  /** Count a ReplicaSet's existing pods: when it was created before this controller started, or its template labels changed. */
+  private seed(rs: ReplicaSetObject): void {
+    const uid = rs.metadata?.uid ?? '';
+    const labels = rs.spec?.template?.metadata?.labels;
+    for (const pod of this.ctx.store.ownedBy<PodObject>('Pod', uid)) this.tally.observe(pod.metadata?.uid ?? podKey(pod), pod, uid, labels);
+    this.seeded.add(uid);
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Sync
+
+  /** A failed sync is retried with back-off, without limit (unlike the deployment controller). */
+  private processKey(key: string): void {
+    try {
+      this.syncReplicaSet(key);
+      this.queue.forget(key);
+    } catch (error) {
+      if (!(error instanceof ApiError || error instanceof SyncError)) throw error;
+      this.queue.addRateLimited(key);
+    }
+  }
+
+  /** `syncReplicaSet`: one reconciliation of the ReplicaSet named by `key` (`namespace/name`). */
+  syncReplicaSet(key: string): void {
+    const { namespace, name } = splitKey(key);
+    const rs = this.ctx.store.get<ReplicaSetObject>('ReplicaSet', namespace, name);
+    if (!rs) {
+      this.expectations.delete(key);
+      return;
+    }
+    const uid = rs.metadata?.uid ?? '';
+    if (!this.seeded.has(uid)) {
+      this.templateLabels.set(uid, rs.spec?.template?.metadata?.labels);
+      this.seed(rs);
+    }
+    const needsSync = this.expectations.satisfied(key);
+    const counts = this.tally.counts(uid);
+    const availability = this.availability(rs, counts);
+
+    let manageError: unknown;
+    if (needsSync && !rs.metadata?.deletionTimestamp) {
+      try {
+        this.manageReplicas(rs, key, counts.active);
+      } catch (error) {
+        if (!(error instanceof ApiError || error instanceof SyncError)) throw error;
+        manageError = error;
+      }
+    }
+
+    const status = this.calculateStatus(rs, counts, availability.available, manageError);
+    this.updateStatus(rs, status);
+    if (manageError !== undefined) throw manageError;
+    if (availability.nextAvailableAt !== undefined) this.queue.addAfter(key, availability.nextAvailableAt - this.ctx.clock.now());
+  }
+
+  /**
+   * Available pods, and when the next ready-but-not-yet-available pod turns available (with
+   * minReadySeconds; upstream re-syncs after minReadySeconds for the same purpose).
+   */
+  private availability(rs: ReplicaSetObject, counts: PodCounts): { available: number; nextAvailableAt?: number } {
+    const minReady = rs.spec?.minReadySeconds ?? 0;
+    if (minReady === 0 || counts.ready === 0) return { available: counts.ready };
+    const now = this.ctx.clock.now();
+    let available = 0;
+    let next: number | undefined;
+    for (const pod of this.ctx.store.ownedBy<PodObject>('Pod', rs.metadata?.uid ?? '')) {
+      if (!isPodActive(pod)) continue;
+      if (isPodAvailable(pod, minReady, now)) available++;
+      else {
+        const at = podAvailableAt(pod, minReady);
+        // Available once strictly later than ready + minReadySeconds.
+        if (at !== undefined && (next === undefined || at + 1 < next)) next = at + 1;
+      }
+    }
+    return { available, nextAvailableAt: next };
+  }
+
+  /** `manageReplicas`: create or delete pods to close the gap between active pods and spec.replicas. */
+  private manageReplicas(rs: ReplicaSetObject, key: string, activePods: number): void {
+    const diff = activePods - replicasOf(rs);
+    if (diff < 0) {
+      const toCreate = Math.min(-diff, BURST_REPLICAS);
+      this.expectations.expectCreations(key, toCreate);
+      const template = rs.spec?.template ?? {};
+      const specJson = JSON.stringify(template.spec ?? {});
+      const result = slowStartBatch(toCreate, SLOW_START_INITIAL_BATCH_SIZE, () => this.createPod(rs, specJson));
+      // Creations never attempted will never be observed.
+      for (let i = result.successes; i < toCreate; i++) this.expectations.creationObserved(key);
+      if (result.error !== undefined) throw result.error;
+      return;
+    }
+    if (diff > 0) {
+      const toDelete = Math.min(diff, BURST_REPLICAS);
+      const uid = rs.metadata?.uid ?? '';
+      const active = this.ctx.store.ownedBy<PodObject>('Pod', uid).filter(isPodActive);
+      const victims = podsToDelete(active, this.relatedPods(rs), toDelete, this.ctx.clock.now());
+      this.expectations.expectDeletions(key, victims.map(podKey));
+      let firstError: unknown;
+      for (const pod of victims) {
+        const error = this.deletePod(rs, pod);
+        if (error === undefined) continue;
+        this.expectations.deletionObserved(key, podKey(pod));
+        if (!(error instanceof ApiError && error.code === 404)) firstError ??= error;
+      }
+      if (firstError !== undefined) throw firstError;
+    }
+  }
+
+  /** `getIndirectlyRelatedPods`: pods of every ReplicaSet with the same controller (the deployment's other ReplicaSets). */
+  private relatedPods(rs: ReplicaSetObject): PodObject[] {
+    const owner = controllerOf(rs);
+    if (!owner) return this.ctx.store.ownedBy<PodObject>('Pod', rs.metadata?.uid ?? '');
+    const pods: PodObject[] = [];
+    for (const sibling of this.ctx.store.ownedBy<ReplicaSetObject>('ReplicaSet', owner.uid)) {
+      for (const pod of this.ctx.store.ownedBy<PodObject>('Pod', sibling.metadata?.uid ?? '')) pods.push(pod);
+    }
+    return pods;
+  }
+
+  /** `RealPodControl.CreatePods` with `GetPodFromTemplate`. */
+  private createPod(rs: ReplicaSetObject, specJson: string): void {
+    const template = rs.spec?.template ?? {};
+    const labels = template.metadata?.labels;
+    if (!labels || Object.keys(labels).length === 0) throw new SyncError('unable to create pods, no labels');
+    const metadata: NonNullable<KubeObject['metadata']> = {
+      generateName: generateNamePrefix(rs.metadata?.name ?? ''),
+      namespace: rs.metadata?.namespace,
+      labels: { ...labels },
+      ownerReferences: [newControllerRef(rs, 'apps/v1', 'ReplicaSet')],
+    };
+    if (template.metadata?.annotations) metadata.annotations = { ...template.metadata.annotations };
+    if (template.metadata?.finalizers) metadata.finalizers = [...template.metadata.finalizers];
+    const pod: PodObject = { apiVersion: 'v1', kind: 'Pod', metadata, spec: JSON.parse(specJson) };
+    let created: PodObject;
+    try {
+      created = this.ctx.store.create<PodObject>('Pod', pod, { fieldManager: COMPONENT });
+    } catch (error) {
+      // A namespace being deleted refuses new pods; upstream does not count that as a failure.
+      if (isNamespaceTerminating(error)) return;
+      recordEvent(this.ctx, COMPONENT, rs, 'Warning', 'FailedCreate', `Error creating: ${errorMessage(error)}`);
+      throw error;
+    }
+    recordEvent(this.ctx, COMPONENT, rs, 'Normal', 'SuccessfulCreate', `Created pod: ${created.metadata?.name ?? ''}`);
+  }
+
+  /** `RealPodControl.DeletePod`; returns the error instead of throwing so every victim is attempted. */
+  private deletePod(rs: ReplicaSetObject, pod: PodObject): unknown {
+    const name = pod.metadata?.name ?? '';
+    try {
+      this.ctx.store.delete('Pod', pod.metadata?.namespace, name, { actor: COMPONENT });
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+      if (error.code !== 404) recordEvent(this.ctx, COMPONENT, rs, 'Warning', 'FailedDelete', `Error deleting: ${error.message}`);
+      return error;
+    }
+    recordEvent(this.ctx, COMPONENT, rs, 'Normal', 'SuccessfulDelete', `Deleted pod: ${name}`);
+    return undefined;
+  }
+
+  /** `calculateStatus`, from the counts taken before this sync created or deleted anything. */
+  private calculateStatus(rs: ReplicaSetObject, counts: PodCounts, available: number, manageError: unknown): ReplicaSetStatus {
+    let conditions = rs.status?.conditions;
+    const failure = conditions?.find((c) => c.type === 'ReplicaFailure');
+    if (manageError !== undefined && !failure) {
+      const diff = counts.active - replicasOf(rs);
+      const reason = diff < 0 ? 'FailedCreate' : diff > 0 ? 'FailedDelete' : '';
+      const condition: ReplicaSetCondition = { type: 'ReplicaFailure', status: 'True', lastTransitionTime: rfc3339(this.ctx.clock.now()), reason, message: errorMessage(manageError) };
+      conditions = [...(conditions ?? []), condition];
+    } else if (manageError === undefined && failure) {
+      conditions = conditions!.filter((c) => c.type !== 'ReplicaFailure');
+    }
+    // Field order and omissions as the API serializes ReplicaSetStatus (`replicas` is not omitempty).
+    const status: ReplicaSetStatus = { replicas: counts.active };
+    if (counts.fullyLabeled) status.fullyLabeledReplicas = counts.fullyLabeled;
+    if (counts.ready) status.readyReplicas = counts.ready;
+    if (available) status.availableReplicas = available;
+    if (rs.status?.observedGeneration) status.observedGeneration = rs.status.observedGeneration;
+    if (conditions && conditions.length > 0) status.conditions = conditions;
+    return status;
+  }
+
+  /** `updateReplicaSetStatus`: write only when a count, a condition or the observed generation changed. */
+  private updateStatus(rs: ReplicaSetObject, status: ReplicaSetStatus): void {
+    const current: Partial<ReplicaSetStatus> = rs.status ?? {};
+    const generation = rs.metadata?.generation;
+    if (
+      (current.replicas ?? 0) === status.replicas &&
+      (current.fullyLabeledReplicas ?? 0) === (status.fullyLabeledReplicas ?? 0) &&
+      (current.readyReplicas ?? 0) === (status.readyReplicas ?? 0) &&
+      (current.availableReplicas ?? 0) === (status.availableReplicas ?? 0) &&
+      generation === current.observedGeneration &&
+      deepEqual(current.conditions, status.conditions)
+    ) {
+      return;
+    }
+    const next: ReplicaSetStatus = { ...status, observedGeneration: generation };
+    const ordered: ReplicaSetStatus = { replicas: next.replicas, fullyLabeledReplicas: next.fullyLabeledReplicas, readyReplicas: next.readyReplicas, availableReplicas: next.availableReplicas, observedGeneration: next.observedGeneration, conditions: next.conditions };
+    for (const field of Object.keys(ordered) as (keyof ReplicaSetStatus)[]) if (ordered[field] === undefined) delete ordered[field];
+    this.ctx.store.mutate<ReplicaSetObject>('ReplicaSet', rs.metadata?.namespace, rs.metadata?.name ?? '', (copy) => {
+      (copy as KubeObject).status = ordered;
+    }, { fieldManager: COMPONENT, subresource: 'status' });
+  }
+}

@@ -1,0 +1,97 @@
+/**
+ * What a simulated container does once started, read from its command and args (the rules are
+ * in docs/simulator-failures.md). A container runs until it is stopped unless its command is a
+ * short sequence of one-shot shell statements, e.g. `sh -c "sleep 5; exit 1"`: then it exits
+ * after the sleeps with the code of its last statement (or of `exit <n>`).
+ */
+import type { Container } from '../../core/k8s';
+
+export interface ExitPlan {
+  exitCode: number;
+  /** How long the process runs before exiting, in ms. */
+  runMs: number;
+}
+
+const SHELLS = new Set(['sh', 'bash', 'ash', 'dash', 'zsh', 'ksh']);
+/** Statements that finish at once with status 0. */
+const ONE_SHOT = new Set(['echo', 'printf', 'date', 'env', 'printenv', 'hostname', 'pwd', 'ls', 'cat', 'whoami', 'id', 'uname', 'touch', 'mkdir', 'cp', 'mv', 'rm']);
+/** Shell syntax this reader does not follow; a script using it is assumed to run forever. */
+const UNFOLLOWED = /\|\||[|&`<>]|\$\(|\b(while|until|for|if|case|trap|wait|exec)\b/;
+
+function basename(path: string): string {
+  const slash = path.lastIndexOf('/');
+  return slash < 0 ? path : path.slice(slash + 1);
+}
+
+/** The argv the container's process starts with, or undefined when the image entrypoint runs. */
+function argvOf(container: Container): string[] | undefined {
+  const command = container.command ?? [];
+  const args = container.args ?? [];
+  if (command.length === 0) return undefined;
+  return [...command, ...args];
+}
+
+/** The script of `sh -c '<script>'` (any shell, flags like `-ec` included), if that is the command. */
+function shellScript(argv: string[]): string | undefined {
+  if (!SHELLS.has(basename(argv[0]))) return undefined;
+  const flagIndex = argv.findIndex((arg, i) => i > 0 && /^-[a-z]*c[a-z]*$/.test(arg));
+  if (flagIndex < 0) return undefined;
+  return argv[flagIndex + 1] ?? '';
+}
+
+function sleepMs(arg: string | undefined): number | undefined {
+  const match = /^(\d+(?:\.\d+)?)([smhd]?)$/.exec(arg ?? '');
+  if (!match) return undefined;
+  const unit = { '': 1000, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 }[match[2]] ?? 1000;
+  return Math.round(Number(match[1]) * unit);
+}
+
+/** Follow statements in order; undefined as soon as one may not terminate or is unknown. */
+function followStatements(statements: string[][]): ExitPlan | undefined {
+  let runMs = 0;
+  let exitCode = 0;
+  for (const words of statements) {
+    if (words.length === 0) continue;
+    const program = basename(words[0]);
+    if (program === 'exit') {
+      const code = words[1] === undefined ? exitCode : Number(words[1]);
+      if (!Number.isInteger(code)) return undefined;
+      return { exitCode: ((code % 256) + 256) % 256, runMs };
+    }
+    if (program === 'true' || program === ':') exitCode = 0;
+    else if (program === 'false') exitCode = 1;
+    else if (program === 'sleep') {
+      const ms = sleepMs(words[1]);
+      if (ms === undefined) return undefined;
+      runMs += ms;
+      exitCode = 0;
+    } else if (ONE_SHOT.has(program)) exitCode = 0;
+    else return undefined;
+  }
+  return { exitCode, runMs };
+}
+
+/** How the container's process ends on its own, or undefined when it runs until stopped. */
+export function plannedExit(container: Container): ExitPlan | undefined {
+  const argv = argvOf(container);
+  if (!argv) return undefined;
+  const script = shellScript(argv);
+  if (script === undefined) return followStatements([argv]);
+  if (UNFOLLOWED.test(script.replace(/&&/g, ';'))) return undefined;
+  const statements = script
+    .split(/\n|;|&&/)
+    .map((statement) => statement.trim().split(/\s+/).filter((word) => word.length > 0).map((word) => word.replace(/^['"]|['"]$/g, '')));
+  return followStatements(statements);
+}
+
+/**
+ * Whether the container's main process exits promptly on SIGTERM. A shell or `sleep` running as
+ * PID 1 ignores it (no handler is installed), so the kubelet kills it when the grace period ends
+ * (exit code 137); images' own entrypoints (nginx, redis, …) shut down cleanly (exit code 0).
+ */
+export function exitsOnSigterm(container: Container): boolean {
+  const argv = argvOf(container);
+  if (!argv) return true;
+  const program = basename(argv[0]);
+  return !(SHELLS.has(program) || program === 'sleep' || program === 'tail');
+}

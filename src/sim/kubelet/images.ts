@@ -1,0 +1,203 @@
+/**
+ * Container image references as containerd sees them, and the simulator's registry: which images
+ * exist (see docs/simulator-failures.md), how big they are and what their digests are. Sizes and
+ * digests are derived from the name, so every node and every run agree.
+ */
+
+export interface ImageReference {
+  /** As written in the pod spec, e.g. `nginx:1.25`. */
+  original: string;
+  /** Registry host, `docker.io` when none was written. */
+  domain: string;
+  /** Whether the spec named the registry host itself. */
+  explicitDomain: boolean;
+  /** Repository path inside the registry, e.g. `library/nginx`. */
+  path: string;
+  tag?: string;
+  digest?: string;
+}
+
+export type ImageParseResult = { ok: true; reference: ImageReference } | { ok: false; error: string };
+
+const PATH_COMPONENT = /^[a-z0-9]+(?:(?:[._]|__|-+)[a-z0-9]+)*$/;
+const TAG = /^[\w][\w.-]{0,127}$/;
+const DIGEST = /^[a-z0-9]+(?:[.+_-][a-z0-9]+)*:[a-fA-F0-9]{32,}$/;
+
+/** `reference.ParseNormalizedNamed`, reduced to what decides identity and validity. */
+export function parseImageReference(image: string): ImageParseResult {
+  const invalid = { ok: false as const, error: 'invalid reference format' };
+  if (!image) return invalid;
+  let rest = image;
+  let digest: string | undefined;
+  const at = rest.indexOf('@');
+  if (at >= 0) {
+    digest = rest.slice(at + 1);
+    rest = rest.slice(0, at);
+    if (!DIGEST.test(digest)) return invalid;
+  }
+  let tag: string | undefined;
+  const colon = rest.lastIndexOf(':');
+  if (colon > rest.lastIndexOf('/')) {
+    tag = rest.slice(colon + 1);
+    rest = rest.slice(0, colon);
+    if (!TAG.test(tag)) return invalid;
+  }
+  const slash = rest.indexOf('/');
+  const first = slash < 0 ? '' : rest.slice(0, slash);
+  const explicitDomain = slash >= 0 && (first.includes('.') || first.includes(':') || first === 'localhost' || first.toLowerCase() !== first);
+  const domain = explicitDomain ? first : 'docker.io';
+  let path = explicitDomain ? rest.slice(slash + 1) : rest;
+  if (domain === 'docker.io' && !path.includes('/')) path = `library/${path}`;
+  if (path.toLowerCase() !== path) return { ok: false, error: `invalid reference format: repository name (${path}) must be lowercase` };
+  if (!path.split('/').every((component) => PATH_COMPONENT.test(component))) return invalid;
+  return { ok: true, reference: { original: image, domain, explicitDomain, path, tag, digest } };
+}
+
+/** The name containerd stores and reports, e.g. `docker.io/library/nginx:1.25`. */
+export function normalizedImageName(ref: ImageReference): string {
+  const repository = `${ref.domain}/${ref.path}`;
+  if (ref.digest) return `${repository}@${ref.digest}`;
+  return `${repository}:${ref.tag ?? 'latest'}`;
+}
+
+export function repositoryName(ref: ImageReference): string {
+  return `${ref.domain}/${ref.path}`;
+}
+
+/** The API server's default: `Always` for `:latest` or untagged images, `IfNotPresent` otherwise. */
+export function defaultPullPolicy(image: string): 'Always' | 'IfNotPresent' {
+  const parsed = parseImageReference(image);
+  if (!parsed.ok) return 'IfNotPresent';
+  const { tag, digest } = parsed.reference;
+  if (digest) return 'IfNotPresent';
+  return tag === undefined || tag === 'latest' ? 'Always' : 'IfNotPresent';
+}
+
+function fnv1a(text: string, seed = 0x811c9dc5): number {
+  let hash = seed >>> 0;
+  for (let i = 0; i < text.length; i++) {
+    hash ^= text.charCodeAt(i);
+    hash = Math.imul(hash, 0x01000193) >>> 0;
+  }
+  return hash >>> 0;
+}
+
+const HEX_BYTES = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
+
+/** 64 hex digits derived from `text`: a stand-in for a sha256 digest or a container id. */
+export function hex64(text: string): string {
+  // Two independent 32-bit hashes seed a small generator: 64 bits of identity, cheap to expand.
+  let a = fnv1a(text);
+  let b = fnv1a(text, 0x9e3779b9);
+  let out = '';
+  for (let i = 0; i < 8; i++) {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | b);
+    t ^= t + Math.imul(t ^ (t >>> 7), 61 | a);
+    b = (b ^ t ^ (t >>> 14)) >>> 0;
+    out += HEX_BYTES[b >>> 24] + HEX_BYTES[(b >>> 16) & 255] + HEX_BYTES[(b >>> 8) & 255] + HEX_BYTES[b & 255];
+  }
+  return out;
+}
+
+/** Compressed sizes of well-known images, in bytes (what containerd reports after a pull). */
+const KNOWN_SIZES: Record<string, number> = {
+  'docker.io/library/nginx': 72_123_456,
+  'docker.io/library/busybox': 2_155_000,
+  'docker.io/library/alpine': 3_652_000,
+  'docker.io/library/redis': 45_800_000,
+  'docker.io/library/postgres': 158_600_000,
+  'docker.io/library/mysql': 171_400_000,
+  'docker.io/library/httpd': 58_200_000,
+  'docker.io/library/memcached': 35_100_000,
+  'docker.io/library/ubuntu': 29_750_000,
+  'docker.io/library/debian': 48_500_000,
+  'docker.io/library/python': 392_000_000,
+  'docker.io/library/node': 398_000_000,
+  'docker.io/library/golang': 294_000_000,
+  'docker.io/library/traefik': 49_900_000,
+  'docker.io/library/caddy': 20_300_000,
+  'registry.k8s.io/pause': 320_368,
+  'registry.k8s.io/kube-proxy': 30_906_000,
+  'registry.k8s.io/coredns/coredns': 18_562_000,
+  'registry.k8s.io/e2e-test-images/agnhost': 51_380_000,
+  'docker.io/kindest/kindnetd': 39_008_000,
+};
+
+/** Images seen so far: sizes and digests are asked for on every pull and every node. */
+const sizeCache = new Map<string, number>();
+const idCache = new Map<string, string>();
+const CACHE_LIMIT = 10_000;
+
+function remember<T>(cache: Map<string, T>, key: string, value: T): T {
+  if (cache.size >= CACHE_LIMIT) cache.clear();
+  cache.set(key, value);
+  return value;
+}
+
+/** A deterministic image size: a known image's, varied a little by tag, or 10–250 MB by name. */
+export function imageSizeBytes(ref: ImageReference): number {
+  const name = normalizedImageName(ref);
+  return sizeCache.get(name) ?? remember(sizeCache, name, computeImageSize(ref, name));
+}
+
+function computeImageSize(ref: ImageReference, name: string): number {
+  const repository = repositoryName(ref);
+  const base = KNOWN_SIZES[repository];
+  const variant = fnv1a(name) / 0xffffffff;
+  if (base !== undefined) return ref.tag === undefined || variant < 0.5 ? base : Math.round(base * (0.95 + variant * 0.1));
+  return Math.round(10_000_000 + (fnv1a(repository) / 0xffffffff) * 240_000_000);
+}
+
+/** `docker.io/library/nginx@sha256:…`, the imageID a container status reports. */
+export function imageId(ref: ImageReference): string {
+  const name = normalizedImageName(ref);
+  return idCache.get(name) ?? remember(idCache, name, `${repositoryName(ref)}@${ref.digest ?? `sha256:${hex64(name)}`}`);
+}
+
+/** Words that make an image reference unresolvable (see docs/simulator-failures.md). */
+export const MISSING_IMAGE_WORDS = ['doesnotexist', 'does-not-exist', 'nonexistent', 'non-existent', 'notfound', 'not-found', 'invalid'] as const;
+/** Reserved top-level domains (RFC 2606 / RFC 6761) that never resolve. */
+const UNRESOLVABLE_TLDS = ['.invalid', '.test', '.example', '.local'];
+
+function mentionsMissing(text: string): boolean {
+  const lower = text.toLowerCase();
+  return MISSING_IMAGE_WORDS.some((word) => lower.includes(word));
+}
+
+export interface PullFailure {
+  /** The gRPC code containerd answers with. */
+  code: 'NotFound' | 'Unknown';
+  /** The error as the kubelet prints it (`rpc error: code = … desc = …`). */
+  message: string;
+}
+
+/** The DNS server a node resolves registry hosts with (the kind network's gateway). */
+const NODE_RESOLVER = '172.18.0.1:53';
+
+/**
+ * Whether the simulated registry refuses this image, and with which containerd error:
+ * an unresolvable registry host, a repository that does not exist, or a tag that does not exist.
+ */
+export function pullFailure(ref: ImageReference): PullFailure | undefined {
+  const name = normalizedImageName(ref);
+  const prefix = (code: PullFailure['code']): string => `rpc error: code = ${code} desc = failed to pull and unpack image "${name}": failed to resolve reference "${name}": `;
+  const host = ref.domain.replace(/:\d+$/, '');
+  if (ref.explicitDomain && (mentionsMissing(host) || UNRESOLVABLE_TLDS.some((tld) => host.endsWith(tld)))) {
+    const manifest = ref.digest ?? ref.tag ?? 'latest';
+    return {
+      code: 'Unknown',
+      message: `${prefix('Unknown')}failed to do request: Head "https://${ref.domain}/v2/${ref.path}/manifests/${manifest}": dial tcp: lookup ${host} on ${NODE_RESOLVER}: no such host`,
+    };
+  }
+  if (mentionsMissing(ref.path)) {
+    if (ref.domain === 'docker.io') {
+      return { code: 'Unknown', message: `${prefix('Unknown')}pull access denied, repository does not exist or may require authorization: server message: insufficient_scope: authorization failed` };
+    }
+    return { code: 'NotFound', message: `${prefix('NotFound')}${name}: not found` };
+  }
+  if (ref.tag !== undefined && mentionsMissing(ref.tag)) {
+    return { code: 'NotFound', message: `${prefix('NotFound')}${name}: not found` };
+  }
+  return undefined;
+}

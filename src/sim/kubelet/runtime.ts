@@ -1,0 +1,101 @@
+/**
+ * One node's container runtime (containerd) as the kubelet drives it: the images on the node and
+ * an image puller. Pulls are serialized, the kubelet's default (`serializeImagePulls: true`), so a
+ * pull waits for the ones queued before it, which is the "including waiting" part of the Pulled
+ * message; a pod waiting for an image another pod is already pulling finds it on disk and only
+ * resolves the manifest.
+ */
+import type { VirtualClock } from '../clock';
+import type { Timings } from '../context';
+import { hex64, imageId, imageSizeBytes, normalizedImageName, pullFailure, type ImageReference } from './images';
+
+export interface NodeImage {
+  names: string[];
+  sizeBytes: number;
+}
+
+export type PullOutcome =
+  | { ok: true; pullMs: number; sizeBytes: number }
+  | { ok: false; pullMs: number; error: string };
+
+interface PullJob {
+  ref: ImageReference;
+  done: (outcome: PullOutcome) => void;
+}
+
+/** Registry round-trips before any layer moves: token, HEAD manifest, GET manifest and config. */
+const RESOLVE_MS = 250;
+/** A pull of an image whose layers are all on disk (policy Always, or a pull that waited for another). */
+const PRESENT_PULL_MS = 400;
+/** Status node reports at most this many images (kubelet `nodeStatusMaxImages`). */
+const NODE_STATUS_MAX_IMAGES = 50;
+
+export class ContainerRuntime {
+  private readonly images = new Map<string, NodeImage>();
+  private readonly queue: PullJob[] = [];
+  private pulling = false;
+
+  constructor(
+    private readonly clock: VirtualClock,
+    private readonly timings: Timings,
+    initialImages: readonly NodeImage[],
+    private readonly onImagesChanged: () => void,
+  ) {
+    for (const image of initialImages) {
+      for (const name of image.names) if (!name.includes('@')) this.images.set(name, image);
+    }
+  }
+
+  hasImage(ref: ImageReference): boolean {
+    return this.images.has(normalizedImageName(ref));
+  }
+
+  /** Queue a pull; `done` is called when it finishes, in virtual time. */
+  pull(ref: ImageReference, done: (outcome: PullOutcome) => void): void {
+    this.queue.push({ ref, done });
+    if (!this.pulling) this.pullNext();
+  }
+
+  /** The images as node status lists them: largest first, at most 50. */
+  nodeImages(): NodeImage[] {
+    const unique = new Set(this.images.values());
+    return [...unique].sort((a, b) => b.sizeBytes - a.sizeBytes).slice(0, NODE_STATUS_MAX_IMAGES);
+  }
+
+  /** A container id as containerd reports it in pod status. */
+  containerId(podUid: string, containerName: string, attempt: number): string {
+    return `containerd://${hex64(`${podUid}/${containerName}/${attempt}`)}`;
+  }
+
+  private pullNext(): void {
+    const job = this.queue.shift();
+    if (!job) {
+      this.pulling = false;
+      return;
+    }
+    this.pulling = true;
+    const random = this.clock.random;
+    const failure = pullFailure(job.ref);
+    const sizeBytes = imageSizeBytes(job.ref);
+    let pullMs: number;
+    if (failure) pullMs = Math.round(random.around(RESOLVE_MS * 2, 0.5));
+    else if (this.hasImage(job.ref)) pullMs = Math.round(random.around(PRESENT_PULL_MS, 0.4));
+    else pullMs = Math.round(random.around(RESOLVE_MS, 0.4) + random.around((sizeBytes / 1_000_000) * this.timings.pullMsPerMB, 0.3));
+    this.clock.after(pullMs, () => {
+      if (failure) job.done({ ok: false, pullMs, error: failure.message });
+      else {
+        this.store(job.ref, sizeBytes);
+        job.done({ ok: true, pullMs, sizeBytes });
+      }
+      this.pullNext();
+    });
+  }
+
+  private store(ref: ImageReference, sizeBytes: number): void {
+    const name = normalizedImageName(ref);
+    if (this.images.has(name)) return;
+    const names = ref.digest ? [imageId(ref)] : [imageId(ref), name];
+    this.images.set(name, { names, sizeBytes });
+    this.onImagesChanged();
+  }
+}

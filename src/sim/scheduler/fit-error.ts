@@ -1,0 +1,48 @@
+/**
+ * The FailedScheduling message (framework `FitError.Error()`): `0/N nodes are available: `, each
+ * reason with how many nodes gave it, sorted as strings, then the PostFilter (preemption) message.
+ *
+ * Two upstream forms exist. Releases whose FitError used `SeparatorFormat = " %v."` end the
+ * preemption message with a second period (`...incoming pod..`, the form in lifecycle-facts §5);
+ * later releases append it as is (`...incoming pod.`).
+ */
+export type FitErrorStyle = 'doublePeriod' | 'singlePeriod';
+
+/** The error the scheduler reports when the cluster has no nodes at all (`ErrNoNodesAvailable`). */
+export const NO_NODES_AVAILABLE = 'no nodes available to schedule pods';
+
+export class ReasonHistogram {
+  private readonly counts = new Map<string, number>();
+
+  add(reasons: readonly string[], times = 1): void {
+    for (const reason of reasons) this.counts.set(reason, (this.counts.get(reason) ?? 0) + times);
+  }
+
+  /** `"<count> <reason>"` entries sorted as Go's sort.Strings sorts them (so "10 x" precedes "2 y"). */
+  sorted(): string[] {
+    const out: string[] = [];
+    for (const [reason, count] of this.counts) out.push(`${count} ${reason}`);
+    return out.sort(compareBytes);
+  }
+}
+
+function compareBytes(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+export function fitErrorMessage(numAllNodes: number, reasons: ReasonHistogram, postFilterMessage = '', style: FitErrorStyle = 'doublePeriod'): string {
+  let message = `0/${numAllNodes} nodes are available:`;
+  const sorted = reasons.sorted();
+  if (sorted.length > 0) message += ` ${sorted.join(', ')}.`;
+  if (postFilterMessage !== '') message += style === 'doublePeriod' ? ` ${postFilterMessage}.` : ` ${postFilterMessage}`;
+  return message;
+}
+
+/** Event messages are cut to the API's note length limit (`truncateMessage` in schedule_one.go). */
+export const EVENT_NOTE_LENGTH_LIMIT = 1024;
+
+export function truncateEventMessage(message: string): string {
+  if (message.length <= EVENT_NOTE_LENGTH_LIMIT) return message;
+  const suffix = ' ...';
+  return message.slice(0, EVENT_NOTE_LENGTH_LIMIT - suffix.length) + suffix;
+}

@@ -1,0 +1,283 @@
+/**
+ * One scheduling attempt for one pod, as `schedule_one.go` runs it: walk the nodes from where the
+ * previous attempt stopped, run the filters in upstream order until enough feasible nodes are
+ * found (adaptive percentageOfNodesToScore), score the feasible ones, normalize, weight, and pick
+ * the highest total (ties broken at random, as the reservoir sampling in `selectHost`).
+ */
+import type { NodeCache } from './node-cache';
+import type { NodeInfo } from './node-info';
+import type { PodSchedulingInfo } from './pod-info';
+import * as balanced from './plugins/balanced-allocation';
+import * as imageLocality from './plugins/image-locality';
+import * as nodeAffinity from './plugins/node-affinity';
+import * as nodeName from './plugins/node-name';
+import * as nodePorts from './plugins/node-ports';
+import * as resourcesFit from './plugins/node-resources-fit';
+import * as nodeUnschedulable from './plugins/node-unschedulable';
+import * as taintToleration from './plugins/taint-toleration';
+import { FLAG_HARD_TAINTS, FLAG_PREFER_NO_SCHEDULE_TAINTS, FLAG_UNSCHEDULABLE, FLAG_USED_PORTS } from './node-table';
+import { MAX_NODE_SCORE, type FilterFailure, type FilterPluginName, type ScorePluginName } from './plugins/types';
+
+// Module-local copies of the plugin functions: see the note in plugins/types.ts on imported bindings.
+const filterNodeUnschedulable = nodeUnschedulable.filterNodeUnschedulable;
+const filterNodeName = nodeName.filterNodeName;
+const filterTaintToleration = taintToleration.filterTaintToleration;
+const filterNodeAffinity = nodeAffinity.filterNodeAffinity;
+const filterNodePorts = nodePorts.filterNodePorts;
+const filterNodeResourcesFit = resourcesFit.filterNodeResourcesFit;
+const scoreTaintToleration = taintToleration.scoreTaintToleration;
+const scoreNodeAffinity = nodeAffinity.scoreNodeAffinity;
+const nodeAffinityScoreApplies = nodeAffinity.nodeAffinityScoreApplies;
+const leastAllocatedScore = resourcesFit.leastAllocatedScore;
+const balancedScore = balanced.balancedScore;
+const balancedAllocationApplies = balanced.balancedAllocationApplies;
+const scaledImageScore = imageLocality.scaledImageScore;
+const imageLocalityScore = imageLocality.imageLocalityScore;
+const MAX_SCORE = MAX_NODE_SCORE;
+
+export const FILTER_PLUGINS: readonly FilterPluginName[] = ['NodeUnschedulable', 'NodeName', 'TaintToleration', 'NodeAffinity', 'NodePorts', 'NodeResourcesFit'];
+
+/** The default profile's score plugins in configuration order, with their weights. */
+export const SCORE_PLUGINS: readonly { name: ScorePluginName; weight: number }[] = [
+  { name: 'TaintToleration', weight: 3 },
+  { name: 'NodeAffinity', weight: 2 },
+  { name: 'NodeResourcesFit', weight: 1 },
+  { name: 'NodeResourcesBalancedAllocation', weight: 1 },
+  { name: 'ImageLocality', weight: 1 },
+];
+
+/** Filters in upstream order; evaluation stops at the first rejection. */
+export function runFilters(pod: PodSchedulingInfo, node: NodeInfo): FilterFailure | null {
+  return (
+    filterNodeUnschedulable(pod, node) ??
+    filterNodeName(pod, node) ??
+    filterTaintToleration(pod, node) ??
+    filterNodeAffinity(pod, node) ??
+    filterNodePorts(pod, node) ??
+    filterNodeResourcesFit(pod, node)
+  );
+}
+
+const MIN_FEASIBLE_NODES_TO_FIND = 100;
+const MIN_FEASIBLE_NODES_PERCENTAGE_TO_FIND = 5;
+
+/** `numFeasibleNodesToFind`: percentage 0 means adaptive, 50% − nodes/125, at least 5% and at least 100 nodes. */
+export function numFeasibleNodesToFind(numAllNodes: number, percentageOfNodesToScore = 0): number {
+  if (numAllNodes < MIN_FEASIBLE_NODES_TO_FIND) return numAllNodes;
+  let percentage = percentageOfNodesToScore;
+  if (percentage === 0) {
+    percentage = 50 - Math.trunc(numAllNodes / 125);
+    if (percentage < MIN_FEASIBLE_NODES_PERCENTAGE_TO_FIND) percentage = MIN_FEASIBLE_NODES_PERCENTAGE_TO_FIND;
+  }
+  const numNodes = Math.trunc((numAllNodes * percentage) / 100);
+  return numNodes < MIN_FEASIBLE_NODES_TO_FIND ? MIN_FEASIBLE_NODES_TO_FIND : numNodes;
+}
+
+/**
+ * `helper.DefaultNormalizeScore`: scale to 0–100 by the highest score; `reverse` turns "fewer is
+ * better" counts around (all-zero counts then score 100 each).
+ */
+export function normalizeScores(scores: Float64Array, length: number, reverse: boolean): void {
+  let max = 0;
+  for (let i = 0; i < length; i++) if (scores[i] > max) max = scores[i];
+  if (max === 0) {
+    if (reverse) scores.fill(MAX_SCORE, 0, length);
+    return;
+  }
+  for (let i = 0; i < length; i++) {
+    const score = Math.trunc((MAX_SCORE * scores[i]) / max);
+    scores[i] = reverse ? MAX_SCORE - score : score;
+  }
+}
+
+/**
+ * `selectHost`: the highest total; among equal totals each node is equally likely, the outcome of
+ * upstream's reservoir sampling (drawn here with one random number instead of one per tie).
+ */
+export function selectHost(totals: Float64Array, length: number, random: () => number): number {
+  let max = -Infinity;
+  let ties = 0;
+  for (let i = 0; i < length; i++) {
+    const total = totals[i];
+    if (total > max) {
+      max = total;
+      ties = 1;
+    } else if (total === max) ties++;
+  }
+  let pick = ties === 1 ? 0 : Math.floor(random() * ties);
+  for (let i = 0; i < length; i++) {
+    if (totals[i] === max && pick-- === 0) return i;
+  }
+  return 0;
+}
+
+export interface NodeFailure {
+  node: NodeInfo;
+  failure: FilterFailure;
+}
+
+/** Weighted scores of the feasible nodes, one row per applied plugin. Valid until the next attempt. */
+export interface ScoreTable {
+  plugins: { name: ScorePluginName; weight: number; weighted: Float64Array }[];
+  totals: Float64Array;
+}
+
+export interface Placement {
+  /** Nodes the filters looked at. */
+  evaluated: number;
+  feasible: NodeInfo[];
+  failures: NodeFailure[];
+  chosen: NodeInfo | undefined;
+  /** Present when more than one node was feasible (a single feasible node is chosen without scoring, as upstream). */
+  scores: ScoreTable | undefined;
+}
+
+/**
+ * A pod whose only node-dependent checks are resources (no node name, selector, required affinity
+ * or extended resources): on nodes without flags that need the full filters, the walk checks the
+ * numbers straight from the node table. The outcome is the same as running every filter.
+ */
+function needsOnlyResourceChecks(pod: PodSchedulingInfo): boolean {
+  return pod.nodeName === '' && pod.nodeSelector.length === 0 && pod.requiredTerms === undefined && pod.resources.scalar.length === 0;
+}
+
+export class SchedulingAlgorithm {
+  private nextStartNodeIndex = 0;
+  private buffers: Float64Array[] = [];
+  private totals = new Float64Array(0);
+  private rows = new Int32Array(0);
+  /** Reused across attempts so the walk does not grow a fresh array every time. */
+  private readonly found: NodeInfo[] = [];
+
+  constructor(
+    private readonly cache: NodeCache,
+    private readonly random: () => number,
+    private readonly percentageOfNodesToScore = 0,
+  ) {}
+
+  findPlacement(pod: PodSchedulingInfo): Placement {
+    const nodes = this.cache.nodes;
+    const count = nodes.length;
+    const wanted = numFeasibleNodesToFind(count, this.percentageOfNodesToScore);
+    if (this.rows.length < wanted) this.rows = new Int32Array(Math.max(wanted, this.rows.length * 2));
+    const rows = this.rows;
+    const t = this.cache.table;
+    const flags = t.flags;
+    const fast = needsOnlyResourceChecks(pod);
+    const blocking = FLAG_UNSCHEDULABLE | FLAG_HARD_TAINTS | (pod.hostPorts.length > 0 ? FLAG_USED_PORTS : 0);
+    const { milliCPU, memory, ephemeralStorage } = pod.resources;
+    const requestsNothing = pod.requestsNothing;
+    const found = this.found;
+    let feasibleCount = 0;
+    const failures: NodeFailure[] = [];
+    let processed = 0;
+    let index = count === 0 ? 0 : this.nextStartNodeIndex % count;
+    while (processed < count && feasibleCount < wanted) {
+      let failure: FilterFailure | null;
+      if (fast && (flags[index] & blocking) === 0) {
+        const fits =
+          t.podCount[index] + 1 <= t.allocatablePods[index] &&
+          (requestsNothing ||
+            (milliCPU <= t.allocatableMilliCPU[index] - t.requestedMilliCPU[index] &&
+              memory <= t.allocatableMemory[index] - t.requestedMemory[index] &&
+              ephemeralStorage <= t.allocatableEphemeralStorage[index] - t.requestedEphemeralStorage[index]));
+        failure = fits ? null : filterNodeResourcesFit(pod, nodes[index]);
+      } else {
+        failure = runFilters(pod, nodes[index]);
+      }
+      if (failure) failures.push({ node: nodes[index], failure });
+      else {
+        rows[feasibleCount] = index;
+        found[feasibleCount++] = nodes[index];
+      }
+      processed++;
+      index = index + 1 === count ? 0 : index + 1;
+    }
+    this.nextStartNodeIndex = count === 0 ? 0 : (this.nextStartNodeIndex + processed) % count;
+    const feasible = found.slice(0, feasibleCount);
+    if (feasible.length === 0) return { evaluated: processed, feasible, failures, chosen: undefined, scores: undefined };
+    if (feasible.length === 1) return { evaluated: processed, feasible, failures, chosen: feasible[0], scores: undefined };
+    const scores = this.score(pod, feasible);
+    const chosen = feasible[selectHost(scores.totals, feasible.length, this.random)];
+    return { evaluated: processed, feasible, failures, chosen, scores };
+  }
+
+  /** Scores of `nodes`, whose table rows are `this.rows[0..n)`. */
+  private score(pod: PodSchedulingInfo, nodes: NodeInfo[]): ScoreTable {
+    const length = nodes.length;
+    this.ensureCapacity(length);
+    const totals = this.totals;
+    totals.fill(0, 0, length);
+    const plugins: ScoreTable['plugins'] = [];
+    let slot = 0;
+    for (const { name, weight } of SCORE_PLUGINS) {
+      if (name === 'NodeAffinity' && !nodeAffinityScoreApplies(pod)) continue;
+      if (name === 'NodeResourcesBalancedAllocation' && !balancedAllocationApplies(pod)) continue;
+      const scores = this.buffers[slot++];
+      this.rawScores(name, pod, nodes, scores);
+      if (name === 'TaintToleration') normalizeScores(scores, length, true);
+      else if (name === 'NodeAffinity') normalizeScores(scores, length, false);
+      for (let i = 0; i < length; i++) {
+        scores[i] *= weight;
+        totals[i] += scores[i];
+      }
+      plugins.push({ name, weight, weighted: scores });
+    }
+    return { plugins, totals };
+  }
+
+  /** One loop per plugin over the table rows, so each call site sees a single function. */
+  private rawScores(name: ScorePluginName, pod: PodSchedulingInfo, nodes: NodeInfo[], out: Float64Array): void {
+    const length = nodes.length;
+    const rows = this.rows;
+    const t = this.cache.table;
+    const r = pod.resources;
+    switch (name) {
+      case 'TaintToleration':
+        for (let i = 0; i < length; i++) out[i] = t.flags[rows[i]] & FLAG_PREFER_NO_SCHEDULE_TAINTS ? scoreTaintToleration(pod, nodes[i]) : 0;
+        return;
+      case 'NodeAffinity':
+        for (let i = 0; i < length; i++) out[i] = scoreNodeAffinity(pod, nodes[i]);
+        return;
+      case 'NodeResourcesFit':
+        for (let i = 0; i < length; i++) {
+          const row = rows[i];
+          out[i] = leastAllocatedScore(t.nonZeroMilliCPU[row] + r.nonZeroMilliCPU, t.allocatableMilliCPU[row], t.nonZeroMemory[row] + r.nonZeroMemory, t.allocatableMemory[row]);
+        }
+        return;
+      case 'NodeResourcesBalancedAllocation':
+        for (let i = 0; i < length; i++) {
+          const row = rows[i];
+          out[i] = balancedScore(t.requestedMilliCPU[row] + r.milliCPU, t.allocatableMilliCPU[row], t.requestedMemory[row] + r.memory, t.allocatableMemory[row]);
+        }
+        return;
+      case 'ImageLocality':
+        this.imageScores(pod, length, out);
+        return;
+    }
+  }
+
+  private imageScores(pod: PodSchedulingInfo, length: number, out: Float64Array): void {
+    const rows = this.rows;
+    const totalNodes = this.cache.nodeCount;
+    out.fill(0, 0, length);
+    for (const image of pod.images) {
+      const sizes = this.cache.table.imageSizesOf(image);
+      if (!sizes) continue;
+      const holders = this.cache.imageNodeCount(image);
+      for (let i = 0; i < length; i++) {
+        const size = sizes[rows[i]];
+        if (size > 0) out[i] += scaledImageScore(size, holders, totalNodes);
+      }
+    }
+    const containers = pod.images.length;
+    for (let i = 0; i < length; i++) out[i] = containers === 0 ? 0 : imageLocalityScore(out[i], containers);
+  }
+
+  private ensureCapacity(length: number): void {
+    if (this.totals.length >= length) return;
+    const size = Math.max(length, this.totals.length * 2, 128);
+    this.totals = new Float64Array(size);
+    this.buffers = SCORE_PLUGINS.map(() => new Float64Array(size));
+  }
+}

@@ -1,0 +1,140 @@
+/**
+ * The scheduler's cache (upstream `internal/cache`): every node's NodeInfo in a stable walk order,
+ * every placed pod (bound or assumed) by uid, and how many nodes hold each image (ImageLocality's
+ * spread). All updates are incremental: O(1) per pod change, O(images) per node change.
+ */
+import type { Node } from '../../core/k8s';
+import { NodeInfo, sameContribution, type PodContribution } from './node-info';
+import { NodeTable } from './node-table';
+
+interface Placement {
+  nodeName: string;
+  pod: PodContribution;
+  /** Placed by this scheduler, binding write not yet observed. */
+  assumed: boolean;
+}
+
+export class NodeCache {
+  /** The filter walk order. Removal swaps the last node into the gap. */
+  readonly nodes: NodeInfo[] = [];
+  /** The walk's numbers, row i mirroring nodes[i]. */
+  readonly table = new NodeTable();
+  private readonly byName = new Map<string, NodeInfo>();
+  private readonly placements = new Map<string, Placement>();
+  /** Pods placed on a node the cache does not know (yet): applied when the node arrives. */
+  private readonly orphans = new Map<string, Map<string, PodContribution>>();
+  private readonly imageNodeCounts = new Map<string, number>();
+
+  get nodeCount(): number {
+    return this.nodes.length;
+  }
+
+  node(name: string): NodeInfo | undefined {
+    return this.byName.get(name);
+  }
+
+  /** How many nodes hold the image (by exact name). */
+  imageNodeCount(name: string): number {
+    return this.imageNodeCounts.get(name) ?? 0;
+  }
+
+  placement(uid: string): Readonly<Placement> | undefined {
+    return this.placements.get(uid);
+  }
+
+  addNode(node: Node): NodeInfo {
+    const name = node.metadata?.name ?? '';
+    const existing = this.byName.get(name);
+    if (existing) {
+      this.updateNode(node);
+      return existing;
+    }
+    const info = new NodeInfo(node);
+    info.attach(this.table, this.nodes.length);
+    this.nodes.push(info);
+    this.byName.set(name, info);
+    this.countImages(info, 1);
+    const waiting = this.orphans.get(name);
+    if (waiting) {
+      for (const pod of waiting.values()) info.addPod(pod);
+      this.orphans.delete(name);
+    }
+    return info;
+  }
+
+  /** Returns whether anything the filters read changed (allocatable, labels, taints, unschedulable). */
+  updateNode(node: Node): boolean {
+    const name = node.metadata?.name ?? '';
+    const info = this.byName.get(name);
+    if (!info) {
+      this.addNode(node);
+      return true;
+    }
+    const before = schedulingSignature(info.node);
+    this.countImages(info, -1);
+    info.setNode(node);
+    this.countImages(info, 1);
+    return before !== schedulingSignature(node);
+  }
+
+  removeNode(name: string): void {
+    const info = this.byName.get(name);
+    if (!info) return;
+    this.countImages(info, -1);
+    info.detach();
+    const last = this.nodes.pop()!;
+    if (last !== info) {
+      last.detach();
+      this.nodes[info.index] = last;
+      last.attach(this.table, info.index);
+    }
+    this.byName.delete(name);
+    if (info.pods.size > 0) this.orphans.set(name, new Map(info.pods));
+  }
+
+  /** Place a pod on a node: bound (seen with nodeName) or assumed (chosen, binding in flight). */
+  placePod(nodeName: string, pod: PodContribution, assumed: boolean): void {
+    const current = this.placements.get(pod.uid);
+    if (current) {
+      if (current.nodeName === nodeName && sameContribution(current.pod, pod)) {
+        current.assumed = current.assumed && assumed;
+        return;
+      }
+      this.removePod(pod.uid);
+    }
+    this.placements.set(pod.uid, { nodeName, pod, assumed });
+    const info = this.byName.get(nodeName);
+    if (info) info.addPod(pod);
+    else {
+      let waiting = this.orphans.get(nodeName);
+      if (!waiting) this.orphans.set(nodeName, (waiting = new Map()));
+      waiting.set(pod.uid, pod);
+    }
+  }
+
+  removePod(uid: string): Placement | undefined {
+    const placement = this.placements.get(uid);
+    if (!placement) return undefined;
+    this.placements.delete(uid);
+    const info = this.byName.get(placement.nodeName);
+    if (info) info.removePod(uid);
+    else {
+      const waiting = this.orphans.get(placement.nodeName);
+      waiting?.delete(uid);
+      if (waiting && waiting.size === 0) this.orphans.delete(placement.nodeName);
+    }
+    return placement;
+  }
+
+  private countImages(info: NodeInfo, delta: 1 | -1): void {
+    for (const name of info.images.keys()) {
+      const next = (this.imageNodeCounts.get(name) ?? 0) + delta;
+      if (next <= 0) this.imageNodeCounts.delete(name);
+      else this.imageNodeCounts.set(name, next);
+    }
+  }
+}
+
+function schedulingSignature(node: Node): string {
+  return JSON.stringify([node.status?.allocatable, node.metadata?.labels, node.spec?.taints, node.spec?.unschedulable === true]);
+}

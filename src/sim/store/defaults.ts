@@ -1,0 +1,385 @@
+/**
+ * What kube-apiserver adds to an object before storing it, so that `kubectl get -o yaml` and the
+ * controllers see the same fields as on a real cluster:
+ * - versioned defaulting (pkg/apis/core/v1/defaults.go, pkg/apis/apps/v1/defaults.go and the
+ *   generated `+default` markers), including quantities printed back in canonical form;
+ * - the default admission plugins that mutate pods: ServiceAccount, Priority and
+ *   DefaultTolerationSeconds;
+ * - the pod strategy's PrepareForCreate (`prepareForCreate`): status Pending and the QoS class.
+ */
+import type { Container, KubeObject, PodSpec, ResourceKind, Toleration } from '../../core/k8s';
+import { canonicalResourceQuantity, parseQuantity, type Quantity } from '../../core/schema/quantity';
+import { ApiError } from './types';
+
+export interface DefaultingOptions {
+  /** The stored object, on updates: create-only admission keeps what the object already had. */
+  old?: KubeObject;
+  /**
+   * Five random characters for the `kube-api-access-xxxxx` volume (names.SimpleNameGenerator).
+   * Without it the suffix is derived from the pod's namespace and name, which keeps runs reproducible.
+   */
+  randomSuffix?: () => string;
+  /** Whether the ServiceAccount admission plugin mounts the API token volume (default true, as on every cluster). */
+  mountServiceAccountToken?: boolean;
+}
+
+type Json = Record<string, unknown>;
+
+const SERVICE_ACCOUNT_MOUNT_PATH = '/var/run/secrets/kubernetes.io/serviceaccount';
+const TOKEN_VOLUME_PREFIX = 'kube-api-access-';
+const NAME_ALPHABET = 'bcdfghjklmnpqrstvwxz2456789';
+/** Builtin PriorityClasses (pkg/apis/scheduling). */
+const SYSTEM_PRIORITY_CLASSES: Record<string, number> = { 'system-node-critical': 2000001000, 'system-cluster-critical': 2000000000 };
+/** DefaultTolerationSeconds admission: 300 s for both taints. */
+const DEFAULT_TOLERATION_SECONDS = 300;
+
+const isRecord = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+function record(parent: Json, key: string): Json {
+  const existing = parent[key];
+  if (isRecord(existing)) return existing;
+  const created: Json = {};
+  parent[key] = created;
+  return created;
+}
+
+function records(value: unknown): Json[] {
+  return Array.isArray(value) ? value.filter(isRecord) : [];
+}
+
+function setIfAbsent(target: Json, key: string, value: unknown): void {
+  if (target[key] === undefined || target[key] === null || target[key] === '') target[key] = value;
+}
+
+/** A probe's numeric fields default when unset or 0, as SetDefaults_Probe compares with zero. */
+function setIfZero(target: Json, key: string, value: number): void {
+  if (!target[key]) target[key] = value;
+}
+
+export function applyDefaults(kind: ResourceKind, object: KubeObject, options: DefaultingOptions = {}): void {
+  switch (kind) {
+    case 'Deployment':
+      defaultDeployment(object);
+      break;
+    case 'ReplicaSet':
+      defaultReplicaSet(object);
+      break;
+    case 'Pod':
+      defaultPod(object, options);
+      break;
+    case 'Namespace':
+      defaultNamespace(object);
+      break;
+    case 'Node':
+      defaultNode(object);
+      break;
+    case 'Event':
+    case 'ConfigMap':
+      break;
+  }
+}
+
+function defaultDeployment(object: KubeObject): void {
+  const spec = record(object, 'spec');
+  setIfAbsent(spec, 'replicas', 1);
+  const strategy = record(spec, 'strategy');
+  setIfAbsent(strategy, 'type', 'RollingUpdate');
+  if (strategy.type === 'RollingUpdate') {
+    const rollingUpdate = record(strategy, 'rollingUpdate');
+    setIfAbsent(rollingUpdate, 'maxUnavailable', '25%');
+    setIfAbsent(rollingUpdate, 'maxSurge', '25%');
+  }
+  setIfAbsent(spec, 'revisionHistoryLimit', 10);
+  setIfAbsent(spec, 'progressDeadlineSeconds', 600);
+  defaultPodTemplate(spec);
+}
+
+function defaultReplicaSet(object: KubeObject): void {
+  const spec = record(object, 'spec');
+  setIfAbsent(spec, 'replicas', 1);
+  defaultPodTemplate(spec);
+}
+
+function defaultPodTemplate(workloadSpec: Json): void {
+  const template = workloadSpec.template;
+  if (!isRecord(template)) return;
+  defaultPodSpec(record(template, 'spec'));
+}
+
+/** SetDefaults_PodSpec and everything nested in a PodSpec (containers, probes, volumes), for pods and templates alike. */
+function defaultPodSpec(spec: Json): void {
+  setIfAbsent(spec, 'dnsPolicy', 'ClusterFirst');
+  setIfAbsent(spec, 'restartPolicy', 'Always');
+  if (!isRecord(spec.securityContext)) spec.securityContext = {};
+  setIfAbsent(spec, 'terminationGracePeriodSeconds', 30);
+  setIfAbsent(spec, 'schedulerName', 'default-scheduler');
+  // Conversion keeps the deprecated serviceAccount field in step with serviceAccountName.
+  if (!spec.serviceAccountName && typeof spec.serviceAccount === 'string' && spec.serviceAccount) spec.serviceAccountName = spec.serviceAccount;
+  if (spec.serviceAccountName) spec.serviceAccount = spec.serviceAccountName;
+  for (const key of ['initContainers', 'containers', 'ephemeralContainers']) {
+    for (const container of records(spec[key])) defaultContainer(container);
+  }
+  for (const volume of records(spec.volumes)) defaultVolume(volume);
+  if (isRecord(spec.overhead)) canonicalizeResourceList(spec.overhead);
+}
+
+function defaultContainer(container: Json): void {
+  if (!container.imagePullPolicy) container.imagePullPolicy = imageTag(typeof container.image === 'string' ? container.image : '') === 'latest' ? 'Always' : 'IfNotPresent';
+  setIfAbsent(container, 'terminationMessagePath', '/dev/termination-log');
+  setIfAbsent(container, 'terminationMessagePolicy', 'File');
+  for (const port of records(container.ports)) setIfAbsent(port, 'protocol', 'TCP');
+  // ResourceRequirements is a struct, not a pointer: it is always serialized, as `resources: {}` when empty.
+  const resources = record(container, 'resources');
+  if (isRecord(resources.limits)) canonicalizeResourceList(resources.limits);
+  if (isRecord(resources.requests)) canonicalizeResourceList(resources.requests);
+  for (const probe of ['livenessProbe', 'readinessProbe', 'startupProbe']) {
+    if (isRecord(container[probe])) defaultProbe(container[probe]);
+  }
+  if (isRecord(container.lifecycle)) {
+    for (const handler of [container.lifecycle.postStart, container.lifecycle.preStop]) {
+      if (isRecord(handler) && isRecord(handler.httpGet)) defaultHttpGet(handler.httpGet);
+    }
+  }
+  for (const env of records(container.env)) {
+    if (isRecord(env.valueFrom) && isRecord(env.valueFrom.fieldRef)) setIfAbsent(env.valueFrom.fieldRef, 'apiVersion', 'v1');
+  }
+}
+
+function defaultProbe(probe: Json): void {
+  setIfZero(probe, 'timeoutSeconds', 1);
+  setIfZero(probe, 'periodSeconds', 10);
+  setIfZero(probe, 'successThreshold', 1);
+  setIfZero(probe, 'failureThreshold', 3);
+  if (isRecord(probe.httpGet)) defaultHttpGet(probe.httpGet);
+  if (isRecord(probe.grpc) && probe.grpc.service === undefined) probe.grpc.service = '';
+}
+
+function defaultHttpGet(action: Json): void {
+  setIfAbsent(action, 'path', '/');
+  setIfAbsent(action, 'scheme', 'HTTP');
+}
+
+const VOLUME_SOURCES = [
+  'hostPath', 'emptyDir', 'gcePersistentDisk', 'awsElasticBlockStore', 'gitRepo', 'secret', 'nfs', 'iscsi', 'glusterfs',
+  'persistentVolumeClaim', 'rbd', 'flexVolume', 'cinder', 'cephfs', 'flocker', 'downwardAPI', 'fc', 'azureFile', 'configMap',
+  'vsphereVolume', 'quobyte', 'azureDisk', 'photonPersistentDisk', 'projected', 'portworxVolume', 'scaleIO', 'storageos', 'csi',
+  'ephemeral', 'image',
+];
+
+/** SetDefaults_Volume and the per-source defaults (file modes are 0644, i.e. 420). */
+function defaultVolume(volume: Json): void {
+  if (!VOLUME_SOURCES.some((source) => volume[source] !== undefined && volume[source] !== null)) volume.emptyDir = {};
+  for (const source of ['secret', 'configMap', 'downwardAPI', 'projected']) {
+    if (isRecord(volume[source])) setIfAbsent(volume[source], 'defaultMode', 420);
+  }
+  if (isRecord(volume.hostPath)) setIfAbsent(volume.hostPath, 'type', '');
+  if (isRecord(volume.projected)) {
+    for (const projection of records(volume.projected.sources)) {
+      if (isRecord(projection.serviceAccountToken)) setIfAbsent(projection.serviceAccountToken, 'expirationSeconds', 3600);
+    }
+  }
+}
+
+/**
+ * The tag parsers.ParseImageName finds: `latest` when there is neither tag nor digest, empty
+ * when there is only a digest. A `:` counts as a tag separator only after the last `/`
+ * (`localhost:5000/app` has no tag).
+ */
+export function imageTag(image: string): string {
+  const atDigest = image.indexOf('@');
+  const name = atDigest >= 0 ? image.slice(0, atDigest) : image;
+  const lastSlash = name.lastIndexOf('/');
+  const colon = name.indexOf(':', lastSlash + 1);
+  if (colon >= 0) return name.slice(colon + 1);
+  return atDigest >= 0 ? '' : 'latest';
+}
+
+/** Quantities come back canonical (`0.5` → `500m`), rounded up to milli units (SetDefaults_ResourceList). */
+function canonicalizeResourceList(list: Json): void {
+  for (const [name, value] of Object.entries(list)) {
+    if (typeof value !== 'string' && typeof value !== 'number') continue;
+    const canonical = canonicalResourceQuantity(value);
+    if (canonical !== undefined) list[name] = canonical;
+  }
+}
+
+function defaultPod(pod: KubeObject, options: DefaultingOptions): void {
+  const spec = record(pod, 'spec');
+  defaultPodSpec(spec);
+  // SetDefaults_Pod: only pods (not templates) get requests copied from limits and service links on.
+  for (const key of ['containers', 'initContainers']) {
+    for (const container of records(spec[key])) {
+      const resources = record(container, 'resources');
+      if (!isRecord(resources.limits)) continue;
+      const requests = record(resources, 'requests');
+      for (const [name, limit] of Object.entries(resources.limits)) if (requests[name] === undefined) requests[name] = limit;
+    }
+  }
+  if (typeof spec.enableServiceLinks !== 'boolean') spec.enableServiceLinks = true;
+  if (spec.hostNetwork === true) {
+    for (const key of ['containers', 'initContainers']) {
+      for (const container of records(spec[key])) for (const port of records(container.ports)) if (!port.hostPort) port.hostPort = port.containerPort;
+    }
+  }
+  if (options.old) {
+    // Priority admission on update: the stored values stand (validation rejects changes to them).
+    const oldSpec = isRecord(options.old.spec) ? options.old.spec : {};
+    for (const key of ['priority', 'preemptionPolicy']) {
+      if (oldSpec[key] === undefined) delete spec[key];
+      else spec[key] = oldSpec[key];
+    }
+  } else {
+    admitServiceAccount(pod, spec, options);
+    admitPriority(pod, spec);
+  }
+  admitDefaultTolerations(spec);
+}
+
+/** The ServiceAccount admission plugin: the `default` account and its projected API token volume. */
+function admitServiceAccount(pod: KubeObject, spec: Json, options: DefaultingOptions): void {
+  if (!spec.serviceAccountName) spec.serviceAccountName = 'default';
+  spec.serviceAccount = spec.serviceAccountName;
+  if (options.mountServiceAccountToken === false || spec.automountServiceAccountToken === false) return;
+  const volumeName = TOKEN_VOLUME_PREFIX + (options.randomSuffix ? options.randomSuffix() : derivedSuffix(`${pod.metadata?.namespace ?? ''}/${pod.metadata?.name ?? pod.metadata?.generateName ?? ''}`));
+  let mounted = false;
+  for (const key of ['initContainers', 'containers']) {
+    for (const container of records(spec[key])) {
+      const mounts = Array.isArray(container.volumeMounts) ? (container.volumeMounts as unknown[]) : [];
+      if (records(mounts).some((mount) => mount.mountPath === SERVICE_ACCOUNT_MOUNT_PATH)) continue;
+      mounts.push({ name: volumeName, readOnly: true, mountPath: SERVICE_ACCOUNT_MOUNT_PATH });
+      container.volumeMounts = mounts;
+      mounted = true;
+    }
+  }
+  if (!mounted) return;
+  const volumes = Array.isArray(spec.volumes) ? (spec.volumes as unknown[]) : [];
+  volumes.push({
+    name: volumeName,
+    projected: {
+      sources: [
+        { serviceAccountToken: { expirationSeconds: 3607, path: 'token' } },
+        { configMap: { name: 'kube-root-ca.crt', items: [{ key: 'ca.crt', path: 'ca.crt' }] } },
+        { downwardAPI: { items: [{ path: 'namespace', fieldRef: { apiVersion: 'v1', fieldPath: 'metadata.namespace' } }] } },
+      ],
+      defaultMode: 420,
+    },
+  });
+  spec.volumes = volumes;
+}
+
+/** Five characters from the generator's alphabet, from an FNV-1a hash of `seed`. */
+function derivedSuffix(seed: string): string {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < seed.length; i++) {
+    hash ^= seed.charCodeAt(i);
+    hash = Math.imul(hash, 0x01000193) >>> 0;
+  }
+  let out = '';
+  for (let i = 0; i < 5; i++) {
+    out += NAME_ALPHABET[hash % NAME_ALPHABET.length];
+    hash = Math.floor(hash / NAME_ALPHABET.length) + i * 7919;
+  }
+  return out;
+}
+
+/** The Priority admission plugin, with no global default PriorityClass: priority 0, PreemptLowerPriority. */
+function admitPriority(pod: KubeObject, spec: Json): void {
+  const className = typeof spec.priorityClassName === 'string' ? spec.priorityClassName : '';
+  let priority = 0;
+  if (className) {
+    if (!(className in SYSTEM_PRIORITY_CLASSES)) throw podForbidden(pod, `no PriorityClass with name ${className} was found`);
+    priority = SYSTEM_PRIORITY_CLASSES[className];
+  }
+  if (typeof spec.priority === 'number' && spec.priority !== priority) {
+    throw podForbidden(pod, `the integer value of priority (${spec.priority}) must not be provided in pod spec; priority admission controller computed ${priority} from the given PriorityClass name`);
+  }
+  spec.priority = priority;
+  if (spec.preemptionPolicy !== undefined && spec.preemptionPolicy !== 'PreemptLowerPriority') {
+    throw podForbidden(pod, `the string value of PreemptionPolicy (${String(spec.preemptionPolicy)}) must not be provided in pod spec; priority admission controller computed PreemptLowerPriority from the given PriorityClass name`);
+  }
+  spec.preemptionPolicy = 'PreemptLowerPriority';
+}
+
+function podForbidden(pod: KubeObject, reason: string): ApiError {
+  const name = pod.metadata?.name ?? pod.metadata?.generateName ?? '';
+  return new ApiError(403, 'Forbidden', `pods "${name}" is forbidden: ${reason}`, { name, kind: 'pods' });
+}
+
+/** DefaultTolerationSeconds: tolerate not-ready and unreachable nodes for 300 s unless the pod already does. */
+function admitDefaultTolerations(spec: Json): void {
+  const tolerations = records(spec.tolerations) as Toleration[];
+  const tolerates = (taint: string): boolean => tolerations.some((t) => (t.key === taint || !t.key) && (t.effect === 'NoExecute' || !t.effect));
+  const added: Toleration[] = [];
+  for (const taint of ['node.kubernetes.io/not-ready', 'node.kubernetes.io/unreachable']) {
+    if (!tolerates(taint)) added.push({ key: taint, operator: 'Exists', effect: 'NoExecute', tolerationSeconds: DEFAULT_TOLERATION_SECONDS });
+  }
+  if (added.length > 0) spec.tolerations = [...(Array.isArray(spec.tolerations) ? spec.tolerations : []), ...added];
+}
+
+function defaultNamespace(namespace: KubeObject): void {
+  const meta = namespace.metadata ?? (namespace.metadata = {});
+  if (meta.name) meta.labels = { ...meta.labels, 'kubernetes.io/metadata.name': meta.name };
+  const status = record(namespace, 'status');
+  setIfAbsent(status, 'phase', 'Active');
+}
+
+function defaultNode(node: KubeObject): void {
+  if (!isRecord(node.status)) return;
+  const status = node.status;
+  if (isRecord(status.capacity)) canonicalizeResourceList(status.capacity);
+  if (isRecord(status.allocatable)) canonicalizeResourceList(status.allocatable);
+  else if (isRecord(status.capacity)) status.allocatable = { ...status.capacity };
+}
+
+/**
+ * The pod strategy's PrepareForCreate: a new pod's status is reset to Pending with its QoS class,
+ * and a pod with scheduling gates gets PodScheduled=False/SchedulingGated. Call on create only.
+ */
+export function prepareForCreate(kind: ResourceKind, object: KubeObject): void {
+  if (kind !== 'Pod') return;
+  const spec = (isRecord(object.spec) ? object.spec : {}) as unknown as PodSpec;
+  const status: Json = { phase: 'Pending', qosClass: podQOSClass(spec) };
+  if ((spec.schedulingGates?.length ?? 0) > 0) {
+    status.conditions = [{ type: 'PodScheduled', status: 'False', lastProbeTime: null, lastTransitionTime: null, reason: 'SchedulingGated', message: 'Scheduling is blocked due to non-empty scheduling gates' }];
+  }
+  object.status = status;
+}
+
+const QOS_RESOURCES = ['cpu', 'memory'];
+
+function positiveQuantity(value: unknown): Quantity | undefined {
+  if (typeof value !== 'string' && typeof value !== 'number') return undefined;
+  const parsed = parseQuantity(value).quantity;
+  return parsed && parsed.nano > 0n ? parsed : undefined;
+}
+
+/** qos.GetPodQOS: BestEffort, Burstable or Guaranteed from the cpu and memory requests and limits. */
+export function podQOSClass(spec: PodSpec): 'BestEffort' | 'Burstable' | 'Guaranteed' {
+  const requests = new Map<string, bigint>();
+  const limits = new Map<string, bigint>();
+  let guaranteed = true;
+  const containers: Container[] = [...(spec.initContainers ?? []), ...(spec.containers ?? [])];
+  for (const container of containers) {
+    const found = new Set<string>();
+    for (const name of QOS_RESOURCES) {
+      const request = positiveQuantity(container.resources?.requests?.[name]);
+      if (request) requests.set(name, (requests.get(name) ?? 0n) + request.nano);
+      const limit = positiveQuantity(container.resources?.limits?.[name]);
+      if (limit) {
+        found.add(name);
+        limits.set(name, (limits.get(name) ?? 0n) + limit.nano);
+      }
+    }
+    if (found.size < QOS_RESOURCES.length) guaranteed = false;
+  }
+  if (requests.size === 0 && limits.size === 0) return 'BestEffort';
+  if (guaranteed) {
+    for (const [name, request] of requests) {
+      if (limits.get(name) !== request) {
+        guaranteed = false;
+        break;
+      }
+    }
+  }
+  return guaranteed && requests.size === limits.size ? 'Guaranteed' : 'Burstable';
+}

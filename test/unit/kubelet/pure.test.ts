@@ -1,0 +1,146 @@
+import assert from 'node:assert/strict';
+import type { Container } from '../../../src/core/k8s';
+import { Backoff } from '../../../src/sim/kubelet/backoff';
+import { exitsOnSigterm, plannedExit } from '../../../src/sim/kubelet/container-behaviour';
+import { formatGoDuration } from '../../../src/sim/kubelet/go-duration';
+import { defaultPullPolicy, imageSizeBytes, normalizedImageName, parseImageReference, pullFailure, type ImageReference } from '../../../src/sim/kubelet/images';
+
+function ref(image: string): ImageReference {
+  const parsed = parseImageReference(image);
+  if (!parsed.ok) throw new Error(parsed.error);
+  return parsed.reference;
+}
+
+function container(command?: string[], args?: string[]): Container {
+  return { name: 'app', image: 'busybox', command, args };
+}
+
+describe('kubelet pure parts', () => {
+  describe('formatGoDuration', () => {
+    it('prints durations as Go does', () => {
+      assert.equal(formatGoDuration(0), '0s');
+      assert.equal(formatGoDuration(441), '441ms');
+      assert.equal(formatGoDuration(1200), '1.2s');
+      assert.equal(formatGoDuration(5870), '5.87s');
+      assert.equal(formatGoDuration(10_000), '10s');
+      assert.equal(formatGoDuration(80_000), '1m20s');
+      assert.equal(formatGoDuration(300_000), '5m0s');
+      assert.equal(formatGoDuration(3_723_400), '1h2m3.4s');
+    });
+  });
+
+  describe('Backoff', () => {
+    it('starts at 10 s, doubles per failure and caps at 5 min', () => {
+      const backoff = new Backoff();
+      const delays: number[] = [];
+      for (let i = 0; i < 8; i++) {
+        backoff.next('k', i * 1000, i * 1000);
+        delays.push(backoff.get('k'));
+      }
+      assert.deepEqual(delays, [10_000, 20_000, 40_000, 80_000, 160_000, 300_000, 300_000, 300_000]);
+    });
+
+    it('measures restart back-off from the container finish time and pull back-off from the last failure', () => {
+      const backoff = new Backoff();
+      backoff.next('k', 1000, 1500);
+      assert.equal(backoff.isInBackOffSince('k', 1000, 10_999), true);
+      assert.equal(backoff.isInBackOffSince('k', 1000, 11_000), false);
+      assert.equal(backoff.isInBackOffSinceUpdate('k', 11_499), true);
+      assert.equal(backoff.isInBackOffSinceUpdate('k', 11_500), false);
+    });
+
+    it('forgets an item quiet for twice the cap', () => {
+      const backoff = new Backoff();
+      backoff.next('k', 0, 0);
+      backoff.next('k', 1000, 1000);
+      assert.equal(backoff.get('k'), 20_000);
+      backoff.next('k', 1000 + 600_001, 1000 + 600_001);
+      assert.equal(backoff.get('k'), 10_000);
+    });
+  });
+
+  describe('image references', () => {
+    it('normalizes names the way containerd stores them', () => {
+      assert.equal(normalizedImageName(ref('nginx')), 'docker.io/library/nginx:latest');
+      assert.equal(normalizedImageName(ref('nginx:1.25')), 'docker.io/library/nginx:1.25');
+      assert.equal(normalizedImageName(ref('bitnami/redis:7.2')), 'docker.io/bitnami/redis:7.2');
+      assert.equal(normalizedImageName(ref('registry.k8s.io/pause:3.10')), 'registry.k8s.io/pause:3.10');
+      assert.equal(normalizedImageName(ref('localhost:5000/app:v1')), 'localhost:5000/app:v1');
+      const digest = `sha256:${'a'.repeat(64)}`;
+      assert.equal(normalizedImageName(ref(`nginx@${digest}`)), `docker.io/library/nginx@${digest}`);
+    });
+
+    it('rejects upper-case repositories with the reference library message', () => {
+      assert.deepEqual(parseImageReference('Nginx:1.25'), { ok: false, error: 'invalid reference format: repository name (library/Nginx) must be lowercase' });
+      assert.equal(parseImageReference('nginx:bad tag').ok, false);
+    });
+
+    it('defaults the pull policy from the tag', () => {
+      assert.equal(defaultPullPolicy('nginx'), 'Always');
+      assert.equal(defaultPullPolicy('nginx:latest'), 'Always');
+      assert.equal(defaultPullPolicy('nginx:1.25'), 'IfNotPresent');
+    });
+
+    it('gives every image a stable size, nginx about 72 MB', () => {
+      assert.equal(imageSizeBytes(ref('nginx:1.25')), imageSizeBytes(ref('nginx:1.25')));
+      const nginx = imageSizeBytes(ref('nginx:1.25'));
+      assert.ok(nginx > 65_000_000 && nginx < 80_000_000, String(nginx));
+      const unknown = imageSizeBytes(ref('example/app:v3'));
+      assert.ok(unknown >= 10_000_000 && unknown <= 250_000_000, String(unknown));
+    });
+  });
+
+  describe('pull failures', () => {
+    it('lets ordinary images through', () => {
+      assert.equal(pullFailure(ref('nginx:1.25')), undefined);
+      assert.equal(pullFailure(ref('ghcr.io/org/app:v1')), undefined);
+    });
+
+    it('answers a missing tag with containerd NotFound', () => {
+      assert.deepEqual(pullFailure(ref('nginx:doesnotexist')), {
+        code: 'NotFound',
+        message: 'rpc error: code = NotFound desc = failed to pull and unpack image "docker.io/library/nginx:doesnotexist": failed to resolve reference "docker.io/library/nginx:doesnotexist": docker.io/library/nginx:doesnotexist: not found',
+      });
+      assert.equal(pullFailure(ref('nginx:nonexistent'))?.code, 'NotFound');
+    });
+
+    it('answers a missing Docker Hub repository with pull access denied', () => {
+      assert.equal(
+        pullFailure(ref('invalid-image'))?.message,
+        'rpc error: code = Unknown desc = failed to pull and unpack image "docker.io/library/invalid-image:latest": failed to resolve reference "docker.io/library/invalid-image:latest": pull access denied, repository does not exist or may require authorization: server message: insufficient_scope: authorization failed',
+      );
+    });
+
+    it('answers an unresolvable registry host with a DNS error', () => {
+      assert.equal(
+        pullFailure(ref('registry.invalid/team/app:v1'))?.message,
+        'rpc error: code = Unknown desc = failed to pull and unpack image "registry.invalid/team/app:v1": failed to resolve reference "registry.invalid/team/app:v1": failed to do request: Head "https://registry.invalid/v2/team/app/manifests/v1": dial tcp: lookup registry.invalid on 172.18.0.1:53: no such host',
+      );
+      assert.equal(pullFailure(ref('nonexistent.example.com/app:v1'))?.code, 'Unknown');
+    });
+  });
+
+  describe('container behaviour', () => {
+    it('runs the image entrypoint and unknown programs until stopped', () => {
+      assert.equal(plannedExit(container()), undefined);
+      assert.equal(plannedExit(container(['nginx', '-g', 'daemon off;'])), undefined);
+      assert.equal(plannedExit(container(['sh', '-c', 'while true; do sleep 1; done'])), undefined);
+      assert.equal(plannedExit(container(['sleep', 'infinity'])), undefined);
+    });
+
+    it('follows exit codes, false, true and sleeps', () => {
+      assert.deepEqual(plannedExit(container(['sh', '-c', 'exit 1'])), { exitCode: 1, runMs: 0 });
+      assert.deepEqual(plannedExit(container(['/bin/sh', '-c'], ['echo starting; sleep 5; exit 3'])), { exitCode: 3, runMs: 5000 });
+      assert.deepEqual(plannedExit(container(['false'])), { exitCode: 1, runMs: 0 });
+      assert.deepEqual(plannedExit(container(['sh', '-c', 'sleep 2 && true'])), { exitCode: 0, runMs: 2000 });
+      assert.deepEqual(plannedExit(container(['sleep', '3600'])), { exitCode: 0, runMs: 3_600_000 });
+      assert.deepEqual(plannedExit(container(['bash', '-ec', 'echo done; exit 300'])), { exitCode: 44, runMs: 0 });
+    });
+
+    it('knows which processes ignore SIGTERM', () => {
+      assert.equal(exitsOnSigterm(container()), true);
+      assert.equal(exitsOnSigterm(container(['sleep', '3600'])), false);
+      assert.equal(exitsOnSigterm(container(['sh', '-c', 'sleep 3600'])), false);
+    });
+  });
+});

@@ -1,0 +1,133 @@
+import assert from 'node:assert/strict';
+import { normalizeScores, numFeasibleNodesToFind, SchedulingAlgorithm, selectHost } from '../../../src/sim/scheduler/framework';
+import { scoreBalancedAllocation } from '../../../src/sim/scheduler/plugins/balanced-allocation';
+import { scoreImageLocality } from '../../../src/sim/scheduler/plugins/image-locality';
+import { scoreNodeAffinity } from '../../../src/sim/scheduler/plugins/node-affinity';
+import { scoreLeastAllocated } from '../../../src/sim/scheduler/plugins/node-resources-fit';
+import { scoreTaintToleration } from '../../../src/sim/scheduler/plugins/taint-toleration';
+import { SeededRandom } from '../../../src/sim/clock';
+import { cacheWith, info, nodeOf, type NodeSpec } from './fixtures';
+
+const MB = 1024 * 1024;
+
+describe('scheduler scoring', () => {
+  it('LeastAllocated: free share of cpu and memory, non-zero defaults for missing requests', () => {
+    const cache = cacheWith([{ name: 'n1', cpu: '4', memory: '8Gi' }], [{ name: 'a', nodeName: 'n1', cpu: '1', memory: '2Gi' }]);
+    // cpu (4000 − 1000 − 1000) × 100 / 4000 = 50; memory (8 − 2 − 2) / 8 = 50
+    assert.equal(scoreLeastAllocated(info({ name: 'p', cpu: '1', memory: '2Gi' }), nodeOf(cache, 'n1')), 50);
+    // No requests: 100m and 200Mi count. cpu (4000−1100)×100/4000 = 72; memory (8192−2048−200)×100/8192 = 72
+    assert.equal(scoreLeastAllocated(info({ name: 'q' }), nodeOf(cache, 'n1')), 72);
+  });
+
+  it('BalancedAllocation: 100 when cpu and memory fractions match, less as they diverge', () => {
+    const cache = cacheWith([{ name: 'n1', cpu: '4', memory: '8Gi' }]);
+    assert.equal(scoreBalancedAllocation(info({ name: 'p', cpu: '2', memory: '4Gi' }), nodeOf(cache, 'n1')), 100);
+    // fractions 0.5 and 0 → std 0.25 → 75
+    assert.equal(scoreBalancedAllocation(info({ name: 'q', cpu: '2' }), nodeOf(cache, 'n1')), 75);
+  });
+
+  it('ImageLocality: image size scaled by spread, clamped to 23–1000 MB per container', () => {
+    const image = { names: ['nginx:1.25'], sizeBytes: 500 * MB };
+    const nodes: NodeSpec[] = [{ name: 'has', images: [image] }, { name: 'without' }];
+    const cache = cacheWith(nodes);
+    const pod = info({ name: 'p', image: 'nginx:1.25' });
+    // 500 MB × (1 of 2 nodes) = 250 MB → 100 × (250 − 23) / (1000 − 23) = 23
+    assert.equal(scoreImageLocality(pod, nodeOf(cache, 'has'), cache), 23);
+    assert.equal(scoreImageLocality(pod, nodeOf(cache, 'without'), cache), 0);
+    // An untagged image is looked up as :latest.
+    const latest = cacheWith([{ name: 'n', images: [{ names: ['busybox:latest'], sizeBytes: 1000 * MB }] }]);
+    assert.equal(scoreImageLocality(info({ name: 'b', image: 'busybox' }), nodeOf(latest, 'n'), latest), 100);
+  });
+
+  it('TaintToleration counts untolerated PreferNoSchedule taints; NodeAffinity sums matching weights', () => {
+    const cache = cacheWith([{ name: 'n1', labels: { zone: 'a' }, taints: [{ key: 'a', effect: 'PreferNoSchedule' }, { key: 'b', effect: 'PreferNoSchedule' }] }]);
+    const node = nodeOf(cache, 'n1');
+    assert.equal(scoreTaintToleration(info({ name: 'p' }), node), 2);
+    assert.equal(scoreTaintToleration(info({ name: 'p', tolerations: [{ key: 'a', operator: 'Exists' }] }), node), 1);
+    const preferring = info({
+      name: 'q',
+      affinity: {
+        nodeAffinity: {
+          preferredDuringSchedulingIgnoredDuringExecution: [
+            { weight: 30, preference: { matchExpressions: [{ key: 'zone', operator: 'In', values: ['a'] }] } },
+            { weight: 50, preference: { matchExpressions: [{ key: 'zone', operator: 'In', values: ['b'] }] } },
+            { weight: 20, preference: { matchExpressions: [{ key: 'zone', operator: 'Exists' }] } },
+          ],
+        },
+      },
+    });
+    assert.equal(scoreNodeAffinity(preferring, node), 50);
+  });
+
+  it('normalizes as DefaultNormalizeScore, reversed for counts', () => {
+    const counts = Float64Array.from([0, 1, 2]);
+    normalizeScores(counts, 3, true);
+    assert.deepEqual([...counts], [100, 50, 0]);
+    const none = Float64Array.from([0, 0]);
+    normalizeScores(none, 2, true);
+    assert.deepEqual([...none], [100, 100]);
+    const weights = Float64Array.from([30, 60, 0]);
+    normalizeScores(weights, 3, false);
+    assert.deepEqual([...weights], [50, 100, 0]);
+  });
+
+  it('selectHost picks the maximum and spreads ties with the seeded random', () => {
+    const random = new SeededRandom(7);
+    assert.equal(selectHost(Float64Array.from([1, 5, 3]), 3, () => random.next()), 1);
+    const picks = new Set<number>();
+    for (let i = 0; i < 50; i++) picks.add(selectHost(Float64Array.from([5, 1, 5, 5]), 4, () => random.next()));
+    assert.deepEqual([...picks].sort(), [0, 2, 3]);
+  });
+
+  it('prefers the least allocated node', () => {
+    const cache = cacheWith(
+      [{ name: 'busy' }, { name: 'idle' }, { name: 'half' }],
+      [
+        { name: 'a', nodeName: 'busy', cpu: '3', memory: '6Gi' },
+        { name: 'b', nodeName: 'half', cpu: '2', memory: '4Gi' },
+      ],
+    );
+    const algorithm = new SchedulingAlgorithm(cache, () => 0.5);
+    const placement = algorithm.findPlacement(info({ name: 'p', cpu: '500m', memory: '1Gi' }));
+    assert.equal(placement.chosen?.name, 'idle');
+    assert.equal(placement.feasible.length, 3);
+    const fitRow = placement.scores?.plugins.find((p) => p.name === 'NodeResourcesFit');
+    assert.ok(fitRow);
+    assert.equal(fitRow.weight, 1);
+  });
+});
+
+describe('scheduler sampling (percentageOfNodesToScore)', () => {
+  it('finds all nodes below 100, then 50% − n/125 with floors of 5% and 100 nodes', () => {
+    assert.equal(numFeasibleNodesToFind(50), 50);
+    assert.equal(numFeasibleNodesToFind(100), 100);
+    assert.equal(numFeasibleNodesToFind(1_000), 420);
+    assert.equal(numFeasibleNodesToFind(5_000), 500);
+    assert.equal(numFeasibleNodesToFind(15_000), 750);
+    assert.equal(numFeasibleNodesToFind(1_000, 100), 1_000);
+    assert.equal(numFeasibleNodesToFind(1_000, 5), 100);
+  });
+
+  it('stops the walk after enough feasible nodes and resumes after the last node looked at', () => {
+    const nodes: NodeSpec[] = [];
+    for (let i = 0; i < 1_000; i++) nodes.push({ name: `node-${i}` });
+    const algorithm = new SchedulingAlgorithm(cacheWith(nodes), () => 0.5);
+    const first = algorithm.findPlacement(info({ name: 'p1' }));
+    assert.equal(first.evaluated, 420);
+    assert.equal(first.feasible[0].name, 'node-0');
+    const second = algorithm.findPlacement(info({ name: 'p2' }));
+    assert.equal(second.feasible[0].name, 'node-420');
+    const third = algorithm.findPlacement(info({ name: 'p3' }));
+    assert.equal(third.feasible[0].name, 'node-840');
+    assert.equal(third.feasible[third.feasible.length - 1].name, 'node-259');
+  });
+
+  it('counts rejected nodes as evaluated', () => {
+    const nodes: NodeSpec[] = [];
+    for (let i = 0; i < 200; i++) nodes.push({ name: `node-${i}`, unschedulable: i % 2 === 0 });
+    const placement = new SchedulingAlgorithm(cacheWith(nodes), () => 0.5).findPlacement(info({ name: 'p' }));
+    assert.equal(placement.feasible.length, 100);
+    assert.equal(placement.failures.length, 100);
+    assert.equal(placement.evaluated, 200);
+  });
+});
