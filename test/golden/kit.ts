@@ -139,8 +139,11 @@ export class Cluster {
     return ref;
   }
 
+  private eventSeq = 0;
+
+  /** `<object>.<UnixNano hex>` like client-go; the nanoseconds keep names unique within a millisecond. */
   private eventName(object: KubeObject, first: number): string {
-    const nanos = BigInt(Math.floor(first)) * 1_000_000n + BigInt(Math.floor((first % 1) * 1e6));
+    const nanos = BigInt(Math.floor(first)) * 1_000_000n + BigInt(Math.floor((first % 1) * 1e6)) + BigInt(++this.eventSeq * 1_379);
     return `${String(meta(object).name)}.${nanos.toString(16)}`;
   }
 

@@ -31,6 +31,8 @@ export interface EventPlacement {
    * `occurrence`: the n-th occurrence is its own stage (each container start is one).
    */
   counting: 'repeat' | 'occurrence';
+  /** Restates what another event or the state already says better ("Error: ErrImagePull"): evidence only, never the message. */
+  secondary?: boolean;
 }
 
 function other(ev: NormalizedEvent): EventPlacement {
@@ -82,7 +84,7 @@ function podPlacement(ev: NormalizedEvent): EventPlacement {
     case 'Failed': {
       const reason = parseErrorReason(ev.message);
       if (reason && FAILURE_WAITING_REASONS.has(reason)) {
-        return { key: waitingKey(c, reason), kind: waitingStageKind(reason), component: 'kubelet', title: `Container ${c} waiting: ${reason}`, container, warning: true, counting: 'repeat' };
+        return { key: waitingKey(c, reason), kind: waitingStageKind(reason), component: 'kubelet', title: `Container ${c} waiting: ${reason}`, container, warning: true, counting: 'repeat', secondary: true };
       }
       if (/^Failed to pull image/.test(ev.message)) {
         return { key: `pullFailed:${c}`, kind: 'failed', component: 'container-runtime', title: `Pulling image ${parseImage(ev.message) ?? ''} failed`.replace('  ', ' '), container, warning: true, counting: 'repeat' };

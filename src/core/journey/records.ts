@@ -85,6 +85,8 @@ export interface StageRecord {
   component: Component;
   title: string;
   message?: string;
+  /** Who wrote `message`: a primary event wins over state, state over a secondary event. */
+  messageFrom?: 'event' | 'state' | 'secondary';
   container?: string;
   warning?: boolean;
   time: number;

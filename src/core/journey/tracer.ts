@@ -456,7 +456,10 @@ export class JourneyTracer {
         timeSource: 'observed',
         observedAt,
       };
-      if (draft.message !== undefined) stage.message = draft.message;
+      if (draft.message !== undefined) {
+        stage.message = draft.message;
+        stage.messageFrom = 'state';
+      }
       if (draft.container !== undefined) stage.container = draft.container;
       if (draft.warning) stage.warning = true;
       if (draft.objectTime) stage.objectTime = draft.objectTime;
@@ -479,9 +482,13 @@ export class JourneyTracer {
       if (!stage.conditions) stage.conditions = [];
       if (!stage.conditions.some((c) => sameCondition(c, condition))) stage.conditions.push(condition);
     }
-    if (draft.message !== undefined && !stage.event) stage.message = draft.message;
+    if (draft.message !== undefined && stage.messageFrom !== 'event') {
+      stage.message = draft.message;
+      stage.messageFrom = 'state';
+    }
     if (draft.repeat) {
-      stage.count = Math.max((stage.count ?? 1) + 1, stage.event?.count ?? 1);
+      // With an Event behind the stage its count is authoritative; state repeats count only without one.
+      if (!stage.event) stage.count = (stage.count ?? 1) + 1;
       stage.lastTime = Math.max(stage.lastTime ?? stage.time, observedAt);
     }
     if (draft.overrideComponent) stage.component = draft.component;
@@ -559,6 +566,7 @@ export class JourneyTracer {
         component: placement.component,
         title: placement.title,
         message: event.message,
+        messageFrom: placement.secondary ? 'secondary' : 'event',
         time: receivedAt,
         timeSource: 'observed',
         observedAt: receivedAt,
@@ -578,7 +586,13 @@ export class JourneyTracer {
     } else {
       if (!stage.event || stage.event.name === event.name) {
         stage.event = stage.event ? { ...evidence, firstTime: Math.min(stage.event.firstTime, evidence.firstTime) } : evidence;
-        stage.message = event.message;
+        if (!placement.secondary) {
+          stage.message = event.message;
+          stage.messageFrom = 'event';
+        } else if (stage.message === undefined) {
+          stage.message = event.message;
+          stage.messageFrom = 'secondary';
+        }
       }
       if (event.first && (!stage.eventTime || event.first.ms < stage.eventTime.ms)) stage.eventTime = event.first;
       if (placement.counting === 'repeat' && event.count > 1) {

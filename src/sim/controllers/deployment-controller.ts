@@ -62,6 +62,7 @@ import { recordEvent } from './controller-events';
 import { ControllerQueue } from './work-scheduling';
 
 const COMPONENT = 'deployment-controller';
+/** `maxRetries`: a Deployment whose sync fails this many times in a row is dropped until its next change. */
 const MAX_RETRIES = 15;
 
 interface ReplicaSetsOfDeployment {
@@ -165,7 +166,7 @@ export class DeploymentController {
     } catch (error) {
       if (!(error instanceof ApiError || error instanceof SyncError)) throw error;
       const retries = (this.retries.get(key) ?? 0) + 1;
-      if (retries > MAX_RETRIES) {
+      if (retries > MAX_RETRIES || isNamespaceTerminating(error)) {
         this.retries.delete(key);
         this.queue.forget(key);
         return;

@@ -112,6 +112,12 @@ export class NodeCache {
     }
   }
 
+  /** The binding of an assumed pod was observed. */
+  confirm(uid: string): void {
+    const placement = this.placements.get(uid);
+    if (placement) placement.assumed = false;
+  }
+
   removePod(uid: string): Placement | undefined {
     const placement = this.placements.get(uid);
     if (!placement) return undefined;

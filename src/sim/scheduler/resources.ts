@@ -86,8 +86,39 @@ function podRequestAmounts(spec: PodSpec, nonMissingDefaults: boolean): Amounts 
   return requests;
 }
 
+/** The common shape (regular containers only, no overhead) without the general machinery: this runs for every pod. */
+function simplePodResources(spec: PodSpec): PodResources | undefined {
+  let milliCPU = 0;
+  let memory = 0;
+  let ephemeralStorage = 0;
+  let nonZeroMilliCPU = 0;
+  let nonZeroMemory = 0;
+  for (const container of spec.containers ?? []) {
+    const requests = container.resources?.requests;
+    let cpu: number | undefined;
+    let mem: number | undefined;
+    if (requests) {
+      for (const name in requests) {
+        if (name === 'cpu') cpu = quantityMilliValue(requests[name]);
+        else if (name === 'memory') mem = quantityValue(requests[name]);
+        else if (name === 'ephemeral-storage') ephemeralStorage += quantityValue(requests[name]);
+        else if (isScalarResourceName(name)) return undefined;
+      }
+    }
+    milliCPU += cpu ?? 0;
+    memory += mem ?? 0;
+    nonZeroMilliCPU += cpu ?? DEFAULT_MILLI_CPU_REQUEST;
+    nonZeroMemory += mem ?? DEFAULT_MEMORY_REQUEST;
+  }
+  return { milliCPU, memory, ephemeralStorage, scalar: [], nonZeroMilliCPU, nonZeroMemory };
+}
+
 export function computePodResources(spec: PodSpec | undefined): PodResources {
   if (!spec) return { milliCPU: 0, memory: 0, ephemeralStorage: 0, scalar: [], nonZeroMilliCPU: DEFAULT_MILLI_CPU_REQUEST, nonZeroMemory: DEFAULT_MEMORY_REQUEST };
+  if (!spec.initContainers?.length && !spec.overhead) {
+    const simple = simplePodResources(spec);
+    if (simple) return simple;
+  }
   const requests = podRequestAmounts(spec, false);
   const nonZero = podRequestAmounts(spec, true);
   const scalar: [string, number][] = [];

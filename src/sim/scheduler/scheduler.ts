@@ -140,8 +140,11 @@ export class Scheduler {
     const nodeName = pod.spec?.nodeName;
     if (nodeName) {
       this.queue.delete(uid);
+      const placement = this.cache.placement(uid);
       // A status-only write keeps the spec object: nothing the cache holds can have changed.
-      if (previous && previous.spec === pod.spec && this.cache.placement(uid)?.nodeName === nodeName) return;
+      if (previous && previous.spec === pod.spec && placement?.nodeName === nodeName) return;
+      // Our own binding landing: the assumed pod is confirmed as it is (binding changes only nodeName).
+      if (placement?.assumed && placement.nodeName === nodeName && previous && !previous.spec?.nodeName) return this.cache.confirm(uid);
       this.cache.placePod(nodeName, contributionOf(pod), false);
       return;
     }

@@ -1,0 +1,86 @@
+/**
+ * One benchmark run, in its own process so peak memory is this run's alone:
+ * `node --import tsx bench/scenario.ts <nodes> <pods> [--trace]` prints one JSON line.
+ * Pods come from Deployments of at most 3,000 replicas, each in its own namespace (the
+ * Kubernetes scalability threshold is 3,000 pods per namespace).
+ */
+import { readFileSync } from 'node:fs';
+import { Simulator } from '../src/sim/simulator';
+import { JourneyTracer } from '../src/core/journey/tracer';
+import type { KubeObject } from '../src/core/k8s';
+
+const PODS_PER_DEPLOYMENT = 3000;
+
+function peakRssMiB(): number {
+  const status = readFileSync('/proc/self/status', 'utf8');
+  const match = /VmHWM:\s+(\d+) kB/.exec(status);
+  return match ? Number(match[1]) / 1024 : process.memoryUsage().rss / 1024 / 1024;
+}
+
+function deployment(name: string, namespace: string, replicas: number): KubeObject {
+  return {
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: { name, namespace },
+    spec: {
+      replicas,
+      selector: { matchLabels: { app: name } },
+      template: { metadata: { labels: { app: name } }, spec: { containers: [{ name: 'app', image: 'nginx:1.25', resources: { requests: { cpu: '10m', memory: '16Mi' } } }] } },
+    },
+  };
+}
+
+function main(): void {
+  const [nodesArg, podsArg] = process.argv.slice(2);
+  const nodes = Number(nodesArg);
+  const pods = Number(podsArg);
+  const trace = process.argv.includes('--trace');
+  const setupStart = performance.now();
+  const simulator = new Simulator({ nodes, seed: 1, detail: 'lean', historyPerKind: 10_000 });
+  let tracer: JourneyTracer | undefined;
+  if (trace) {
+    tracer = new JourneyTracer();
+    for (const kind of ['Deployment', 'ReplicaSet', 'Pod', 'Event', 'Node'] as const) {
+      simulator.store.subscribe(kind, (change) => tracer!.ingest({ type: change.type, object: change.object }, simulator.clock.now()));
+    }
+  }
+  const setupMs = performance.now() - setupStart;
+
+  let running = 0;
+  simulator.store.subscribe('Pod', (change) => {
+    const phase = (change.object.status as { phase?: string } | undefined)?.phase;
+    const before = (change.previous?.status as { phase?: string } | undefined)?.phase;
+    if (change.type !== 'DELETED' && phase === 'Running' && before !== 'Running') running++;
+  });
+
+  const start = performance.now();
+  const virtualStart = simulator.clock.now();
+  let remaining = pods;
+  for (let i = 0; remaining > 0; i++) {
+    const replicas = Math.min(PODS_PER_DEPLOYMENT, remaining);
+    remaining -= replicas;
+    const namespace = `bench-${i}`;
+    simulator.store.create('Namespace', { metadata: { name: namespace } });
+    simulator.apply(deployment(`app-${i}`, namespace, replicas));
+    tracer?.begin({ kind: 'Deployment', namespace, name: `app-${i}` }, simulator.clock.now());
+  }
+  const outcome = simulator.runUntil(() => running >= pods, 3_600_000);
+  const wallMs = performance.now() - start;
+  process.stdout.write(
+    `${JSON.stringify({
+      nodes,
+      pods,
+      trace,
+      outcome,
+      running,
+      setupMs: Math.round(setupMs),
+      wallMs: Math.round(wallMs),
+      podsPerSecond: Math.round(pods / (wallMs / 1000)),
+      virtualSeconds: (simulator.clock.now() - virtualStart) / 1000,
+      peakRssMiB: Math.round(peakRssMiB()),
+      heapUsedMiB: Math.round(process.memoryUsage().heapUsed / 1024 / 1024),
+    })}\n`,
+  );
+}
+
+main();
