@@ -1,9 +1,11 @@
 /**
- * The simulator's Kubernetes-compatible HTTP API: loopback only, bearer-token authenticated.
+ * The simulator's Kubernetes-compatible HTTP API: loopback only, TLS with a per-run certificate,
+ * bearer-token authenticated.
  * A thin layer over the simulator's store; the clock driver is caught up before each request so
  * the answer reflects the virtual "now", and poked after each write so controllers react.
  */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import { createServer } from 'node:https';
 import { timingSafeEqual } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import type { InternalStep } from '../core/internals';
@@ -34,6 +36,9 @@ export interface ApiServerOptions {
   token: string;
   /** 0 picks a free port. */
   port?: number;
+  /** The server's certificate and key (PEM); see tls.ts. */
+  certPem: string;
+  keyPem: string;
 }
 
 export interface RunningApiServer {
@@ -61,10 +66,10 @@ export async function startApiServer(options: ApiServerOptions): Promise<Running
   };
   const sockets = new Set<import('node:net').Socket>();
 
-  const server = createServer((req, res) => {
+  const server: Server = createServer({ cert: options.certPem, key: options.keyPem }, (req, res) => {
     handle(req, res).catch((error: unknown) => sendError(res, error));
   });
-  server.on('connection', (socket) => {
+  server.on('secureConnection', (socket) => {
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
   });
@@ -127,7 +132,7 @@ export async function startApiServer(options: ApiServerOptions): Promise<Running
   return {
     server,
     port,
-    url: `http://127.0.0.1:${port}`,
+    url: `https://127.0.0.1:${port}`,
     close: () =>
       new Promise<void>((resolve) => {
         for (const socket of sockets) socket.destroy();

@@ -5,15 +5,14 @@ import { stringify } from 'yaml';
 
 export const SIMULATOR_CONTEXT = 'kube-journey-simulator';
 
-export function simulatorKubeconfig(url: string, token: string): string {
+export function simulatorKubeconfig(url: string, token: string, caPem: string): string {
   return stringify({
     apiVersion: 'v1',
     kind: 'Config',
     clusters: [
       {
         name: SIMULATOR_CONTEXT,
-        // Plain HTTP on loopback: client-node ≥ 1.1 refuses http:// unless TLS verification is skipped.
-        cluster: { server: url, 'insecure-skip-tls-verify': true },
+        cluster: { server: url, 'certificate-authority-data': Buffer.from(caPem).toString('base64') },
       },
     ],
     users: [{ name: SIMULATOR_CONTEXT, user: { token } }],
@@ -22,8 +21,8 @@ export function simulatorKubeconfig(url: string, token: string): string {
   });
 }
 
-export function writeKubeconfig(path: string, url: string, token: string): void {
+export function writeKubeconfig(path: string, url: string, token: string, caPem: string): void {
   mkdirSync(dirname(path), { recursive: true });
   // The token grants full access to the simulator: readable by the user only.
-  writeFileSync(path, simulatorKubeconfig(url, token), { mode: 0o600 });
+  writeFileSync(path, simulatorKubeconfig(url, token, caPem), { mode: 0o600 });
 }

@@ -8,6 +8,7 @@ import { Simulator, type SimulatorOptions } from '../sim/simulator';
 import { PacedDriver } from '../sim/driver';
 import { startApiServer, type RunningApiServer } from './api-server';
 import { writeKubeconfig } from './kubeconfig';
+import { makeServerCertificate } from './tls';
 
 export interface SimulatorProcessOptions extends SimulatorOptions {
   port?: number;
@@ -21,6 +22,8 @@ export interface RunningSimulator {
   simulator: Simulator;
   api: RunningApiServer;
   token: string;
+  /** The certificate clients must trust (PEM). */
+  caPem: string;
   kubeconfigPath?: string;
   stop(): Promise<void>;
 }
@@ -29,13 +32,15 @@ export async function runSimulator(options: SimulatorProcessOptions): Promise<Ru
   const simulator = new Simulator({ ...options, startTime: options.startTime ?? Date.now() });
   const driver = new PacedDriver(simulator.clock, { speed: options.speed ?? 1 });
   const token = options.token ?? randomBytes(24).toString('base64url');
-  const api = await startApiServer({ simulator, driver, token, port: options.port });
+  const certificate = makeServerCertificate();
+  const api = await startApiServer({ simulator, driver, token, port: options.port, ...certificate });
   driver.start();
-  if (options.kubeconfigPath) writeKubeconfig(options.kubeconfigPath, api.url, token);
+  if (options.kubeconfigPath) writeKubeconfig(options.kubeconfigPath, api.url, token, certificate.certPem);
   return {
     simulator,
     api,
     token,
+    caPem: certificate.certPem,
     kubeconfigPath: options.kubeconfigPath,
     stop: async () => {
       driver.stop();

@@ -48,7 +48,8 @@ function deriveStored(prev: WorkloadDigest | undefined, next: WorkloadDigest, ct
     fields.push(...imageChanges(prev, next));
     if (prev.specReplicas !== next.specReplicas) fields.push({ path: 'spec.replicas', from: String(prev.specReplicas), to: String(next.specReplicas) });
   }
-  const manager = managerEvidence(next);
+  // On creation the submitted stage already names the field manager.
+  const manager = prev || ctx.preexisting ? managerEvidence(next) : undefined;
   const created = !ctx.preexisting && generation === 1;
   out.push({
     key,

@@ -63,6 +63,8 @@ export interface StageDraft {
   component: Component;
   title: string;
   message?: string;
+  /** Container waiting/terminated reason. */
+  reason?: string;
   container?: string;
   warning?: boolean;
   /** The object's own timestamp for this step. */
@@ -85,6 +87,7 @@ export interface StageRecord {
   component: Component;
   title: string;
   message?: string;
+  reason?: string;
   /** Who wrote `message`: a primary event wins over state, state over a secondary event. */
   messageFrom?: 'event' | 'state' | 'secondary';
   container?: string;
@@ -101,6 +104,8 @@ export interface StageRecord {
   fields?: FieldChange[];
   conditions?: ConditionChange[];
   event?: EventEvidence;
+  /** `event` came from a secondary event; a primary one replaces it. */
+  eventSecondary?: boolean;
   internals?: InternalEvidence;
   manager?: { name: string; operation?: string; time?: number };
 }

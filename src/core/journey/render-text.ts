@@ -8,7 +8,7 @@
 import { formatDuration, formatOffset } from './time';
 import { STAGE_RANK } from './records';
 import { durationStats } from './snapshot';
-import { PHASE_NAMES, type Journey, type JourneyStatus, type ObjectJourney, type Stage, type StageKind } from './types';
+import { PHASE_NAMES, type Journey, type JourneyStatus, type ObjectJourney, type Stage, type StageKind, type StuckDetail } from './types';
 
 export interface RenderOptions {
   /** Terminal width (default 100). */
@@ -106,8 +106,12 @@ function objectFacts(o: ObjectJourney): string[] {
   return facts;
 }
 
+const REASON_FIRST: ReadonlySet<StageKind> = new Set(['failed', 'backOff', 'containerTerminated', 'unhealthy', 'event']);
+
 function stageDetail(stage: Stage): string {
   let text = stage.message ?? stage.title;
+  // "ErrImagePull: rpc error …": the reason is what people search for, the message says why.
+  if (stage.message && stage.reason && REASON_FIRST.has(stage.kind) && !stage.message.includes(stage.reason)) text = `${stage.reason}: ${text}`;
   if (stage.count && stage.count > 1) {
     const span = stage.lastTime !== undefined ? ` over ${formatDuration(stage.lastTime - stage.time)}` : '';
     text += ` (x${stage.count}${span})`;
@@ -125,8 +129,8 @@ function evidenceLines(ctx: Ctx, stage: Stage): string[] {
   if (e.manager) lines.push(`field manager ${e.manager.name}${e.manager.operation ? ` (${e.manager.operation})` : ''}`);
   if (e.event) {
     const ev = e.event;
-    const who = [ev.component, ev.host].filter(Boolean).join(', ');
-    lines.push(`event ${ev.type} ${ev.reason}${ev.count > 1 ? ` x${ev.count}` : ''}${who ? ` from ${who}` : ''} at ${formatOffset(ev.firstTime - ctx.origin)}`);
+    const from = ev.component ? ` · ${ev.component}${ev.host ? ` on ${ev.host}` : ''}` : '';
+    lines.push(`event ${ev.type} ${ev.reason}${ev.count > 1 ? ` x${ev.count}` : ''}${from}${ev.action ? ` · action ${ev.action}` : ''}`);
   }
   const internals = e.internals;
   for (const w of internals?.etcd ?? []) lines.push(`etcd ${w.verb} ${w.key} (resourceVersion ${w.resourceVersion}, by ${w.actor})`);
@@ -149,10 +153,13 @@ function stageLines(ctx: Ctx, stage: Stage): string[] {
   const mark = (text: string): string => (stage.warning ? paint(ctx, 'yellow', text) : text);
   const lines = [prefix + mark(detail[0]), ...detail.slice(1).map((line) => indent + mark(line))];
   if (ctx.evidence) {
+    // Evidence sits under the stage column, where there is room for field paths and event sources.
+    const evidenceIndent = ' '.repeat(2 + ctx.timeWidth + 2 + 2);
+    const evidenceRoom = ctx.width - evidenceIndent.length - 2;
     for (const item of evidenceLines(ctx, stage)) {
-      const wrapped = wrap(item, room - 2);
-      lines.push(`${indent}${paint(ctx, 'dim', `· ${wrapped[0]}`)}`);
-      for (const more of wrapped.slice(1)) lines.push(`${indent}  ${paint(ctx, 'dim', more)}`);
+      const wrapped = wrap(item, evidenceRoom);
+      lines.push(`${evidenceIndent}${paint(ctx, 'dim', `· ${wrapped[0]}`)}`);
+      for (const more of wrapped.slice(1)) lines.push(`${evidenceIndent}  ${paint(ctx, 'dim', more)}`);
     }
   }
   return lines;
@@ -162,15 +169,22 @@ function header(ctx: Ctx, o: ObjectJourney, depth: number): string[] {
   const facts = objectFacts(o);
   const lines = [`${'  '.repeat(depth)}${paint(ctx, 'bold', refText(o))}  [${statusText(ctx, o.status)}]${facts.length ? `  ${facts.join(' · ')}` : ''}`];
   if (o.stuck && o.ref.uid === o.stuck.object.uid) {
-    const s = o.stuck;
-    const head = `${'  '.repeat(depth)}  ! ${s.reason}${s.container ? ` (${s.container})` : ''} since ${formatOffset(s.since - ctx.origin)}${s.count && s.count > 1 ? `, x${s.count}` : ''}: `;
-    const body = wrap(s.message, ctx.width - head.length);
-    lines.push(paint(ctx, o.status === 'failed' ? 'red' : 'yellow', head + body[0]));
-    for (const more of body.slice(1)) lines.push(paint(ctx, o.status === 'failed' ? 'red' : 'yellow', ' '.repeat(head.length) + more));
-    if (s.lastTermination) {
-      const t = s.lastTermination;
-      lines.push(`${' '.repeat(head.length)}last ended: ${t.reason ?? 'Unknown'}${t.exitCode === undefined ? '' : `, exit code ${t.exitCode}`}`);
-    }
+    const color = o.status === 'failed' ? 'red' : 'yellow';
+    for (const line of problemLines(ctx, o.stuck, `${'  '.repeat(depth)}  `, ctx.origin)) lines.push(paint(ctx, color, line));
+  }
+  return lines;
+}
+
+/** `! Reason (container) since +1.2s, x3: message…`, wrapped under a small indent. */
+function problemLines(ctx: Ctx, s: StuckDetail, indent: string, origin: number): string[] {
+  const head = `${indent}! ${s.reason}${s.container ? ` (${s.container})` : ''} since ${formatOffset(s.since - origin)}${s.count && s.count > 1 ? `, x${s.count}` : ''}: `;
+  const more = `${indent}  `;
+  const first = wrap(s.message, ctx.width - head.length)[0];
+  const rest = s.message.slice(first.length).trim();
+  const lines = [head + first, ...(rest ? wrap(rest, ctx.width - more.length).map((line) => more + line) : [])];
+  if (s.lastTermination) {
+    const t = s.lastTermination;
+    lines.push(`${more}last ended: ${t.reason ?? 'Unknown'}${t.exitCode === undefined ? '' : `, exit code ${t.exitCode}`}`);
   }
   return lines;
 }
@@ -259,11 +273,9 @@ function summaryLines(ctx: Ctx, journey: Journey): string[] {
   if (journey.stuckCount > 0) {
     lines.push(`${label('stuck')}${journey.stuckCount} object${journey.stuckCount === 1 ? '' : 's'}`);
     for (const entry of journey.stuckObjects) {
-      const s = entry.stuck;
-      const head = `    ${entry.ref.kind} ${entry.ref.name}: ${s.reason}${s.container ? ` (${s.container})` : ''} since ${formatOffset(s.since - journey.appliedAt)} — `;
-      const body = wrap(s.message, ctx.width - head.length);
-      lines.push(paint(ctx, entry.status === 'failed' ? 'red' : 'yellow', head + body[0]));
-      for (const more of body.slice(1)) lines.push(' '.repeat(head.length) + more);
+      lines.push(`    ${entry.ref.kind} ${entry.ref.namespace}/${entry.ref.name} [${statusText(ctx, entry.status)}]`);
+      const color = entry.status === 'failed' ? 'red' : 'yellow';
+      for (const line of problemLines(ctx, entry.stuck, '      ', journey.appliedAt)) lines.push(paint(ctx, color, line));
     }
     if (journey.stuckCount > journey.stuckObjects.length) lines.push(`    … and ${journey.stuckCount - journey.stuckObjects.length} more`);
   }

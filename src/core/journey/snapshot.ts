@@ -42,6 +42,8 @@ function stageSnapshot(s: StageRecord): Stage {
   if (s.manager) evidence.manager = { ...s.manager };
   const stage: Stage = { key: s.key, kind: s.kind, time: s.time, timeSource: s.timeSource, component: s.component, title: s.title, evidence };
   if (s.message !== undefined) stage.message = s.message;
+  const reason = s.reason ?? s.event?.reason;
+  if (reason !== undefined) stage.reason = reason;
   if (s.container !== undefined) stage.container = s.container;
   if (s.warning) stage.warning = true;
   if (s.count !== undefined && s.count > 1) {

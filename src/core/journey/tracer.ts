@@ -460,6 +460,7 @@ export class JourneyTracer {
         stage.message = draft.message;
         stage.messageFrom = 'state';
       }
+      if (draft.reason !== undefined) stage.reason = draft.reason;
       if (draft.container !== undefined) stage.container = draft.container;
       if (draft.warning) stage.warning = true;
       if (draft.objectTime) stage.objectTime = draft.objectTime;
@@ -474,6 +475,7 @@ export class JourneyTracer {
       return { stage, created: true };
     }
     if (draft.objectTime && !stage.objectTime) stage.objectTime = draft.objectTime;
+    if (draft.reason !== undefined) stage.reason = draft.reason;
     for (const field of draft.fields ?? []) {
       if (!stage.fields) stage.fields = [];
       if (!stage.fields.some((f) => sameField(f, field))) stage.fields.push(field);
@@ -542,7 +544,9 @@ export class JourneyTracer {
 
   private applyEvent(record: ObjectRecord, event: NormalizedEvent, placement: EventPlacement, receivedAt: number): void {
     if (record.journey.superseded) return;
-    const first = event.first?.ms ?? receivedAt;
+    // The n-th occurrence of an aggregated event happened at its lastTimestamp.
+    const when = placement.counting === 'occurrence' ? (event.last ?? event.first) : event.first;
+    const first = when?.ms ?? receivedAt;
     const evidence = {
       type: event.type,
       reason: event.reason,
@@ -550,7 +554,7 @@ export class JourneyTracer {
       count: event.count,
       component: event.component,
       firstTime: first,
-      lastTime: event.last?.ms ?? first,
+      lastTime: placement.counting === 'occurrence' ? first : (event.last?.ms ?? first),
       name: event.name,
       ...(event.host ? { host: event.host } : {}),
       ...(event.action ? { action: event.action } : {}),
@@ -572,7 +576,8 @@ export class JourneyTracer {
         observedAt: receivedAt,
         event: evidence,
       };
-      if (event.first) stage.eventTime = event.first;
+      if (placement.secondary) stage.eventSecondary = true;
+      if (when) stage.eventTime = when;
       if (placement.container !== undefined) stage.container = placement.container;
       if (placement.warning) stage.warning = true;
       if (placement.counting === 'repeat' && event.count > 1) {
@@ -584,8 +589,10 @@ export class JourneyTracer {
       reposition(record, stage);
       this.onStageCreated(record, stage);
     } else {
-      if (!stage.event || stage.event.name === event.name) {
-        stage.event = stage.event ? { ...evidence, firstTime: Math.min(stage.event.firstTime, evidence.firstTime) } : evidence;
+      const sameEvent = stage.event?.name === event.name;
+      if (!stage.event || sameEvent || (stage.eventSecondary && !placement.secondary)) {
+        stage.event = stage.event && sameEvent ? { ...evidence, firstTime: Math.min(stage.event.firstTime, evidence.firstTime) } : evidence;
+        stage.eventSecondary = placement.secondary === true;
         if (!placement.secondary) {
           stage.message = event.message;
           stage.messageFrom = 'event';
@@ -594,7 +601,7 @@ export class JourneyTracer {
           stage.messageFrom = 'secondary';
         }
       }
-      if (event.first && (!stage.eventTime || event.first.ms < stage.eventTime.ms)) stage.eventTime = event.first;
+      if (when && (!stage.eventTime || when.ms < stage.eventTime.ms)) stage.eventTime = when;
       if (placement.counting === 'repeat' && event.count > 1) {
         stage.count = Math.max(stage.count ?? 1, event.count);
         stage.lastTime = Math.max(stage.lastTime ?? stage.time, evidence.lastTime);

@@ -211,6 +211,9 @@ export interface Stage {
    * container-state message. Prefer it over `title` when showing what Kubernetes said.
    */
   message?: string;
+  /** The Kubernetes reason behind the stage: a container's waiting or terminated reason
+   * (`ErrImagePull`, `CrashLoopBackOff`, `Error`), else the event's reason. */
+  reason?: string;
   /** The container this stage is about. */
   container?: string;
   /** Warning-level stage (failed, back-off, unhealthy, Warning events). */

@@ -161,3 +161,19 @@ describe('kubelet: concurrent pulls on one node', () => {
     assert.equal(h.pod('late')?.status?.phase, 'Running');
   });
 });
+
+describe('kubelet: cost per pod', () => {
+  it('starts a pod with two status writes and a handful of timers, and then goes quiet', () => {
+    const nodes = Array.from({ length: 20 }, (_, i) => ({ name: `node-${i + 1}` }));
+    const h = makeHarness({ nodes });
+    const pods = 400;
+    for (let i = 0; i < pods; i++) h.createPod(`p-${i}`, nginx, {}, `node-${(i % 20) + 1}`);
+    let timers = 0;
+    while (h.clock.step()) timers++;
+    assert.equal(h.store.list<PodObject>('Pod').items.filter((p) => p.status?.phase === 'Running').length, pods);
+    assert.equal(h.statuses().length, 2 * pods);
+    // Per pod: first sync, sandbox, image check, (pull), create, start, status sync; plus one node status write per node.
+    assert.ok(timers <= 7 * pods + nodes.length, `${timers} timers for ${pods} pods`);
+    assert.equal(h.clock.pending(), 0);
+  });
+});
