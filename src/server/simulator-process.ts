@@ -6,13 +6,14 @@
 import { randomBytes } from 'node:crypto';
 import { Simulator, type SimulatorOptions } from '../sim/simulator';
 import { PacedDriver } from '../sim/driver';
+import { defaultTimings, type Timings } from '../sim/context';
 import { startApiServer, type RunningApiServer } from './api-server';
 import { writeKubeconfig } from './kubeconfig';
 import { makeServerCertificate } from './tls';
 
 export interface SimulatorProcessOptions extends SimulatorOptions {
   port?: number;
-  /** Virtual seconds per wall second (1 = real time). */
+  /** How much faster than a real cluster the components work (1 = real timings). */
   speed?: number;
   kubeconfigPath?: string;
   token?: string;
@@ -29,8 +30,12 @@ export interface RunningSimulator {
 }
 
 export async function runSimulator(options: SimulatorProcessOptions): Promise<RunningSimulator> {
-  const simulator = new Simulator({ ...options, startTime: options.startTime ?? Date.now() });
-  const driver = new PacedDriver(simulator.clock, { speed: options.speed ?? 1 });
+  // Clients compare timestamps with their own clock (kubectl's AGE column), so the served
+  // simulator keeps virtual time equal to wall time; `speed` shortens the components' delays instead.
+  const speed = options.speed ?? 1;
+  const timings = Object.fromEntries(Object.entries({ ...defaultTimings, ...options.timings }).map(([key, ms]) => [key, ms / speed])) as unknown as Timings;
+  const simulator = new Simulator({ ...options, timings, startTime: options.startTime ?? Date.now() });
+  const driver = new PacedDriver(simulator.clock, { speed: 1 });
   const token = options.token ?? randomBytes(24).toString('base64url');
   const certificate = makeServerCertificate();
   const api = await startApiServer({ simulator, driver, token, port: options.port, ...certificate });

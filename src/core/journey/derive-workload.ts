@@ -34,6 +34,8 @@ export interface WorkloadDeriveContext {
   /** The object existed long before the journey began (only later changes are stages). */
   preexisting: boolean;
   has(key: string): boolean;
+  /** `base`, or `base#2`, `#3`… when taken: for transitions that can happen again. */
+  unique(base: string): string;
   deleter: Component;
 }
 
@@ -192,7 +194,7 @@ export function deriveReplicaSet(
   const availableBefore = prev ? prev.specReplicas > 0 && prev.availableReplicas >= prev.specReplicas && (prev.observedGeneration ?? 0) >= (prev.generation ?? 0) : false;
   if (availableNow && !availableBefore && !(ctx.preexisting && !prev)) {
     own.push({
-      key: `available:${next.specReplicas}`,
+      key: ctx.unique(`available:${next.specReplicas}`),
       kind: 'available',
       component: 'replicaset-controller',
       title: `${next.availableReplicas}/${next.specReplicas} pods available`,

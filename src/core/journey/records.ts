@@ -180,6 +180,8 @@ export interface JourneyRecord {
   /** Bare Pod root: its tally. */
   rootPodCounters: Counters;
   completedAt?: number;
+  /** The root was seen not complete since the journey began (a re-applied object starts out complete). */
+  sawIncomplete: boolean;
   /** A newer journey for the same root took over; this one no longer changes. */
   superseded: boolean;
   /** Pods whose scheduling cycles keep per-node verdicts. */

@@ -171,6 +171,7 @@ export class JourneyTracer {
       stuckObjects: new Set(),
       rootPodCounters: emptyCounters(),
       superseded: false,
+      sawIncomplete: false,
       schedulingDetailPods: this.options.schedulingDetailPods,
       nodesVersion: this.nodesVersion,
     };
@@ -363,6 +364,12 @@ export class JourneyTracer {
     }
     const deleter = this.deleterOf(record);
     const has = (key: string): boolean => findStage(record, key) !== undefined;
+    const unique = (base: string): string => {
+      if (!has(base)) return base;
+      let n = 2;
+      while (has(`${base}#${n}`)) n++;
+      return `${base}#${n}`;
+    };
     const touched: { stage: StageRecord; created: boolean }[] = [];
     const take = (result: { stage: StageRecord; created: boolean } | undefined): void => {
       if (result) touched.push(result);
@@ -371,13 +378,14 @@ export class JourneyTracer {
     if (next.kind === 'Pod') {
       for (const draft of derivePod(prev?.kind === 'Pod' ? prev : undefined, next, { isRoot: !record.parent, has, deleter })) take(this.upsert(record, draft, receivedAt));
     } else if (record.kind === 'Deployment') {
-      const drafts = deriveDeployment(prev?.kind === 'Deployment' ? prev : undefined, next, { isRoot: !record.parent, preexisting: record.preexisting, has, deleter });
+      const drafts = deriveDeployment(prev?.kind === 'Deployment' ? prev : undefined, next, { isRoot: !record.parent, preexisting: record.preexisting, has, unique, deleter });
       for (const draft of drafts) take(this.upsert(record, draft, receivedAt));
     } else {
       const derived = deriveReplicaSet(prev?.kind === 'ReplicaSet' ? prev : undefined, next, {
         isRoot: !record.parent,
         preexisting: record.preexisting,
         has,
+        unique,
         deleter,
         ownedByDeployment: record.parent?.kind === 'Deployment',
       });
@@ -722,7 +730,11 @@ export class JourneyTracer {
       r.snapshot = undefined;
     }
     const root = journey.rootRecord;
-    if (root && root.status === 'complete' && journey.completedAt === undefined) journey.completedAt = this.completionTime(root, now);
+    if (root && root.status !== 'complete') journey.sawIncomplete = true;
+    // A re-applied object that was complete before the apply has not completed *this* journey yet.
+    if (root?.status === 'complete' && journey.completedAt === undefined && (journey.sawIncomplete || !root.preexisting)) {
+      journey.completedAt = this.completionTime(root, now);
+    }
     journey.snapshot = undefined;
     this.changed.add(journey);
   }

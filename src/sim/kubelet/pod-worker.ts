@@ -12,6 +12,9 @@
  * - Graceful deletion stops the containers (SIGTERM, SIGKILL after the grace period), writes the
  *   terminal status, then deletes the pod with grace period 0.
  *
+ * Which images fail to pull and which commands exit is decided from the manifest alone: see
+ * images.ts `pullFailure`, container-behaviour.ts and docs/simulator-failures.md.
+ *
  * Per pod this costs a handful of timers and two or three status writes; nothing polls.
  */
 import type { Container, KubeObject, Pod } from '../../core/k8s';

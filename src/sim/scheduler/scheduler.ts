@@ -36,6 +36,11 @@ export interface SchedulerOptions {
   percentageOfNodesToScore?: number;
   /** Which upstream form of the FailedScheduling message to print (see fit-error.ts). Default 'doublePeriod'. */
   fitErrorStyle?: FitErrorStyle;
+  /**
+   * How many pods' latest cycles keep their per-node verdicts for `lastCycle` (default 1,000); older
+   * ones keep the counts only. One full cycle on 5,000 nodes holds 500 rows.
+   */
+  verdictRetention?: number;
   /** Backoff and flush timings; upstream defaults (1 s → 10 s backoff, 5 min leftover flush every 30 s). */
   queue?: Omit<QueueOptions, 'queueingDelayMs'>;
 }
@@ -59,6 +64,9 @@ export class Scheduler {
   private readonly queue: SchedulingQueue;
   private readonly algorithm: SchedulingAlgorithm;
   private readonly cycles = new Map<string, SchedulingCycle>();
+  /** Pods whose stored cycle still has verdicts, oldest first. */
+  private readonly withVerdicts = new Set<string>();
+  private readonly verdictRetention: number;
   private readonly fullVerdicts: boolean;
   private readonly fitErrorStyle: FitErrorStyle;
   private unsubscribe: (() => void)[] = [];
@@ -71,6 +79,7 @@ export class Scheduler {
   ) {
     this.fullVerdicts = (options.verdicts ?? 'full') === 'full';
     this.fitErrorStyle = options.fitErrorStyle ?? 'doublePeriod';
+    this.verdictRetention = options.verdictRetention ?? 1_000;
     this.queue = new SchedulingQueue(ctx.clock, { ...options.queue, queueingDelayMs: () => ctx.timings.schedulingLatency }, () => this.kick());
     this.algorithm = new SchedulingAlgorithm(this.cache, () => ctx.clock.random.next(), options.percentageOfNodesToScore ?? 0);
   }
@@ -127,6 +136,7 @@ export class Scheduler {
     if (change.type === 'DELETED') {
       const uid = pod.metadata?.uid ?? '';
       this.cycles.delete(uid);
+      this.withVerdicts.delete(uid);
       this.forget(uid);
       return;
     }
@@ -240,5 +250,17 @@ export class Scheduler {
     };
     this.cycles.set(info.uid, cycle);
     this.ctx.internals.record(cycle);
+    if (cycle.verdicts.length > 0) this.retainVerdicts(info.uid);
+  }
+
+  private retainVerdicts(uid: string): void {
+    this.withVerdicts.delete(uid);
+    this.withVerdicts.add(uid);
+    if (this.withVerdicts.size <= this.verdictRetention) return;
+    const oldest = this.withVerdicts.values().next().value!;
+    this.withVerdicts.delete(oldest);
+    const cycle = this.cycles.get(oldest);
+    // The recorded step is shared with the internals stream: replace, never mutate.
+    if (cycle) this.cycles.set(oldest, { ...cycle, verdicts: [] });
   }
 }

@@ -6,7 +6,7 @@ import { defaultTimings, type InternalsLog, type SimContext } from '../../../src
 import { StoreEventRecorder } from '../../../src/sim/store/events';
 import { MemoryStore } from '../../../src/sim/store/store';
 import { Scheduler, type SchedulerOptions } from '../../../src/sim/scheduler/scheduler';
-import { makeNode, makePod, type NodeSpec, type PodObject, type PodSpecInput } from './fixtures';
+import { makeNode, makePod, type NodeObject, type NodeSpec, type PodObject, type PodSpecInput } from './fixtures';
 
 class RecordingInternals implements InternalsLog {
   readonly recordsWatchDeliveries = false;
@@ -227,6 +227,49 @@ describe('Scheduler', () => {
       ['ImageLocality', 1],
     ]);
     assert.equal(feasible?.total, feasible?.scores?.reduce((sum, s) => sum + s.score, 0));
+  });
+
+  it('takes higher-priority pods first (PrioritySort)', () => {
+    const t = setup();
+    t.addNode({ name: 'n', cpu: '1' });
+    t.addPod({ name: 'low', cpu: '800m' });
+    t.addPod({ name: 'high', cpu: '800m', priority: 1000 });
+    t.run(100);
+    assert.equal(t.pod('high').spec?.nodeName, 'n');
+    assert.equal(t.pod('low').spec?.nodeName, undefined);
+  });
+
+  it('retries a parked pod when a node update removes the taint that kept it out', () => {
+    const t = setup();
+    t.addNode({ name: 'n', taints: [{ key: 'maintenance', effect: 'NoSchedule' }] });
+    t.addPod({ name: 'p' });
+    t.run(100);
+    assert.equal(podScheduled(t.pod('p'))?.message, '0/1 nodes are available: 1 node(s) had untolerated taint {maintenance: }. preemption: 0/1 nodes are available: 1 Preemption is not helpful for scheduling..');
+    // A heartbeat-style status update changes nothing the filters read: no retry.
+    t.store.mutate<NodeObject>('Node', undefined, 'n', (node) => {
+      (node as { status: NonNullable<NodeObject['status']> }).status = { ...node.status, conditions: [{ type: 'Ready', status: 'True' }] };
+    }, { subresource: 'status' });
+    t.run(10_000);
+    assert.equal(t.scheduler.lastCycle(t.pod('p').metadata!.uid!)?.attempt, 1, 'no relevant event, no retry');
+    t.store.mutate<NodeObject>('Node', undefined, 'n', (node) => {
+      node.spec = {};
+    });
+    t.run(100);
+    assert.equal(t.pod('p').spec?.nodeName, 'n');
+  });
+
+  it('keeps per-node verdicts for the most recent pods only', () => {
+    const t = setup({ verdictRetention: 2 });
+    t.addNode({ name: 'a' });
+    t.addNode({ name: 'b' });
+    for (const name of ['p1', 'p2', 'p3']) t.addPod({ name });
+    t.run(100);
+    const cycle = (name: string) => t.scheduler.lastCycle(t.pod(name).metadata!.uid!);
+    assert.deepEqual(cycle('p1')?.verdicts, []);
+    assert.equal(cycle('p1')?.feasibleNodes, 2);
+    assert.equal(cycle('p2')?.verdicts.length, 2);
+    assert.equal(cycle('p3')?.verdicts.length, 2);
+    assert.equal(t.internals.cycles[0].verdicts.length, 2, 'the recorded step itself is not changed');
   });
 
   it('schedules nothing after stop()', () => {
