@@ -66,6 +66,7 @@ export class SchedulingQueue {
   private readonly flushIntervalMs: number;
   private readonly startedAt: number;
   private flushTimer: TimerHandle | undefined;
+  private moveTimer: TimerHandle | undefined;
   private nextSeq = 0;
   private closed = false;
 
@@ -156,16 +157,25 @@ export class SchedulingQueue {
     this.moveToActiveOrBackoff(qp);
   }
 
-  /** A cluster event that may make parked pods schedulable (`MoveAllToActiveOrBackoffQueue`). */
+  /**
+   * A cluster event that may make parked pods schedulable (`MoveAllToActiveOrBackoffQueue`). The
+   * move runs once per instant however many events arrive in it: deleting 150,000 pods must not
+   * walk the parked pods 150,000 times.
+   */
   moveAllToActiveOrBackoff(): void {
-    if (this.unschedulable.size === 0) return;
-    for (const qp of [...this.unschedulable]) this.moveToActiveOrBackoff(qp);
+    if (this.unschedulable.size === 0 || this.moveTimer || this.closed) return;
+    this.moveTimer = this.clock.after(0, () => {
+      this.moveTimer = undefined;
+      for (const qp of [...this.unschedulable]) this.moveToActiveOrBackoff(qp);
+    });
   }
 
   close(): void {
     this.closed = true;
     this.clock.cancel(this.flushTimer);
+    this.clock.cancel(this.moveTimer);
     this.flushTimer = undefined;
+    this.moveTimer = undefined;
   }
 
   /** `calculateBackoffDuration`: initial × 2^(attempts−1), capped. */
