@@ -61,6 +61,7 @@ async function main(argv: string[]): Promise<number> {
       timeoutMs: numberOption(values.timeout, 'timeout', 300) * 1000,
       json: !!values.json,
       evidence: !!values.evidence,
+      width: process.stdout.isTTY ? Math.max(80, Math.min(process.stdout.columns ?? 100, 160)) : 100,
       out: process.stdout,
       err: process.stderr,
     });

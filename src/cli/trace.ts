@@ -25,12 +25,16 @@ export interface TraceOptions {
   timeoutMs: number;
   json: boolean;
   evidence: boolean;
+  /** Terminal width for the timeline (default 100). */
+  width?: number;
   out: Writable;
   err: Writable;
 }
 
 const TRACED_KINDS: ResourceKind[] = ['Deployment', 'ReplicaSet', 'Pod', 'Event', 'Node'];
 const JOURNEY_ROOTS = new Set(['Deployment', 'ReplicaSet', 'Pod']);
+/** Virtual time watched after every journey finished, to catch crash loops. */
+const SETTLE_MS = 30_000;
 
 export interface DocumentResult {
   document: number;
@@ -108,32 +112,38 @@ export async function runTrace(options: TraceOptions): Promise<number> {
   }
 
   const allDone = (): boolean => journeyIds.every((id) => tracer.journey(id)?.done === true);
-  const outcome = options.speed === undefined ? simulator.runUntil(allDone, options.timeoutMs) : await runPaced(simulator, allDone, options);
+  const anyStuck = (): boolean => journeyIds.some((id) => tracer.journey(id)?.stuck === true);
+  const run = (until: () => boolean, ms: number) => (options.speed === undefined ? Promise.resolve(simulator.runUntil(until, ms)) : runPaced(simulator, until, ms, options.speed));
+  const outcome = await run(allDone, options.timeoutMs);
+  // A crash-looping container can look Ready for a moment, as in a real cluster; watch a little
+  // longer so a journey that only looked finished is reported as stuck.
+  if (outcome === 'done' && journeyIds.length > 0) await run(anyStuck, SETTLE_MS);
   const journeys = journeyIds.map((id) => tracer.journey(id)).filter((j): j is Journey => j !== undefined);
 
   if (options.json) {
     print(`${JSON.stringify({ results, outcome, journeys }, null, 2)}\n`);
   } else if (journeys.length > 0) {
-    print(`\n${renderJourneys(journeys, { evidence: options.evidence, color: 'isTTY' in options.out && options.out.isTTY === true })}\n`);
+    print(`\n${renderJourneys(journeys, { evidence: options.evidence, width: options.width, color: 'isTTY' in options.out && options.out.isTTY === true })}\n`);
   }
 
   const failedApply = results.some((r) => r.error);
-  const unfinished = journeys.filter((j) => !j.done || j.status !== 'complete');
+  const unfinished = journeys.filter((j) => !j.done || j.status !== 'complete' || j.stuck);
   if (unfinished.length > 0) {
     for (const journey of unfinished) {
       const reason = journey.stuckObjects[0];
       const why = reason ? `${reason.ref.kind.toLowerCase()}/${reason.ref.name}: ${reason.stuck.reason}: ${reason.stuck.message}` : `still ${journey.status}`;
-      warn(`kube-journey: ${journey.root.kind.toLowerCase()}/${journey.root.name} did not finish within ${options.timeoutMs / 1000}s of simulated time: ${why}\n`);
+      const verdict = journey.done && journey.status === 'complete' ? 'became available but is not healthy' : `did not finish within ${options.timeoutMs / 1000}s of simulated time`;
+      warn(`kube-journey: ${journey.root.kind.toLowerCase()}/${journey.root.name} ${verdict}: ${why}\n`);
     }
     return 1;
   }
   return failedApply ? 1 : 0;
 }
 
-/** Paced mode: virtual time follows the wall clock × speed; a status line shows progress. */
-async function runPaced(simulator: Simulator, done: () => boolean, options: TraceOptions): Promise<'done' | 'timeout'> {
-  const driver = new PacedDriver(simulator.clock, { speed: options.speed! });
-  const deadline = simulator.clock.now() + options.timeoutMs;
+/** Paced mode: virtual time follows the wall clock × speed. */
+async function runPaced(simulator: Simulator, done: () => boolean, maxVirtualMs: number, speed: number): Promise<'done' | 'timeout'> {
+  const driver = new PacedDriver(simulator.clock, { speed });
+  const deadline = simulator.clock.now() + maxVirtualMs;
   driver.start();
   try {
     return await new Promise((resolve) => {

@@ -142,11 +142,14 @@ function managers(metadata: Record<string, unknown> | undefined): ManagerDigest[
   return out;
 }
 
-function common(object: KubeObject): CommonDigest | undefined {
+const NO_MANAGERS: ManagerDigest[] = [];
+
+function common(object: KubeObject, ownedPod = false): CommonDigest | undefined {
   const metadata = record(object.metadata);
   const uid = str(metadata?.uid);
   const name = str(metadata?.name);
   if (!uid || !name) return undefined;
+  const owner = controllerOwner(metadata);
   return {
     uid,
     name,
@@ -156,8 +159,9 @@ function common(object: KubeObject): CommonDigest | undefined {
     created: parseTime(metadata?.creationTimestamp),
     deletionTimestamp: parseTime(metadata?.deletionTimestamp),
     deletionGraceSeconds: num(metadata?.deletionGracePeriodSeconds),
-    owner: controllerOwner(metadata),
-    managers: managers(metadata),
+    owner,
+    // Only roots (which have no owner) and workloads need their field managers; pods are most objects.
+    managers: ownedPod && owner ? NO_MANAGERS : managers(metadata),
   };
 }
 
@@ -226,7 +230,7 @@ function container(raw: unknown, init: boolean): ContainerDigest | undefined {
 }
 
 export function digestPod(object: KubeObject): PodDigest | undefined {
-  const base = common(object);
+  const base = common(object, true);
   if (!base) return undefined;
   const spec = record(object.spec);
   const status = record(object.status);

@@ -27,11 +27,15 @@ export interface SnapshotContext {
   stuckListLimit: number;
 }
 
+/**
+ * Field changes, condition changes, event evidence and managers are never mutated once made (the
+ * tracer replaces them), so snapshots share them; only the arrays that grow are copied.
+ */
 function stageSnapshot(s: StageRecord): Stage {
   const evidence: StageEvidence = {};
   if (s.fields?.length) evidence.fields = s.fields.slice();
   if (s.conditions?.length) evidence.conditions = s.conditions.slice();
-  if (s.event) evidence.event = { ...s.event };
+  if (s.event) evidence.event = s.event;
   if (s.internals) {
     evidence.internals = {
       ...s.internals,
@@ -39,7 +43,7 @@ function stageSnapshot(s: StageRecord): Stage {
       watch: s.internals.watch?.slice(),
     };
   }
-  if (s.manager) evidence.manager = { ...s.manager };
+  if (s.manager) evidence.manager = s.manager;
   const stage: Stage = { key: s.key, kind: s.kind, time: s.time, timeSource: s.timeSource, component: s.component, title: s.title, evidence };
   if (s.message !== undefined) stage.message = s.message;
   const reason = s.reason ?? s.event?.reason;
@@ -116,9 +120,16 @@ function childOrder(a: ObjectRecord, b: ObjectRecord): number {
   return (a.createdAt ?? 0) - (b.createdAt ?? 0) || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
 }
 
+function inOrder(children: readonly ObjectRecord[]): boolean {
+  for (let i = 1; i < children.length; i++) if (childOrder(children[i - 1], children[i]) > 0) return false;
+  return true;
+}
+
 export function objectSnapshot(record: ObjectRecord, ctx: SnapshotContext): ObjectJourney {
   if (record.snapshot) return record.snapshot;
-  const children = record.children.length > 1 ? record.children.slice().sort(childOrder) : record.children;
+  // Children arrive nearly in creation order: sort only when they are not.
+  if (!inOrder(record.children)) record.children.sort(childOrder);
+  const children = record.children;
   const snapshot: ObjectJourney = {
     ref: refOf(record),
     status: record.status,

@@ -13,15 +13,21 @@ export interface TimeValue {
 }
 
 const FRACTION = /\.(\d+)/;
+const CACHE_LIMIT = 4096;
+/** Busy streams repeat the same few seconds' stamps over and over; parsed values are immutable and shared. */
+const cache = new Map<string, TimeValue | null>();
 
-/** Parses an RFC 3339 timestamp; undefined for missing, null or malformed values. */
+/** Parses an RFC 3339 timestamp; undefined for missing, null or malformed values. The result is shared: do not mutate. */
 export function parseTime(value: unknown): TimeValue | undefined {
   if (typeof value !== 'string' || value.length === 0) return undefined;
+  const cached = cache.get(value);
+  if (cached !== undefined) return cached ?? undefined;
   const ms = Date.parse(value);
-  if (Number.isNaN(ms)) return undefined;
-  const fraction = FRACTION.exec(value);
   // A fraction of only zeros is still a precise stamp: writers that keep sub-seconds write them all.
-  return { ms, precise: fraction !== null };
+  const parsed = Number.isNaN(ms) ? null : Object.freeze({ ms, precise: FRACTION.test(value) });
+  if (cache.size >= CACHE_LIMIT) cache.clear();
+  cache.set(value, parsed);
+  return parsed ?? undefined;
 }
 
 /** Milliseconds of an RFC 3339 timestamp, or undefined. */

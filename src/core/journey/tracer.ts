@@ -786,7 +786,7 @@ export class JourneyTracer {
 
   private notify(): void {
     if (this.changed.size === 0) return;
-    const changed = [...this.changed];
+    const changed = this.changed.size === 1 ? [this.changed.values().next().value as JourneyRecord] : [...this.changed];
     this.changed.clear();
     for (const journey of changed) {
       journey.version++;

@@ -67,6 +67,7 @@ describe('Scheduler', () => {
     const managers = (pod.metadata?.managedFields ?? []).map((m) => `${m.manager}/${m.subresource ?? ''}`);
     assert.ok(managers.includes('default-scheduler/'));
     assert.ok(managers.includes('default-scheduler/status'));
+    assert.equal(t.clock.pending(), 0, 'an idle scheduler leaves no timers');
   });
 
   it('places each pod on the least allocated node', () => {

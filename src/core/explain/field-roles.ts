@@ -1,0 +1,388 @@
+/**
+ * Which Kubernetes component acts on a manifest field, and at which stage of the journey. The
+ * official descriptions (schema/fields.ts) say what a field means; these say what happens to it
+ * after `kubectl apply`, in Kube Journey's own words, grounded in the components' sources (see
+ * shared/reference/lifecycle-facts.md). Declared as data so that the hover, its tests and the
+ * docs read one table.
+ */
+
+/** A live fact the hover can add once the manifest was traced. */
+export type LiveFact = 'replicas' | 'image' | 'scheduling' | 'readiness' | 'restarts' | 'revision' | 'podTemplate';
+
+/** Stages in the order a manifest goes through them. */
+export type RoleStage = 'admission' | 'controllers' | 'scheduling' | 'kubelet' | 'rollout' | 'status';
+
+export const STAGE_LABELS: Record<RoleStage, string> = {
+  admission: 'API server: validation and storage',
+  controllers: 'controllers',
+  scheduling: 'scheduling',
+  kubelet: 'on the node',
+  rollout: 'rollouts',
+  status: 'status',
+};
+
+export interface FieldRole {
+  /** The component, named as events and logs name it. */
+  component: string;
+  stage: RoleStage;
+  /** What the component does with the field. One or two sentences. */
+  effect: string;
+  live?: LiveFact;
+}
+
+/** Where a rule applies: the object itself, a workload's spec, or a pod spec (wherever it sits). */
+type Scope = 'object' | 'Deployment' | 'ReplicaSet' | 'workload' | 'podSpec' | 'PodOnly';
+
+interface RoleRule {
+  scope: Scope;
+  /** Path inside the scope, `[]` for any list index: `containers[].image`. A rule also covers the fields under it. */
+  path: string;
+  role: FieldRole;
+}
+
+const RULES: readonly RoleRule[] = [
+  {
+    scope: 'object',
+    path: 'apiVersion',
+    role: { component: 'kube-apiserver', stage: 'admission', effect: 'Picks the API group and version the request is decoded in; the object is defaulted, validated and written to etcd in the storage version.' },
+  },
+  {
+    scope: 'object',
+    path: 'kind',
+    role: { component: 'kube-apiserver', stage: 'admission', effect: 'Selects the resource: the object is stored under `/registry/<resource>/<namespace>/<name>` in etcd, and the controllers that watch that resource react to it.' },
+  },
+  {
+    scope: 'object',
+    path: 'metadata.name',
+    role: { component: 'kube-apiserver', stage: 'admission', effect: 'Identifies the object: server-side apply creates it when no object has this name, and patches it otherwise.' },
+  },
+  {
+    scope: 'object',
+    path: 'metadata.namespace',
+    role: { component: 'kube-apiserver', stage: 'admission', effect: 'The namespace must exist before the object is created; without it, the context\'s default namespace is used.' },
+  },
+  {
+    scope: 'object',
+    path: 'metadata.labels',
+    role: { component: 'kube-apiserver', stage: 'admission', effect: 'Stored with the object; controllers and services find objects by matching these labels against their selectors.' },
+  },
+  {
+    scope: 'object',
+    path: 'status',
+    role: { component: 'controllers and the kubelet', stage: 'status', effect: 'Written by the components, never by `apply`: a manifest\'s `status` is ignored by the API server.' },
+  },
+  {
+    scope: 'Deployment',
+    path: 'metadata.name',
+    role: { component: 'deployment-controller', stage: 'controllers', effect: 'The ReplicaSet is named `<name>-<pod-template-hash>`, and the ReplicaSet controller names its pods `<replicaset>-<5 random characters>`.' },
+  },
+  {
+    scope: 'Deployment',
+    path: 'spec.replicas',
+    role: {
+      component: 'deployment-controller, then replicaset-controller',
+      stage: 'controllers',
+      effect: 'The deployment controller writes this count into the current ReplicaSet (scaling old ones down during a rollout); the ReplicaSet controller then creates or deletes pods until exactly that many exist. Defaults to 1.',
+      live: 'replicas',
+    },
+  },
+  {
+    scope: 'ReplicaSet',
+    path: 'spec.replicas',
+    role: {
+      component: 'replicaset-controller',
+      stage: 'controllers',
+      effect: 'The ReplicaSet controller keeps that many pods: it creates missing ones in batches of 1, 2, 4, 8… (at most 500 per sync) and deletes extra ones, not-yet-scheduled and not-ready pods first.',
+      live: 'replicas',
+    },
+  },
+  {
+    scope: 'workload',
+    path: 'spec.selector',
+    role: { component: 'deployment-controller and replicaset-controller', stage: 'controllers', effect: 'How the controllers find the ReplicaSets and pods they own. It must match the template\'s labels, and it cannot change after creation in apps/v1.' },
+  },
+  {
+    scope: 'Deployment',
+    path: 'spec.template',
+    role: {
+      component: 'deployment-controller',
+      stage: 'rollout',
+      effect: 'The controller hashes the pod template (FNV-32a, the `pod-template-hash` label): any change to it creates a new ReplicaSet and starts a rolling update; an unchanged template reuses the current one.',
+      live: 'revision',
+    },
+  },
+  {
+    scope: 'ReplicaSet',
+    path: 'spec.template',
+    role: { component: 'replicaset-controller', stage: 'controllers', effect: 'Every pod the ReplicaSet creates is a copy of this template. Changing it does not touch existing pods; only new pods get the new template.', live: 'podTemplate' },
+  },
+  {
+    scope: 'workload',
+    path: 'spec.template.metadata.labels',
+    role: { component: 'replicaset-controller', stage: 'controllers', effect: 'Each new pod gets these labels (a Deployment adds `pod-template-hash`); the selector must match them or the API server rejects the object.' },
+  },
+  {
+    scope: 'Deployment',
+    path: 'spec.strategy',
+    role: {
+      component: 'deployment-controller',
+      stage: 'rollout',
+      effect: 'How a new template replaces the old pods. RollingUpdate (the default) keeps at most `replicas + maxSurge` pods (surge rounds up) and at least `replicas - maxUnavailable` available (unavailable rounds down); both default to 25%.',
+    },
+  },
+  {
+    scope: 'Deployment',
+    path: 'spec.minReadySeconds',
+    role: { component: 'deployment-controller', stage: 'rollout', effect: 'A pod counts as available only after it has been Ready this long; the rollout and the Available condition wait for it.' },
+  },
+  {
+    scope: 'Deployment',
+    path: 'spec.revisionHistoryLimit',
+    role: { component: 'deployment-controller', stage: 'rollout', effect: 'Old ReplicaSets kept for `kubectl rollout undo` (default 10); the controller deletes the oldest beyond that.' },
+  },
+  {
+    scope: 'Deployment',
+    path: 'spec.progressDeadlineSeconds',
+    role: { component: 'deployment-controller', stage: 'rollout', effect: 'Without progress for this long (default 600 s), the controller sets the Progressing condition to False with reason `ProgressDeadlineExceeded`; `kubectl rollout status` then fails.' },
+  },
+  {
+    scope: 'Deployment',
+    path: 'spec.paused',
+    role: { component: 'deployment-controller', stage: 'rollout', effect: 'While paused, template changes create no new ReplicaSet (Progressing reason `DeploymentPaused`); scaling still applies.' },
+  },
+  {
+    scope: 'podSpec',
+    path: 'nodeSelector',
+    role: { component: 'default-scheduler', stage: 'scheduling', effect: 'The NodeAffinity filter drops every node whose labels lack one of these pairs (`node(s) didn\'t match Pod\'s node affinity/selector`). No matching node leaves the pod Pending.', live: 'scheduling' },
+  },
+  {
+    scope: 'podSpec',
+    path: 'affinity.nodeAffinity',
+    role: { component: 'default-scheduler', stage: 'scheduling', effect: 'Required terms filter nodes (NodeAffinity plugin); preferred terms add to a node\'s score (weight 2).', live: 'scheduling' },
+  },
+  {
+    scope: 'podSpec',
+    path: 'affinity',
+    role: { component: 'default-scheduler', stage: 'scheduling', effect: 'The InterPodAffinity plugin places the pod near (affinity) or away from (anti-affinity) pods matching the terms; required terms filter nodes, preferred ones score them.', live: 'scheduling' },
+  },
+  {
+    scope: 'podSpec',
+    path: 'tolerations',
+    role: { component: 'default-scheduler', stage: 'scheduling', effect: 'The TaintToleration filter skips nodes with a NoSchedule or NoExecute taint the pod does not tolerate (`node(s) had untolerated taint {…}`); PreferNoSchedule taints only lower the score.', live: 'scheduling' },
+  },
+  {
+    scope: 'podSpec',
+    path: 'topologySpreadConstraints',
+    role: { component: 'default-scheduler', stage: 'scheduling', effect: 'The PodTopologySpread plugin keeps matching pods spread over the topology domains (zones, nodes) within `maxSkew`.', live: 'scheduling' },
+  },
+  {
+    scope: 'podSpec',
+    path: 'nodeName',
+    role: { component: 'kubelet', stage: 'scheduling', effect: 'A pod with a node name set skips the scheduler: the kubelet of that node admits and starts it directly.', live: 'scheduling' },
+  },
+  {
+    scope: 'podSpec',
+    path: 'schedulerName',
+    role: { component: 'default-scheduler', stage: 'scheduling', effect: 'Only the scheduler with this name picks the pod from its queue (default `default-scheduler`); with no such scheduler the pod stays Pending.' },
+  },
+  {
+    scope: 'podSpec',
+    path: 'priorityClassName',
+    role: { component: 'default-scheduler', stage: 'scheduling', effect: 'Higher-priority pods leave the scheduling queue first (PrioritySort), and DefaultPreemption may evict lower-priority pods to make room for them.' },
+  },
+  {
+    scope: 'podSpec',
+    path: 'containers[].image',
+    role: {
+      component: 'kubelet',
+      stage: 'kubelet',
+      effect: 'After the pod is bound, the kubelet of that node asks the container runtime to pull the image (events `Pulling`, then `Pulled`), unless it is already present. The scheduler\'s ImageLocality score prefers nodes that have it.',
+      live: 'image',
+    },
+  },
+  {
+    scope: 'podSpec',
+    path: 'containers[].imagePullPolicy',
+    role: { component: 'kubelet', stage: 'kubelet', effect: 'When the kubelet pulls: `IfNotPresent` (default for tagged images) reuses an image on the node, `Always` (default for `:latest` or no tag) pulls every start, `Never` fails with `ErrImageNeverPull` if it is missing.', live: 'image' },
+  },
+  {
+    scope: 'podSpec',
+    path: 'containers[].resources.requests',
+    role: {
+      component: 'default-scheduler',
+      stage: 'scheduling',
+      effect: 'The NodeResourcesFit filter keeps only nodes whose allocatable room, minus the requests of the pods already there, still fits these requests (`Insufficient cpu`, `Insufficient memory`); scoring then favours the least allocated nodes.',
+      live: 'scheduling',
+    },
+  },
+  {
+    scope: 'podSpec',
+    path: 'containers[].resources.limits',
+    role: { component: 'kubelet', stage: 'kubelet', effect: 'The kubelet hands the limits to the container runtime as cgroup limits: CPU above the limit is throttled, memory above it is killed (`OOMKilled`). Requests default to the limits when unset.', live: 'restarts' },
+  },
+  {
+    scope: 'podSpec',
+    path: 'containers[].resources',
+    role: { component: 'default-scheduler and kubelet', stage: 'scheduling', effect: 'Requests decide where the pod fits (scheduler); limits cap what it may use on the node (kubelet and container runtime).', live: 'scheduling' },
+  },
+  {
+    scope: 'podSpec',
+    path: 'containers[].ports[].hostPort',
+    role: { component: 'default-scheduler', stage: 'scheduling', effect: 'The NodePorts filter skips nodes where another pod already uses this port (`node(s) didn\'t have free ports for the requested pod ports`).', live: 'scheduling' },
+  },
+  {
+    scope: 'podSpec',
+    path: 'containers[].readinessProbe',
+    role: {
+      component: 'kubelet',
+      stage: 'kubelet',
+      effect: 'The kubelet runs the probe once the container started; the pod\'s Ready condition turns True only when it passes. Ready pods count as available for the Deployment and receive Service traffic.',
+      live: 'readiness',
+    },
+  },
+  {
+    scope: 'podSpec',
+    path: 'containers[].livenessProbe',
+    role: { component: 'kubelet', stage: 'kubelet', effect: 'When the probe fails `failureThreshold` times, the kubelet kills and restarts the container (event `Unhealthy`, then `Killing`).', live: 'restarts' },
+  },
+  {
+    scope: 'podSpec',
+    path: 'containers[].startupProbe',
+    role: { component: 'kubelet', stage: 'kubelet', effect: 'Liveness and readiness probes wait until this probe succeeds once; failing it past `failureThreshold` restarts the container.', live: 'readiness' },
+  },
+  {
+    scope: 'podSpec',
+    path: 'containers[].command',
+    role: { component: 'kubelet', stage: 'kubelet', effect: 'The container runtime starts this process (replacing the image\'s ENTRYPOINT). If it exits, the pod\'s restartPolicy decides what the kubelet does next.', live: 'restarts' },
+  },
+  {
+    scope: 'podSpec',
+    path: 'containers[].args',
+    role: { component: 'kubelet', stage: 'kubelet', effect: 'Arguments for the container\'s process (replacing the image\'s CMD), passed by the kubelet to the container runtime.', live: 'restarts' },
+  },
+  {
+    scope: 'podSpec',
+    path: 'containers[].env',
+    role: { component: 'kubelet', stage: 'kubelet', effect: 'The kubelet resolves the variables before creating the container; a missing ConfigMap or Secret key leaves it waiting with `CreateContainerConfigError`.' },
+  },
+  {
+    scope: 'podSpec',
+    path: 'containers[].envFrom',
+    role: { component: 'kubelet', stage: 'kubelet', effect: 'The kubelet reads the whole ConfigMap or Secret before creating the container; if it does not exist, the container waits with `CreateContainerConfigError`.' },
+  },
+  {
+    scope: 'podSpec',
+    path: 'containers[].volumeMounts',
+    role: { component: 'kubelet', stage: 'kubelet', effect: 'The kubelet mounts the pod\'s volumes into the container before starting it; a volume that cannot be mounted shows as a `FailedMount` event.' },
+  },
+  {
+    scope: 'podSpec',
+    path: 'containers[].name',
+    role: { component: 'kubelet', stage: 'kubelet', effect: 'Names the container in the kubelet\'s events (`Created container nginx`, `Started container nginx`) and in `status.containerStatuses`.' },
+  },
+  {
+    scope: 'podSpec',
+    path: 'containers',
+    role: { component: 'kubelet', stage: 'kubelet', effect: 'The kubelet of the node the pod is bound to creates the pod sandbox, then pulls, creates and starts each container through the container runtime (CRI).', live: 'readiness' },
+  },
+  {
+    scope: 'podSpec',
+    path: 'initContainers',
+    role: { component: 'kubelet', stage: 'kubelet', effect: 'The kubelet runs each init container to completion, in order, before any app container starts; the Initialized condition turns True after the last one.' },
+  },
+  {
+    scope: 'podSpec',
+    path: 'volumes',
+    role: { component: 'kubelet', stage: 'kubelet', effect: 'The kubelet prepares the volumes on the node before the containers start (`FailedMount` when it cannot).' },
+  },
+  {
+    scope: 'podSpec',
+    path: 'restartPolicy',
+    role: { component: 'kubelet', stage: 'kubelet', effect: 'What the kubelet does when a container exits. With `Always` (the only value a Deployment allows), it restarts it after a back-off that starts at 10 s and doubles up to 5 min (`CrashLoopBackOff`).', live: 'restarts' },
+  },
+  {
+    scope: 'podSpec',
+    path: 'terminationGracePeriodSeconds',
+    role: { component: 'kubelet', stage: 'kubelet', effect: 'On deletion the kubelet sends SIGTERM and waits this long (default 30 s) before SIGKILL; the pod shows as Terminating meanwhile.' },
+  },
+  {
+    scope: 'podSpec',
+    path: 'serviceAccountName',
+    role: { component: 'kube-apiserver', stage: 'admission', effect: 'The ServiceAccount admission plugin checks the account and mounts its token into the pod when it is created.' },
+  },
+  {
+    scope: 'podSpec',
+    path: 'readinessGates',
+    role: { component: 'kubelet', stage: 'kubelet', effect: 'Ready stays False (`ReadinessGatesNotReady`) until every listed condition is True, even when all containers are ready.', live: 'readiness' },
+  },
+  {
+    scope: 'PodOnly',
+    path: 'spec',
+    role: { component: 'default-scheduler and kubelet', stage: 'scheduling', effect: 'The scheduler picks a node for this pod and sets `spec.nodeName`; the kubelet on that node then runs it.', live: 'scheduling' },
+  },
+];
+
+/** Path segments with list indices replaced by `[]` and glued to the list name: `containers[].image`. */
+function normalize(path: readonly (string | number)[]): string[] {
+  const out: string[] = [];
+  for (const segment of path) {
+    if (typeof segment === 'number' || /^\d+$/.test(segment)) {
+      if (out.length > 0) out[out.length - 1] += '[]';
+    } else out.push(segment);
+  }
+  return out;
+}
+
+function startsWith(path: readonly string[], prefix: readonly string[]): boolean {
+  return prefix.length <= path.length && prefix.every((segment, i) => path[i] === segment);
+}
+
+/** Where the pod spec sits in a kind, or undefined for kinds without one. */
+function podSpecPrefix(kind: string): string[] | undefined {
+  if (kind === 'Pod') return ['spec'];
+  if (kind === 'Deployment' || kind === 'ReplicaSet') return ['spec', 'template', 'spec'];
+  return undefined;
+}
+
+function scopedPath(scope: Scope, kind: string, path: readonly string[]): readonly string[] | undefined {
+  switch (scope) {
+    case 'object':
+      return path;
+    case 'Deployment':
+    case 'ReplicaSet':
+      return kind === scope ? path : undefined;
+    case 'workload':
+      return kind === 'Deployment' || kind === 'ReplicaSet' ? path : undefined;
+    case 'PodOnly':
+      return kind === 'Pod' ? path : undefined;
+    case 'podSpec': {
+      const prefix = podSpecPrefix(kind);
+      return prefix && startsWith(path, prefix) ? path.slice(prefix.length) : undefined;
+    }
+  }
+}
+
+/**
+ * The role of the field at `path` (as fieldPathAt gives it) in an object of `kind`: the most
+ * specific rule whose path is the field or one of its parents. Kind-specific rules win over
+ * generic ones of the same depth.
+ */
+export function fieldRole(kind: string, path: readonly (string | number)[]): FieldRole | undefined {
+  const normalized = normalize(path);
+  let best: { rule: RoleRule; depth: number } | undefined;
+  for (const rule of RULES) {
+    const inScope = scopedPath(rule.scope, kind, normalized);
+    if (!inScope) continue;
+    const rulePath = rule.path.split('.');
+    if (!startsWith(inScope, rulePath)) continue;
+    const depth = normalized.length - inScope.length + rulePath.length;
+    const specific = rule.scope !== 'object';
+    if (!best || depth > best.depth || (depth === best.depth && specific && best.rule.scope === 'object')) best = { rule, depth };
+  }
+  return best?.rule.role;
+}
+
+/** Every rule, for documentation and tests. */
+export function allFieldRoles(): readonly { scope: string; path: string; role: FieldRole }[] {
+  return RULES;
+}

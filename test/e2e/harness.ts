@@ -1,0 +1,51 @@
+// One isolated real-VS-Code session per scenario: code-server with the packaged extension, a
+// workspace holding a copy of examples/, and a chromium page on the workbench.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser } from 'playwright-core';
+import { launchChromium, openWorkbench } from '../../scripts/e2e/browser';
+import { startCodeServer, type CodeServer } from '../../scripts/e2e/code-server';
+import { buildProductVsix, productExtensionExists, type BuiltVsix } from '../../scripts/e2e/vsix';
+import { createExamplesWorkspace, type Workspace } from '../../scripts/e2e/workspace';
+import { screenshotsDir, Workbench } from './workbench';
+
+let productVsix: BuiltVsix | undefined;
+
+/** Packages the product once per test run (undefined while src/extension does not exist). */
+export function packagedProduct(): BuiltVsix | undefined {
+  if (!productVsix && productExtensionExists()) productVsix = buildProductVsix();
+  return productVsix;
+}
+
+export interface Session {
+  workbench: Workbench;
+  server: CodeServer;
+  workbenchReadyMs: number;
+  /** Browser console lines, the extension host's console output included. */
+  consoleLines: string[];
+  dispose(): Promise<void>;
+}
+
+export async function startSession(name: string): Promise<Session> {
+  const product = packagedProduct();
+  const workspace: Workspace = createExamplesWorkspace();
+  let server: CodeServer | undefined;
+  let browser: Browser | undefined;
+  const consoleLines: string[] = [];
+  const dispose = async (): Promise<void> => {
+    mkdirSync(screenshotsDir, { recursive: true });
+    writeFileSync(join(screenshotsDir, `${name}.console.log`), consoleLines.join('\n'));
+    await browser?.close();
+    await server?.stop();
+    workspace.dispose();
+  };
+  try {
+    server = await startCodeServer({ workspace: workspace.folder, vsixes: product ? [product.file] : [], keepRunDir: process.env.KUBE_JOURNEY_E2E_KEEP === '1' });
+    browser = await launchChromium();
+    const { page, readyMs } = await openWorkbench(browser, server.url, { explorerEntry: 'examples', onConsole: (line) => consoleLines.push(line) });
+    return { workbench: new Workbench(page), server, workbenchReadyMs: readyMs, consoleLines, dispose };
+  } catch (error) {
+    await dispose();
+    throw error;
+  }
+}

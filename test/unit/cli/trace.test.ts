@@ -1,0 +1,79 @@
+import assert from 'node:assert/strict';
+import { Writable } from 'node:stream';
+import { runTrace, type TraceOptions } from '../../../src/cli/trace';
+
+class Capture extends Writable {
+  text = '';
+  override _write(chunk: Buffer, _encoding: BufferEncoding, done: () => void): void {
+    this.text += chunk.toString();
+    done();
+  }
+}
+
+async function trace(file: string, extra: Partial<TraceOptions> = {}): Promise<{ code: number; out: string; err: string }> {
+  const out = new Capture();
+  const err = new Capture();
+  const code = await runTrace({ file, nodes: 3, seed: 1, timeoutMs: 120_000, json: false, evidence: false, width: 400, out, err, ...extra });
+  return { code, out: out.text, err: err.text };
+}
+
+describe('kube-journey trace', () => {
+  it('prints the nginx Deployment journey through Running and Ready and exits 0', async () => {
+    const { code, out, err } = await trace('examples/nginx-deployment.yaml');
+    assert.equal(err, '');
+    assert.equal(code, 0);
+    assert.match(out, /^deployment\.apps\/nginx-deployment created$/m);
+    assert.match(out, /Scaled up replica set nginx-deployment-\S+ from 0 to 3/);
+    assert.equal((out.match(/Successfully assigned default\/nginx-deployment-\S+ to node-\d/g) ?? []).length, 3);
+    assert.equal((out.match(/\bPod Ready\b/g) ?? []).length, 3);
+    assert.match(out, /3\/3 ready/);
+    assert.match(out, /apply → Available in \d+(\.\d+)?s/);
+  });
+
+  it('gives the same journey for the same seed', async () => {
+    const first = await trace('examples/nginx-deployment.yaml', { seed: 9 });
+    const second = await trace('examples/nginx-deployment.yaml', { seed: 9 });
+    assert.equal(first.out, second.out);
+  });
+
+  it('exits 1 with the scheduler message when a pod cannot be scheduled', async () => {
+    const { code, err } = await trace('examples/too-big.yaml', { timeoutMs: 30_000 });
+    assert.equal(code, 1);
+    assert.match(err, /did not finish within 30s of simulated time/);
+    assert.match(err, /0\/3 nodes are available: 3 Insufficient cpu\. preemption: 0\/3 nodes are available: 3 No preemption victims found for incoming pod\./);
+  });
+
+  it('exits 1 with the back-off reason for an image that cannot be pulled', async () => {
+    const { code, err } = await trace('examples/image-pull-failure.yaml', { timeoutMs: 60_000 });
+    assert.equal(code, 1);
+    assert.match(err, /ImagePullBackOff|ErrImagePull/);
+  });
+
+  it('exits 1 with CrashLoopBackOff for a container that keeps exiting', async () => {
+    const { code, err } = await trace('examples/crash-loop.yaml', { timeoutMs: 60_000 });
+    assert.equal(code, 1);
+    assert.match(err, /CrashLoopBackOff/);
+  });
+
+  it('places a YAML syntax error on its line and applies nothing', async () => {
+    const { code, out, err } = await trace('test/fixtures/broken-yaml.yaml');
+    assert.equal(code, 1);
+    assert.equal(out, '');
+    assert.match(err, /^test\/fixtures\/broken-yaml\.yaml:[56]:\d+: Flow sequence/m);
+    assert.match(err, /nothing was applied/);
+  });
+
+  it('places the API server 422 on the offending field line', async () => {
+    const { code, err } = await trace('test/fixtures/selector-mismatch.yaml');
+    assert.equal(code, 1);
+    assert.match(err, /^test\/fixtures\/selector-mismatch\.yaml:11: Error from server: error when applying deployment\.apps\/bad: Deployment\.apps "bad" is invalid: spec\.template\.metadata\.labels: Invalid value/m);
+  });
+
+  it('applies every document of a multi-document file and prints JSON on request', async () => {
+    const { code, out } = await trace('examples/multi-document.yaml', { json: true });
+    assert.equal(code, 0);
+    const parsed = JSON.parse(out) as { results: { object: string; action: string }[]; journeys: { root: { name: string }; status: string }[] };
+    assert.deepEqual(parsed.results.map((r) => `${r.object} ${r.action}`), ['namespace/shop created', 'configmap/frontend-config created', 'deployment.apps/frontend created']);
+    assert.deepEqual(parsed.journeys.map((j) => `${j.root.name} ${j.status}`), ['frontend complete']);
+  });
+});
