@@ -12,7 +12,7 @@ const pureLayerImports = {
 };
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'media/**', 'node_modules/**', '.vscode-test/**', 'bin/**', '.e2e/**'] },
+  { ignores: ['**/dist/**', 'media/**', '**/node_modules/**', '.vscode-test/**', 'bin/**', '.e2e/**', '.tools/**', 'test/e2e/screenshots/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -48,12 +48,15 @@ export async function openWorkbench(browser: Browser, url: string, options: Work
   return { page, readyMs: performance.now() - start };
 }
 
+// A string, not a function: the repository's tsconfig has no DOM types, and this runs in the page.
+const bodyTextExpression = 'document.body ? document.body.innerText : ""';
+
 /** Searches every frame (webviews are nested iframes) for one whose body text satisfies `accept`. */
 export async function findFrameText(page: Page, accept: (text: string) => boolean, options: { timeoutMs: number; what: string }): Promise<{ frameUrl: string; text: string }> {
   return waitFor(async () => {
     for (const frame of page.frames()) {
       if (frame === page.mainFrame()) continue;
-      const text = await frame.evaluate(() => document.body?.innerText ?? '').catch(() => '');
+      const text = await frame.evaluate<string>(bodyTextExpression).catch(() => '');
       if (text && accept(text)) return { frameUrl: frame.url(), text };
     }
     return undefined;

@@ -121,6 +121,10 @@ function writeUserSettings(userDataDir: string): void {
     'update.mode': 'none',
     'window.restoreWindows': 'none',
     'editor.hover.delay': 300,
+    'workbench.hover.delay': 300,
+    'workbench.secondarySideBar.defaultVisibility': 'hidden',
+    'chat.disableAIFeatures': true,
+    'chat.commandCenter.enabled': false,
   };
   writeFileSync(join(settingsDir, 'settings.json'), JSON.stringify(settings, null, 2));
 }

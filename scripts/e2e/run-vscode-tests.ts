@@ -7,7 +7,8 @@ import type { RunResults } from '../../test/vscode/runner-extension/src/results'
 import { launchChromium, openWorkbench } from './browser';
 import { startCodeServer, waitFor } from './code-server';
 import { repoRoot } from './tools';
-import { buildProductVsix, buildRunnerVsix, productExtensionExists } from './vsix';
+import { stackMapper } from './stack-map';
+import { buildProductVsix, buildRunnerVsix, productExtensionExists, runnerSourceMap } from './vsix';
 import { createExamplesWorkspace } from './workspace';
 
 const screenshotsDir = join(repoRoot, 'test/e2e/screenshots');
@@ -65,13 +66,17 @@ function report(results: RunResults): number {
   if (!activation.found) console.log(`[test:vscode] ${activation.extensionId} is not installed`);
   else if (activation.error) console.log(`[test:vscode] ${activation.extensionId} failed to activate: ${activation.error}`);
   else if (activation.alreadyActive) console.log(`[test:vscode] ${activation.extensionId} was already active when the runner started`);
-  else console.log(`[test:vscode] ${activation.extensionId} activated in ${activation.activateMs?.toFixed(0)} ms`);
+  else console.log(`[test:vscode] ${activation.extensionId} activated in ${activation.activateMs?.toFixed(0)} ms (extension.activate() seen from the runner)`);
+  if (activation.reported) {
+    console.log(`[test:vscode] ${activation.extensionId} reports ${Object.entries(activation.reported).map(([key, ms]) => `${key} ${ms.toFixed(1)} ms`).join(', ')}`);
+  }
+  const mapStack = stackMapper(runnerSourceMap);
   for (const test of results.tests) {
     const mark = test.state === 'passed' ? '  ✓' : test.state === 'pending' ? '  -' : '  ✗';
     console.log(`${mark} ${test.fullTitle}${test.durationMs !== undefined ? ` (${test.durationMs} ms)` : ''}`);
-    if (test.error) console.log(`      ${(test.error.stack ?? test.error.message).split('\n').join('\n      ')}`);
+    if (test.error) console.log(`      ${mapStack(test.error.stack ?? test.error.message).split('\n').join('\n      ')}`);
   }
-  if (results.fatal) console.log(`[test:vscode] runner failed: ${results.fatal}`);
+  if (results.fatal) console.log(`[test:vscode] runner failed: ${mapStack(results.fatal)}`);
   const summary = `${results.passes} passed, ${results.failures} failed`;
   console.log(`\n${summary}${results.pending > 0 ? `, ${results.pending} skipped` : ''}`);
   const ranNothing = results.passes + results.failures === 0;

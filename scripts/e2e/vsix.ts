@@ -1,16 +1,20 @@
 // Builds the VSIXes the real-VS-Code runs install: the product (as `vsce package` ships it) and
 // the test-only runner extension that executes test/vscode/suite/ inside the extension host.
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { artifactsDir, repoRoot } from './tools';
 
 const vsceBin = join(repoRoot, 'node_modules/.bin/vsce');
 const runnerDir = join(repoRoot, 'test/vscode/runner-extension');
 
+export const runnerSourceMap = join(runnerDir, 'dist/runner.js.map');
+
 export interface BuiltVsix { file: string; bytes: number; ms: number }
 
+/** False before src/extension exists, or with KUBE_JOURNEY_E2E_WITHOUT_PRODUCT=1 (to check the harness alone). */
 export function productExtensionExists(): boolean {
+  if (process.env.KUBE_JOURNEY_E2E_WITHOUT_PRODUCT === '1') return false;
   return existsSync(join(repoRoot, 'src/extension/extension.ts'));
 }
 
@@ -42,7 +46,8 @@ export async function buildRunnerVsix(suiteFiles: string[]): Promise<BuiltVsix> 
     platform: 'node',
     format: 'cjs',
     target: 'node20',
-    sourcemap: 'inline',
+    // Not shipped: run-vscode-tests.ts maps failure stacks back to the suites' .ts lines with it.
+    sourcemap: 'external',
     external: ['vscode'],
     logLevel: 'error',
     plugins: [suitesModule(suiteFiles)],
@@ -51,6 +56,7 @@ export async function buildRunnerVsix(suiteFiles: string[]): Promise<BuiltVsix> 
   rmSync(stage, { recursive: true, force: true });
   mkdirSync(join(stage, 'dist'), { recursive: true });
   copyFileSync(join(runnerDir, 'package.json'), join(stage, 'package.json'));
+  writeFileSync(join(stage, '.vscodeignore'), '');
   copyFileSync(join(distDir, 'runner.js'), join(stage, 'dist/runner.js'));
   const manifest = JSON.parse(readFileSync(join(stage, 'package.json'), 'utf8')) as { name: string; version: string };
   const out = join(artifactsDir, `${manifest.name}-${manifest.version}.vsix`);
@@ -85,7 +91,13 @@ function suitesModule(suiteFiles: string[]): import('esbuild').Plugin {
   };
 }
 
+/** Runs a build step quietly; its output is shown when it fails. */
 function run(command: string, args: string[], cwd: string): void {
-  const result = spawnSync(command, args, { cwd, stdio: ['ignore', 'inherit', 'inherit'], env: process.env });
-  if (result.status !== 0) throw new Error(`${command} ${args.join(' ')} failed (${result.status ?? result.signal}) in ${cwd}`);
+  const result = spawnSync(command, args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], env: process.env });
+  if (result.status !== 0) {
+    throw new Error(`${command} ${args.join(' ')} failed (${result.status ?? result.signal}) in ${cwd}:\n${result.stdout}${result.stderr}`);
+  }
+  for (const line of `${result.stdout}${result.stderr}`.split('\n')) {
+    if (/^\s*(WARNING|DONE)\b/.test(line)) console.log(`[e2e] ${line.trim()}`);
+  }
 }

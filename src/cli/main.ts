@@ -1,6 +1,7 @@
 /**
  * `kube-journey` command line:
  *   trace -f <file> [--nodes N] [--speed X] [--seed S] [--timeout S] [--json] [--evidence]
+ *   trace -f <file> --context NAME [--kubeconfig FILE] [--force-conflicts] [--timeout S] [--json] [--evidence]
  *   simulate [--port P] [--nodes N] [--kubeconfig FILE] [--speed X] [--seed S]
  */
 import { parseArgs } from 'node:util';
@@ -18,6 +19,13 @@ const USAGE = `Usage:
       --timeout   give up after this many simulated seconds (default 300)
       --json      print the journeys as JSON
       --evidence  print each stage's evidence (field changes, events, internals)
+
+  kube-journey trace -f <file> --context NAME [--kubeconfig FILE] [--force-conflicts] [--timeout SECONDS] [--json] [--evidence]
+      Apply <file> to a cluster with server-side apply and print each object's journey.
+      --context          the kubeconfig context (default: the current context, when --kubeconfig is given)
+      --kubeconfig       the kubeconfig file (default: $KUBECONFIG, then ~/.kube/config)
+      --force-conflicts  take over fields that other field managers own
+      --timeout          give up after this many seconds (default 300)
 
   kube-journey simulate [--port P] [--nodes N] [--kubeconfig FILE] [--speed X] [--seed S]
       Run the simulator as a Kubernetes API server on 127.0.0.1 for kubectl.
@@ -49,10 +57,33 @@ async function main(argv: string[]): Promise<number> {
         timeout: { type: 'string' },
         json: { type: 'boolean' },
         evidence: { type: 'boolean' },
+        context: { type: 'string' },
+        kubeconfig: { type: 'string' },
+        'force-conflicts': { type: 'boolean' },
       },
       strict: true,
     });
     if (!values.file) throw new UsageError('trace needs a manifest: kube-journey trace -f <file>');
+    const width = process.stdout.isTTY ? Math.max(80, Math.min(process.stdout.columns ?? 100, 160)) : 100;
+    if (values.context !== undefined || values.kubeconfig !== undefined) {
+      const simulatorOnly = (['nodes', 'speed', 'seed'] as const).filter((name) => values[name] !== undefined);
+      if (simulatorOnly.length > 0) throw new UsageError(`--${simulatorOnly[0]} applies to the built-in simulator, not to --context/--kubeconfig`);
+      // Loaded only for clusters: the simulator path does not need the Kubernetes client.
+      const { runTraceCluster } = await import('./trace-cluster');
+      return runTraceCluster({
+        file: values.file,
+        context: values.context,
+        kubeconfig: values.kubeconfig,
+        forceConflicts: !!values['force-conflicts'],
+        timeoutMs: numberOption(values.timeout, 'timeout', 300) * 1000,
+        json: !!values.json,
+        evidence: !!values.evidence,
+        width,
+        out: process.stdout,
+        err: process.stderr,
+      });
+    }
+    if (values['force-conflicts']) throw new UsageError('--force-conflicts applies to --context/--kubeconfig');
     return runTrace({
       file: values.file,
       nodes: numberOption(values.nodes, 'nodes', 3, (n) => Number.isInteger(n) && n > 0),
@@ -61,7 +92,7 @@ async function main(argv: string[]): Promise<number> {
       timeoutMs: numberOption(values.timeout, 'timeout', 300) * 1000,
       json: !!values.json,
       evidence: !!values.evidence,
-      width: process.stdout.isTTY ? Math.max(80, Math.min(process.stdout.columns ?? 100, 160)) : 100,
+      width,
       out: process.stdout,
       err: process.stderr,
     });

@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import type { Writable } from 'node:stream';
-import { parseManifest, lineOfField } from '../core/manifest';
+import { parseManifest, lineOfField, type ParsedManifest } from '../core/manifest';
 import { JourneyTracer } from '../core/journey/tracer';
 import { renderJourneys } from '../core/journey/render-text';
 import type { Journey } from '../core/journey/types';
@@ -32,9 +32,10 @@ export interface TraceOptions {
 }
 
 const TRACED_KINDS: ResourceKind[] = ['Deployment', 'ReplicaSet', 'Pod', 'Event', 'Node'];
-const JOURNEY_ROOTS = new Set(['Deployment', 'ReplicaSet', 'Pod']);
-/** Virtual time watched after every journey finished, to catch crash loops. */
-const SETTLE_MS = 30_000;
+/** Kinds an applied object starts a journey from. */
+export const JOURNEY_ROOTS = new Set(['Deployment', 'ReplicaSet', 'Pod']);
+/** Time watched after every journey finished, to catch crash loops. */
+export const SETTLE_MS = 30_000;
 
 export interface DocumentResult {
   document: number;
@@ -43,6 +44,26 @@ export interface DocumentResult {
   object: string;
   action?: 'created' | 'configured' | 'unchanged';
   error?: string;
+  /** The error came from the client (no such kind, server unreachable), not from the API server. */
+  clientError?: boolean;
+  /** What the user can do about the error, printed after it. */
+  hint?: string;
+}
+
+/** What `finishTrace` prints and decides the exit code from. */
+export interface TraceReport {
+  results: DocumentResult[];
+  journeys: Journey[];
+  outcome: string;
+  /** How long was waited, for the message about unfinished journeys: `within 300s of simulated time`. */
+  limit: string;
+  json: boolean;
+  evidence: boolean;
+  width?: number;
+  out: Writable;
+  err: Writable;
+  /** More fields for the JSON output. */
+  extra?: Record<string, unknown>;
 }
 
 /** Connect a tracer to a simulator: every change of the traced kinds, and the internals stream. */
@@ -61,26 +82,65 @@ function displayName(object: KubeObject): string {
   }
 }
 
-export async function runTrace(options: TraceOptions): Promise<number> {
-  const print = (text: string): void => void options.out.write(text);
-  const warn = (text: string): void => void options.err.write(text);
+/** Reads and parses the manifest; on any problem, says so on `err` and returns undefined. */
+export function readManifest(file: string, err: Writable): ParsedManifest | undefined {
+  const warn = (text: string): void => void err.write(text);
   let text: string;
   try {
-    text = readFileSync(options.file, 'utf8');
+    text = readFileSync(file, 'utf8');
   } catch (error) {
-    warn(`kube-journey: cannot read ${options.file}: ${error instanceof Error ? error.message : String(error)}\n`);
-    return 1;
+    warn(`kube-journey: cannot read ${file}: ${error instanceof Error ? error.message : String(error)}\n`);
+    return undefined;
   }
   const manifest = parseManifest(text);
-  const problems = manifest.documents.flatMap((d) => d.problems.map((p) => `${options.file}:${p.line}:${p.column}: ${p.message}`));
+  const problems = manifest.documents.flatMap((d) => d.problems.map((p) => `${file}:${p.line}:${p.column}: ${p.message}`));
   if (problems.length > 0) {
     warn(`${problems.join('\n')}\nkube-journey: nothing was applied; fix the manifest and try again.\n`);
-    return 1;
+    return undefined;
   }
   if (manifest.documents.length === 0) {
-    warn(`kube-journey: ${options.file} holds no Kubernetes objects.\n`);
+    warn(`kube-journey: ${file} holds no Kubernetes objects.\n`);
+    return undefined;
+  }
+  return manifest;
+}
+
+/** Prints each document's apply result: errors on `err` (at their YAML line), actions on `out`. */
+export function printResults(file: string, results: readonly DocumentResult[], json: boolean, out: Writable, err: Writable): void {
+  for (const r of results) {
+    if (r.error) {
+      const prefix = r.clientError ? 'error when applying' : 'Error from server: error when applying';
+      err.write(`${file}:${r.line}: ${prefix} ${r.object}: ${r.error}\n${r.hint ? `${r.hint}\n` : ''}`);
+    } else if (!json) out.write(`${r.object} ${r.action}\n`);
+  }
+}
+
+/** Prints the journeys (text or JSON) and why unfinished ones did not finish; returns the exit code. */
+export function finishTrace(report: TraceReport): number {
+  const { results, journeys, outcome } = report;
+  if (report.json) {
+    report.out.write(`${JSON.stringify({ results, outcome, journeys, ...report.extra }, null, 2)}\n`);
+  } else if (journeys.length > 0) {
+    report.out.write(`\n${renderJourneys(journeys, { evidence: report.evidence, width: report.width, color: 'isTTY' in report.out && report.out.isTTY === true })}\n`);
+  }
+
+  const failedApply = results.some((r) => r.error);
+  const unfinished = journeys.filter((j) => !j.done || j.status !== 'complete' || j.stuck);
+  if (unfinished.length > 0) {
+    for (const journey of unfinished) {
+      const reason = journey.stuckObjects[0];
+      const why = reason ? `${reason.ref.kind.toLowerCase()}/${reason.ref.name}: ${reason.stuck.reason}: ${reason.stuck.message}` : `still ${journey.status}`;
+      const verdict = journey.done && journey.status === 'complete' ? 'became available but is not healthy' : `did not finish ${report.limit}`;
+      report.err.write(`kube-journey: ${journey.root.kind.toLowerCase()}/${journey.root.name} ${verdict}: ${why}\n`);
+    }
     return 1;
   }
+  return failedApply ? 1 : 0;
+}
+
+export async function runTrace(options: TraceOptions): Promise<number> {
+  const manifest = readManifest(options.file, options.err);
+  if (!manifest) return 1;
 
   const simulator = new Simulator({ nodes: options.nodes, seed: options.seed });
   const tracer = new JourneyTracer();
@@ -106,10 +166,7 @@ export async function runTrace(options: TraceOptions): Promise<number> {
     }
     results.push(result);
   }
-  for (const r of results) {
-    if (r.error) warn(`${options.file}:${r.line}: Error from server: error when applying ${r.object}: ${r.error}\n`);
-    else if (!options.json) print(`${r.object} ${r.action}\n`);
-  }
+  printResults(options.file, results, options.json, options.out, options.err);
 
   const allDone = (): boolean => journeyIds.every((id) => tracer.journey(id)?.done === true);
   const anyStuck = (): boolean => journeyIds.some((id) => tracer.journey(id)?.stuck === true);
@@ -119,25 +176,7 @@ export async function runTrace(options: TraceOptions): Promise<number> {
   // longer so a journey that only looked finished is reported as stuck.
   if (outcome === 'done' && journeyIds.length > 0) await run(anyStuck, SETTLE_MS);
   const journeys = journeyIds.map((id) => tracer.journey(id)).filter((j): j is Journey => j !== undefined);
-
-  if (options.json) {
-    print(`${JSON.stringify({ results, outcome, journeys }, null, 2)}\n`);
-  } else if (journeys.length > 0) {
-    print(`\n${renderJourneys(journeys, { evidence: options.evidence, width: options.width, color: 'isTTY' in options.out && options.out.isTTY === true })}\n`);
-  }
-
-  const failedApply = results.some((r) => r.error);
-  const unfinished = journeys.filter((j) => !j.done || j.status !== 'complete' || j.stuck);
-  if (unfinished.length > 0) {
-    for (const journey of unfinished) {
-      const reason = journey.stuckObjects[0];
-      const why = reason ? `${reason.ref.kind.toLowerCase()}/${reason.ref.name}: ${reason.stuck.reason}: ${reason.stuck.message}` : `still ${journey.status}`;
-      const verdict = journey.done && journey.status === 'complete' ? 'became available but is not healthy' : `did not finish within ${options.timeoutMs / 1000}s of simulated time`;
-      warn(`kube-journey: ${journey.root.kind.toLowerCase()}/${journey.root.name} ${verdict}: ${why}\n`);
-    }
-    return 1;
-  }
-  return failedApply ? 1 : 0;
+  return finishTrace({ ...options, results, journeys, outcome, limit: `within ${options.timeoutMs / 1000}s of simulated time` });
 }
 
 /** Paced mode: virtual time follows the wall clock × speed. */

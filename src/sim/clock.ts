@@ -8,13 +8,16 @@ export interface TimerHandle {
   readonly id: number;
 }
 
-interface Timer {
-  id: number;
+/** A pending timer is its own handle: cancelling marks it, and the heap drops it when it surfaces. */
+interface Timer extends TimerHandle {
   at: number;
   seq: number;
   fn: () => void;
-  cancelled: boolean;
+  /** Cancelled, or already run. */
+  settled: boolean;
 }
+
+function noop(): void {}
 
 /** Deterministic pseudo-random numbers (mulberry32): same seed, same run. */
 export class SeededRandom {
@@ -51,7 +54,8 @@ export class VirtualClock {
   private heap: Timer[] = [];
   private nextId = 1;
   private nextSeq = 0;
-  private readonly live = new Map<number, Timer>();
+  /** Timers set and neither run nor cancelled. */
+  private live = 0;
   readonly random: SeededRandom;
 
   constructor(options: ClockOptions = {}) {
@@ -65,19 +69,19 @@ export class VirtualClock {
 
   /** Run `fn` after `delayMs` of virtual time. Timers due at the same instant run in the order they were set. */
   after(delayMs: number, fn: () => void): TimerHandle {
-    const timer: Timer = { id: this.nextId++, at: this.current + Math.max(0, delayMs), seq: this.nextSeq++, fn, cancelled: false };
+    const timer: Timer = { id: this.nextId++, at: this.current + Math.max(0, delayMs), seq: this.nextSeq++, fn, settled: false };
     this.push(timer);
-    this.live.set(timer.id, timer);
-    return { id: timer.id };
+    this.live++;
+    return timer;
   }
 
   cancel(handle: TimerHandle | undefined): void {
     if (!handle) return;
-    const timer = this.live.get(handle.id);
-    if (timer) {
-      timer.cancelled = true;
-      this.live.delete(handle.id);
-    }
+    const timer = handle as Timer;
+    if (timer.settled) return;
+    timer.settled = true;
+    timer.fn = noop;
+    this.live--;
   }
 
   /** Virtual time of the next pending timer, or undefined when nothing is scheduled. */
@@ -87,7 +91,7 @@ export class VirtualClock {
   }
 
   pending(): number {
-    return this.live.size;
+    return this.live;
   }
 
   /**
@@ -101,9 +105,13 @@ export class VirtualClock {
       const head = this.heap[0];
       if (!head || head.at > time) break;
       this.pop();
-      this.live.delete(head.id);
+      this.live--;
       if (head.at > this.current) this.current = head.at;
-      head.fn();
+      const fn = head.fn;
+      // Settled before it runs, so cancelling it from inside (or later) changes nothing, and the closure is released.
+      head.settled = true;
+      head.fn = noop;
+      fn();
       ran++;
     }
     if (ran < budget && time > this.current) this.current = time;
@@ -119,43 +127,45 @@ export class VirtualClock {
   }
 
   private dropCancelledHead(): void {
-    while (this.heap.length > 0 && this.heap[0].cancelled) this.pop();
-  }
-
-  private less(a: Timer, b: Timer): boolean {
-    return a.at < b.at || (a.at === b.at && a.seq < b.seq);
+    while (this.heap.length > 0 && this.heap[0].settled) this.pop();
   }
 
   private push(timer: Timer): void {
     const heap = this.heap;
+    let i = heap.length;
     heap.push(timer);
-    let i = heap.length - 1;
     while (i > 0) {
       const parent = (i - 1) >> 1;
-      if (!this.less(heap[i], heap[parent])) break;
-      [heap[i], heap[parent]] = [heap[parent], heap[i]];
+      const above = heap[parent];
+      if (!earlier(timer, above)) break;
+      heap[i] = above;
       i = parent;
     }
+    heap[i] = timer;
   }
 
   private pop(): Timer | undefined {
     const heap = this.heap;
     const top = heap[0];
     const last = heap.pop();
-    if (heap.length > 0 && last) {
-      heap[0] = last;
+    const size = heap.length;
+    if (size > 0 && last) {
       let i = 0;
       for (;;) {
         const left = 2 * i + 1;
+        if (left >= size) break;
         const right = left + 1;
-        let smallest = i;
-        if (left < heap.length && this.less(heap[left], heap[smallest])) smallest = left;
-        if (right < heap.length && this.less(heap[right], heap[smallest])) smallest = right;
-        if (smallest === i) break;
-        [heap[i], heap[smallest]] = [heap[smallest], heap[i]];
-        i = smallest;
+        const child = right < size && earlier(heap[right], heap[left]) ? right : left;
+        if (!earlier(heap[child], last)) break;
+        heap[i] = heap[child];
+        i = child;
       }
+      heap[i] = last;
     }
     return top;
   }
+}
+
+function earlier(a: Timer, b: Timer): boolean {
+  return a.at < b.at || (a.at === b.at && a.seq < b.seq);
 }

@@ -32,6 +32,8 @@ export interface InternalsLog {
   record(step: InternalStep): void;
   /** Whether watch deliveries are recorded (off in large benchmarks, where they would dominate memory). */
   readonly recordsWatchDeliveries: boolean;
+  /** False when no step is kept or listened to, so writers may skip building them (undefined: true). */
+  readonly recordsSteps?: boolean;
 }
 
 /** Virtual-time delays, in ms, taken from real clusters (see shared/reference/lifecycle-facts.md §2). */

@@ -30,6 +30,10 @@ export class BoundedInternalsLog implements InternalsLog {
     for (const listener of this.listeners) listener(step);
   }
 
+  get recordsSteps(): boolean {
+    return this.keep || this.listeners.size > 0;
+  }
+
   onStep(listener: (step: InternalStep) => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);

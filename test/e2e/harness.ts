@@ -1,7 +1,7 @@
 // One isolated real-VS-Code session per scenario: code-server with the packaged extension, a
 // workspace holding a copy of examples/, and a chromium page on the workbench.
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { mkdirSync, statSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { launchChromium, openWorkbench } from '../../scripts/e2e/browser';
 import { startCodeServer, type CodeServer } from '../../scripts/e2e/code-server';
@@ -11,8 +11,13 @@ import { screenshotsDir, Workbench } from './workbench';
 
 let productVsix: BuiltVsix | undefined;
 
-/** Packages the product once per test run (undefined while src/extension does not exist). */
+/**
+ * Packages the product once per test run (undefined while src/extension does not exist), or takes
+ * the VSIX named by KUBE_JOURNEY_E2E_VSIX (to check a release artifact as it is).
+ */
 export function packagedProduct(): BuiltVsix | undefined {
+  const given = process.env.KUBE_JOURNEY_E2E_VSIX;
+  if (!productVsix && given) productVsix = { file: resolve(given), bytes: statSync(given).size, ms: 0 };
   if (!productVsix && productExtensionExists()) productVsix = buildProductVsix();
   return productVsix;
 }
@@ -48,4 +53,14 @@ export async function startSession(name: string): Promise<Session> {
     await dispose();
     throw error;
   }
+}
+
+/** Registers an afterEach that saves a screenshot of the workbench when a test fails. */
+export function screenshotFailures(current: () => Session | undefined): void {
+  afterEach(async function () {
+    const session = current();
+    if (this.currentTest?.state !== 'failed' || !session) return;
+    const name = `FAILED-${this.currentTest.fullTitle().replace(/[^\w-]+/g, '-').slice(0, 100)}`;
+    await session.workbench.screenshot(name).catch(() => undefined);
+  });
 }

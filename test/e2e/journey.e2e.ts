@@ -1,11 +1,18 @@
 // The packaged extension in a real VS Code (code-server + chromium): what a person sees.
 import * as assert from 'node:assert/strict';
-import { startSession, type Session } from './harness';
+import { waitFor } from '../../scripts/e2e/code-server';
+import { productExtensionExists } from '../../scripts/e2e/vsix';
+import { screenshotFailures, startSession, type Session } from './harness';
+import { evidenceText, focusFirstPodLane, selectStage, walkLane } from './timeline';
+
+const applyAndTrace = /^(Kube Journey: )?Apply and Trace$/;
+const journeyTimeoutMs = 90_000;
 
 describe('real VS Code workbench', () => {
   let session: Session;
   before(async () => { session = await startSession('workbench'); });
   after(async () => { await session?.dispose(); });
+  screenshotFailures(() => session);
 
   it('shows the workspace and opens a manifest in the editor', async () => {
     const { workbench } = session;
@@ -16,3 +23,112 @@ describe('real VS Code workbench', () => {
     console.log(`      workbench ready in ${(session.workbenchReadyMs / 1000).toFixed(1)} s`);
   });
 });
+
+describe('Kube Journey: the nginx Deployment from the editor context menu', function () {
+  let session: Session;
+  before(async function () {
+    if (!productExtensionExists()) this.skip();
+    session = await startSession('nginx');
+    await session.workbench.widenSideBar(520);
+  });
+  after(async () => { await session?.dispose(); });
+  screenshotFailures(() => session);
+
+  it('applies the manifest and shows the Deployment, its ReplicaSet and 3 Running pods on nodes', async () => {
+    const { workbench } = session;
+    await workbench.openFile('examples/nginx-deployment.yaml');
+    await workbench.screenshot('01-nginx-manifest');
+    await workbench.editorContextMenu('kind: Deployment', applyAndTrace);
+    await workbench.clearNotifications().catch(() => undefined);
+    const rows = await workbench.waitForSidebarRows(
+      (texts) => runningPodRows(texts).length === 3 && texts.some((t) => /ReplicaSet/.test(t)) && texts.some((t) => /^nginx-deployment\s*Deployment/.test(t)),
+      'the Journeys tree with the Deployment, its ReplicaSet and 3 Running pods',
+      journeyTimeoutMs,
+    );
+    await workbench.screenshot('02-nginx-tree');
+    const replicaSet = rows.find((t) => /ReplicaSet/.test(t));
+    assert.match(replicaSet ?? '', /^nginx-deployment-[a-z0-9]+\s*ReplicaSet/);
+    const nodes = runningPodRows(rows).map((t) => /(node-\d+)/.exec(t)?.[1]);
+    assert.equal(nodes.filter(Boolean).length, 3, `every pod row names its node: ${rows.join(' | ')}`);
+  });
+
+  it('shows the stages through Running and Ready in the timeline panel', async () => {
+    const { workbench } = session;
+    await workbench.page.locator('.codelens-decoration a', { hasText: 'Open Timeline' }).first().click();
+    const frame = await workbench.webviewFrame((t) => /Deployment default\/nginx-deployment/.test(t) && /complete/.test(t), 'the timeline of the nginx Deployment, complete', journeyTimeoutMs);
+    const header = await frame.locator('header').innerText();
+    assert.match(header, /3\/3 ready · 3 scheduled · 3 running/);
+    await focusFirstPodLane(frame);
+    const stages = await walkLane(frame);
+    console.log(`      pod lane: ${stages.map((s) => s.split(',')[0]).join(' → ')}`);
+    const scheduled = stages.findIndex((s) => /^(Scheduled|Bound to node-\d+)/.test(s));
+    const running = stages.findIndex((s) => /^Pod Running/.test(s));
+    const ready = stages.findIndex((s) => /^Pod Ready/.test(s));
+    assert.ok(scheduled >= 0 && running > scheduled && ready >= running, `stages in order Scheduled → Running → Ready: ${stages.join(' | ')}`);
+    const selected = await selectStage(frame, /^Pod Ready/);
+    const evidence = await evidenceText(frame, (t) => t.includes(selected.split(',')[0]));
+    assert.match(evidence, /kubelet/);
+    await workbench.clearNotifications();
+    await workbench.screenshot('03-nginx-timeline');
+  });
+
+  it('explains `replicas` on hover with the live count', async () => {
+    const { workbench } = session;
+    const hover = await workbench.hoverWord('replicas', (t) => /replicaset-controller/.test(t) && /3 desired · 3 ready/.test(t));
+    await workbench.screenshot('04-nginx-hover-replicas');
+    assert.match(hover, /3 desired · 3 ready · 3 available/);
+  });
+
+  it('logs its activation time in the Kube Journey output', async () => {
+    const { workbench } = session;
+    await workbench.runCommand('Kube Journey: Show Log');
+    const line = await waitFor(async () => /activated: bundle load [\d.]+ ms, activate [\d.]+ ms/.exec(await workbench.outputText().catch(() => ''))?.[0], {
+      timeoutMs: 30_000,
+      what: 'the activation line in the Kube Journey output',
+    });
+    await workbench.screenshot('05-nginx-output');
+    console.log(`      ${line}`);
+  });
+});
+
+describe('Kube Journey: a pod too big for any node', function () {
+  let session: Session;
+  before(async function () {
+    if (!productExtensionExists()) this.skip();
+    session = await startSession('too-big');
+    await session.workbench.widenSideBar(520);
+  });
+  after(async () => { await session?.dispose(); });
+  screenshotFailures(() => session);
+
+  it('shows "Insufficient cpu" in the tree', async () => {
+    const { workbench } = session;
+    await workbench.openFile('examples/too-big.yaml');
+    await workbench.editorContextMenu('kind: Deployment', applyAndTrace);
+    const unscheduledPod = /too-big-[a-z0-9]+-[a-z0-9]{5}\s*not scheduled · Pending/;
+    await workbench.waitForSidebarRows((texts) => texts.some((t) => unscheduledPod.test(t)), 'the unschedulable pod in the tree', journeyTimeoutMs);
+    await workbench.clearNotifications();
+    const tooltip = await workbench.hoverSidebarRow(unscheduledPod, (t) => /Insufficient cpu/.test(t));
+    await workbench.screenshot('06-too-big-tree');
+    assert.match(tooltip, /FailedScheduling/);
+    assert.match(tooltip, /0\/3 nodes are available: 3 Insufficient cpu/);
+  });
+
+  it('shows the scheduler\'s reason in the timeline', async () => {
+    const { workbench } = session;
+    await workbench.page.locator('.codelens-decoration a', { hasText: 'Open Timeline' }).first().click();
+    const frame = await workbench.webviewFrame((t) => /Deployment default\/too-big/.test(t) && /stuck/.test(t), 'the timeline of the too-big Deployment, stuck', journeyTimeoutMs);
+    await focusFirstPodLane(frame);
+    const stages = await walkLane(frame);
+    console.log(`      pod lane: ${stages.map((s) => s.split(',')[0]).join(' → ')}`);
+    await selectStage(frame, /default-scheduler/);
+    const evidence = await evidenceText(frame, (t) => /Insufficient cpu/.test(t));
+    await workbench.clearNotifications();
+    await workbench.screenshot('07-too-big-timeline');
+    assert.match(evidence, /0\/3 nodes are available: 3 Insufficient cpu/);
+  });
+});
+
+function runningPodRows(rows: string[]): string[] {
+  return rows.filter((t) => /nginx-deployment-[a-z0-9]+-[a-z0-9]{5}\s*node-\d+ · Running · 1\/1 ready/.test(t));
+}

@@ -1,7 +1,7 @@
 // What a person does in the VS Code workbench, expressed with playwright on code-server.
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Locator, Page } from 'playwright-core';
+import type { Frame, Locator, Page } from 'playwright-core';
 import { findFrameText } from '../../scripts/e2e/browser';
 import { waitFor } from '../../scripts/e2e/code-server';
 import { repoRoot } from '../../scripts/e2e/tools';
@@ -20,7 +20,7 @@ export class Workbench {
   }
 
   explorerRow(name: string): Locator {
-    return this.page.locator('.explorer-folders-view .monaco-list-row', { has: this.page.locator(`.label-name:text-is("${name}")`) });
+    return this.page.locator(`.explorer-folders-view .monaco-list-row[aria-label="${name}"]`);
   }
 
   /** Opens a workspace file through the Explorer, expanding its folders like a person would. */
@@ -38,7 +38,8 @@ export class Workbench {
   }
 
   editorLine(text: string | RegExp): Locator {
-    return this.page.locator('.editor-group-container.active .monaco-editor .view-line', { hasText: text });
+    // Any text editor of the editor area: a webview opened beside the file takes the active group.
+    return this.page.locator('.part.editor .editor-instance .monaco-editor .view-line', { hasText: text });
   }
 
   async runCommand(title: string): Promise<void> {
@@ -51,9 +52,9 @@ export class Workbench {
   }
 
   /** Right-clicks a line of the active editor and picks an entry of the editor context menu. */
-  async editorContextMenu(lineText: string | RegExp, item: string): Promise<void> {
+  async editorContextMenu(lineText: string | RegExp, item: string | RegExp): Promise<void> {
     await this.editorLine(lineText).first().click({ button: 'right' });
-    const entry = this.page.getByRole('menuitem', { name: item });
+    const entry = this.page.getByRole('menuitem', { name: item, exact: typeof item === 'string' });
     await entry.waitFor({ timeout: uiTimeoutMs });
     await entry.click();
   }
@@ -69,18 +70,81 @@ export class Workbench {
     await this.page.mouse.click(box.x + box.width + 40, box.y + box.height / 2);
     await this.page.mouse.move(box.x - 30, box.y + box.height / 2);
     await this.page.mouse.move(box.x + box.width / 2, box.y + box.height / 2, { steps: 8 });
-    const hover = this.page.locator('.monaco-hover:not(.hidden)').filter({ hasText: /\S/ });
-    await hover.first().waitFor({ state: 'visible', timeout: uiTimeoutMs });
+    return this.waitForHover(expected, `the hover over "${word}"`);
+  }
+
+  /** Drags the sash between side bar and editor so tree labels are not cut off in screenshots. */
+  async widenSideBar(width: number): Promise<void> {
+    const sideBar = await this.page.locator('.part.sidebar').boundingBox();
+    if (!sideBar || sideBar.width >= width) return;
+    const edgeX = sideBar.x + sideBar.width;
+    const y = sideBar.y + sideBar.height / 2;
+    await this.page.mouse.move(edgeX, y);
+    await this.page.mouse.down();
+    await this.page.mouse.move(sideBar.x + width, y, { steps: 10 });
+    await this.page.mouse.up();
+  }
+
+  /**
+   * Waits until the side bar's tree rows satisfy `accept`, and returns them. Collapsed rows are
+   * expanded on the way, as a person would click them open.
+   */
+  async waitForSidebarRows(accept: (rows: string[]) => boolean, what: string, timeoutMs = 60_000): Promise<string[]> {
+    let last: string[] = [];
+    try {
+      return await waitFor(async () => {
+        await this.expandSidebarRows();
+        last = await this.sidebarRowTexts();
+        return accept(last) ? last : undefined;
+      }, { timeoutMs, what, intervalMs: 250 });
+    } catch (error) {
+      throw new Error(`${error instanceof Error ? error.message : String(error)}; rows were:\n${last.join('\n')}`);
+    }
+  }
+
+  async expandSidebarRows(): Promise<void> {
+    const collapsed = this.page.locator('.part.sidebar .monaco-list-row[aria-expanded="false"] .monaco-tl-twistie');
+    for (let count = await collapsed.count(); count > 0; count = await collapsed.count()) {
+      await collapsed.first().click();
+    }
+  }
+
+  async clearNotifications(): Promise<void> {
+    if ((await this.page.locator('.notifications-toasts .notification-toast').count()) === 0) return;
+    await this.runCommand('Notifications: Clear All Notifications');
+    await this.page.locator('.notifications-toasts .notification-toast').first().waitFor({ state: 'detached', timeout: uiTimeoutMs });
+  }
+
+  /** Rests the mouse on a side-bar tree row and returns its tooltip once `expected` accepts it. */
+  async hoverSidebarRow(row: RegExp, expected: (text: string) => boolean): Promise<string> {
+    const target = this.page.locator('.part.sidebar .monaco-list-row', { hasText: row }).first();
+    const box = await target.boundingBox();
+    if (!box) throw new Error(`no side-bar row matches ${row}`);
+    await this.page.mouse.move(box.x + 5, box.y - 30);
+    await this.page.mouse.move(box.x + Math.min(box.width / 3, 120), box.y + box.height / 2, { steps: 8 });
+    return this.waitForHover(expected, `the tooltip of the row ${row}`);
+  }
+
+  private async waitForHover(expected: (text: string) => boolean, what: string): Promise<string> {
+    const hover = this.page.locator('.monaco-hover:not(.hidden), .workbench-hover');
     let last = '';
     try {
-      // The hover fills in as providers answer: wait for the content, not for a fixed time.
+      // Hovers fill in as their providers answer: wait for the content, not for a fixed time.
       return await waitFor(async () => {
         last = (await hover.allInnerTexts()).join('\n');
         return expected(last) ? last : undefined;
-      }, { timeoutMs: uiTimeoutMs, what: `the hover over "${word}"` });
+      }, { timeoutMs: uiTimeoutMs, what });
     } catch (error) {
       throw new Error(`${error instanceof Error ? error.message : String(error)}; last hover text:\n${last}`);
     }
+  }
+
+  /** The visible text of the Output panel (after a command showed a channel). */
+  async outputText(): Promise<string> {
+    const lines = this.page.locator('.part.panel .output-view .view-line, .part.panel .monaco-editor .view-line');
+    await lines.first().waitFor({ timeout: uiTimeoutMs });
+    // Monaco renders spaces as no-break spaces.
+    return (await lines.allInnerTexts()).join('\n').replace(/\u00a0/g, ' ');
   }
 
   /** Clicks a view container in the activity bar (e.g. "Kube Journey"). */
@@ -102,6 +166,14 @@ export class Workbench {
     return this.page.locator('.part.sidebar .monaco-list-row').allInnerTexts();
   }
 
+  /** The webview content frame (webviews are iframes in iframes) whose text satisfies `accept`. */
+  async webviewFrame(accept: (text: string) => boolean, what: string, timeoutMs = uiTimeoutMs): Promise<Frame> {
+    const found = await findFrameText(this.page, accept, { timeoutMs, what });
+    const frame = this.page.frames().find((candidate) => candidate.url() === found.frameUrl);
+    if (!frame) throw new Error(`the frame of ${what} went away`);
+    return frame;
+  }
+
   async webviewText(accept: (text: string) => boolean, what: string, timeoutMs = uiTimeoutMs): Promise<string> {
     return (await findFrameText(this.page, accept, { timeoutMs, what })).text;
   }
@@ -111,20 +183,13 @@ export class Workbench {
   }
 }
 
-async function wordBox(line: Locator, word: string): Promise<{ x: number; y: number; width: number; height: number }> {
-  const box = await line.evaluate((element, target) => {
-    const walker = document.createTreeWalker(element, NodeFilter.SHOW_TEXT);
-    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-      const index = node.textContent?.indexOf(target) ?? -1;
-      if (index < 0) continue;
-      const range = document.createRange();
-      range.setStart(node, index);
-      range.setEnd(node, index + target.length);
-      const rect = range.getBoundingClientRect();
-      return { x: rect.x, y: rect.y, width: rect.width, height: rect.height };
-    }
-    return undefined;
-  }, word);
-  if (!box) throw new Error(`"${word}" is not in the editor line`);
+type Box = { x: number; y: number; width: number; height: number };
+
+/** The on-screen box of `word` in a Monaco view line: the YAML grammar gives a key its own token span. */
+async function wordBox(line: Locator, word: string): Promise<Box> {
+  const escaped = word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const token = line.locator('span > span').filter({ hasText: new RegExp(`^${escaped}$`) }).first();
+  const box = await token.boundingBox();
+  if (!box) throw new Error(`"${word}" is not a token of the editor line`);
   return box;
 }

@@ -13,9 +13,12 @@ export function humanDuration(ms: number): string {
   return `${hours} h ${String(Math.floor((abs % 3_600_000) / 60_000)).padStart(2, '0')} min`;
 }
 
-/** Escapes text so Markdown shows it as written (Kubernetes messages contain `*`, `_`, `<`, `[`…). */
+/**
+ * Escapes the characters that start Markdown inline syntax, so names and messages (which contain
+ * `*`, `_`, `<`, `[`…) show as written. Meant for text inside a line, never at a line start.
+ */
 export function escapeMarkdown(text: string): string {
-  return text.replace(/[\\`*_{}[\]()#+\-.!<>|~]/g, (c) => `\\${c}`);
+  return text.replace(/[\\`*_[\]<>|~]/g, (c) => `\\${c}`);
 }
 
 /** Inline code that survives backticks inside the text. */

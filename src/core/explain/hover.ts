@@ -8,7 +8,7 @@
  * schema get no hover. A document with a YAML error still gets hovers for the keys the parser
  * recovered.
  */
-import { isMap, isPair, isScalar, isSeq, type Node as YamlNode } from 'yaml';
+import { isMap, isPair, isScalar, isSeq } from 'yaml';
 import type { Journey, TraceableKind } from '../journey/types';
 import { fieldPathAt, parseManifest, type ManifestDocument, type ParsedManifest } from '../manifest';
 import { fieldAt } from '../schema/fields';
@@ -120,9 +120,8 @@ export function fieldHover(manifest: ParsedManifest, offset: number, lookup?: Jo
   const range = keyRange(document, at.path);
   if (!range) return undefined;
 
-  const sections: string[] = [];
-  sections.push(`**${escapeMarkdown(info.path || identity.kind)}** · ${typeLabel(info.typeName, info.required)}`);
-  if (info.description) sections.push(descriptionText(info.description));
+  const heading = `**${escapeMarkdown(info.path || identity.kind)}** · ${typeLabel(info.typeName, info.required)}`;
+  const sections = [info.description ? `${heading}\n\n${descriptionText(info.description)}` : heading];
 
   const role = fieldRole(identity.kind, at.path);
   if (role) sections.push(`**Who acts on it:** ${escapeMarkdown(role.component)} · _${STAGE_LABELS[role.stage]}_\n\n${role.effect}`);

@@ -43,7 +43,7 @@ export interface PodDeriveContext {
 }
 
 function conditionChange(prev: ConditionDigest | undefined, next: ConditionDigest): ConditionChange {
-  return { type: next.type, from: prev?.status, to: next.status, reason: next.reason, message: next.message, time: next.lastTransitionTime?.ms };
+  return { type: next.type, from: prev?.status, to: next.status, reason: next.reason, message: next.message };
 }
 
 function stateOf(c: ContainerDigest | undefined): string | undefined {

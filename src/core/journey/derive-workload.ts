@@ -6,11 +6,10 @@
  */
 import { clientManager, controllerWrite, findCondition, type ConditionDigest, type WorkloadDigest } from './digest';
 import type { StageDraft } from './records';
-import type { TimeValue } from './time';
 import type { Component, ConditionChange, FieldChange } from './types';
 
-function conditionChange(prev: ConditionDigest | undefined, next: ConditionDigest, time: TimeValue | undefined): ConditionChange {
-  return { type: next.type, from: prev?.status, to: next.status, reason: next.reason, message: next.message, time: time?.ms };
+function conditionChange(prev: ConditionDigest | undefined, next: ConditionDigest): ConditionChange {
+  return { type: next.type, from: prev?.status, to: next.status, reason: next.reason, message: next.message };
 }
 
 function imageChanges(prev: WorkloadDigest, next: WorkloadDigest): FieldChange[] {
@@ -94,12 +93,12 @@ export function deriveDeployment(prev: WorkloadDigest | undefined, next: Workloa
         message: c.message,
         warning: failed || c.status === 'False',
         objectTime: time,
-        conditions: [conditionChange(before, c, time)],
+        conditions: [conditionChange(before, c)],
       });
     } else if (c.type === 'Available') {
       if (c.status === 'True' && before?.status !== 'True') {
         const key = ctx.has('available') ? `available@${c.lastTransitionTime?.ms ?? 'now'}` : 'available';
-        out.push({ key, kind: 'available', component: 'deployment-controller', title: 'Deployment Available', message: c.message, objectTime: c.lastTransitionTime, conditions: [conditionChange(before, c, c.lastTransitionTime)] });
+        out.push({ key, kind: 'available', component: 'deployment-controller', title: 'Deployment Available', message: c.message, objectTime: c.lastTransitionTime, conditions: [conditionChange(before, c)] });
       } else if (c.status === 'False' && before?.status === 'True') {
         out.push({
           key: `unavailable@${c.lastTransitionTime?.ms ?? 'now'}`,
@@ -109,7 +108,7 @@ export function deriveDeployment(prev: WorkloadDigest | undefined, next: Workloa
           message: c.message,
           warning: true,
           objectTime: c.lastTransitionTime,
-          conditions: [conditionChange(before, c, c.lastTransitionTime)],
+          conditions: [conditionChange(before, c)],
         });
       }
     } else if (c.type === 'ReplicaFailure' && c.status === 'True') {
@@ -121,7 +120,7 @@ export function deriveDeployment(prev: WorkloadDigest | undefined, next: Workloa
         message: c.message,
         warning: true,
         objectTime: c.lastTransitionTime,
-        conditions: [conditionChange(before, c, c.lastTransitionTime)],
+        conditions: [conditionChange(before, c)],
         repeat: true,
       });
     }
@@ -212,7 +211,7 @@ export function deriveReplicaSet(
       message: failure.message,
       warning: true,
       objectTime: failure.lastTransitionTime,
-      conditions: [conditionChange(failureBefore, failure, failure.lastTransitionTime)],
+      conditions: [conditionChange(failureBefore, failure)],
       repeat: true,
     });
   }

@@ -250,8 +250,17 @@ export function digestPod(object: KubeObject): PodDigest | undefined {
     if (name) specContainers.push({ name, image: str(c?.image) });
   }
   return {
-    ...base,
     kind: 'Pod',
+    uid: base.uid,
+    name: base.name,
+    namespace: base.namespace,
+    resourceVersion: base.resourceVersion,
+    generation: base.generation,
+    created: base.created,
+    deletionTimestamp: base.deletionTimestamp,
+    deletionGraceSeconds: base.deletionGraceSeconds,
+    owner: base.owner,
+    managers: base.managers,
     nodeName: str(spec?.nodeName),
     phase: str(status?.phase),
     statusReason: str(status?.reason),
@@ -278,8 +287,17 @@ export function digestWorkload(object: KubeObject, kind: 'Deployment' | 'Replica
   const rollingUpdate = record(record(spec?.strategy)?.rollingUpdate);
   const maxUnavailable = rollingUpdate?.maxUnavailable;
   return {
-    ...base,
     kind,
+    uid: base.uid,
+    name: base.name,
+    namespace: base.namespace,
+    resourceVersion: base.resourceVersion,
+    generation: base.generation,
+    created: base.created,
+    deletionTimestamp: base.deletionTimestamp,
+    deletionGraceSeconds: base.deletionGraceSeconds,
+    owner: base.owner,
+    managers: base.managers,
     specReplicas: num(spec?.replicas) ?? 1,
     observedGeneration: num(status?.observedGeneration),
     replicas: num(status?.replicas) ?? 0,

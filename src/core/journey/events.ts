@@ -40,11 +40,12 @@ export function normalizeEvent(object: KubeObject): NormalizedEvent | undefined 
   if (!name || !kind || !involvedName) return undefined;
   const namespace = str(metadata?.namespace) ?? 'default';
   const fieldPath = str(involved?.fieldPath);
-  const source = record(object.source);
+  const source = record(object.source) ?? record(object.deprecatedSource);
   const series = record(object.series);
-  const first = parseTime(object.eventTime) ?? parseTime(object.firstTimestamp) ?? parseTime(metadata?.creationTimestamp);
-  const last = parseTime(series?.lastObservedTime) ?? parseTime(object.lastTimestamp) ?? first;
-  const count = Math.max(1, num(series?.count) ?? 0, num(object.count) ?? 0);
+  // events.k8s.io/v1 read from its own API names the core/v1 fields deprecatedFirstTimestamp etc.
+  const first = parseTime(object.eventTime) ?? parseTime(object.firstTimestamp) ?? parseTime(object.deprecatedFirstTimestamp) ?? parseTime(metadata?.creationTimestamp);
+  const last = parseTime(series?.lastObservedTime) ?? parseTime(object.lastTimestamp) ?? parseTime(object.deprecatedLastTimestamp) ?? first;
+  const count = Math.max(1, num(series?.count) ?? 0, num(object.count) ?? 0, num(object.deprecatedCount) ?? 0);
   return {
     name,
     namespace,

@@ -8,17 +8,16 @@ import type { TimeValue } from './time';
 import type {
   Component,
   ConditionChange,
-  EventEvidence,
   FieldChange,
-  InternalEvidence,
   Journey,
   JourneyObjectRef,
   JourneyStatus,
   ObjectJourney,
   PhaseName,
+  Stage,
+  StageEvidence,
   StageKind,
   StuckDetail,
-  TimeSource,
   TraceableKind,
 } from './types';
 
@@ -78,36 +77,73 @@ export interface StageDraft {
   overrideComponent?: boolean;
 }
 
+/**
+ * A stage and what the tracer knows about it. `stage` is the public, immutable Stage: every change
+ * replaces it (see `editStage`), so snapshots share it instead of copying it.
+ */
 export interface StageRecord {
-  key: string;
-  kind: StageKind;
+  stage: Stage;
   rank: number;
   /** Creation order, the last tie-breaker. */
   seq: number;
-  component: Component;
-  title: string;
-  message?: string;
-  reason?: string;
-  /** Who wrote `message`: a primary event wins over state, state over a secondary event. */
-  messageFrom?: 'event' | 'state' | 'secondary';
-  container?: string;
-  warning?: boolean;
-  time: number;
-  timeSource: TimeSource;
   objectTime?: TimeValue;
   eventTime?: TimeValue;
   internalTime?: number;
   appliedTime?: number;
   observedAt: number;
-  count?: number;
-  lastTime?: number;
-  fields?: FieldChange[];
-  conditions?: ConditionChange[];
-  event?: EventEvidence;
-  /** `event` came from a secondary event; a primary one replaces it. */
+  /** Who wrote `message`: a primary event wins over state, state over a secondary event. */
+  messageFrom?: 'event' | 'state' | 'secondary';
+  /** `evidence.event` came from a secondary event; a primary one replaces it. */
   eventSecondary?: boolean;
-  internals?: InternalEvidence;
-  manager?: { name: string; operation?: string; time?: number };
+  /** Set when the time is a whole-second stamp nothing sharpened: the start of that second (see `settle`). */
+  floatBase?: number;
+}
+
+/** A writable copy of a stage (and of its evidence) for one update; `commit` publishes it. */
+export interface StageEdit {
+  stage: Stage;
+  evidence: StageEvidence;
+}
+
+/*
+ * Copies are written out property by property, in one fixed order, on purpose: V8 gives an object
+ * made by spreading (`{ ...stage }`) and then extended a hidden class of its own, which costs about
+ * a kilobyte per object. With 10+ stages per pod that was most of the tracer's memory.
+ */
+
+/** A stage with its optional properties added in the canonical order (shared hidden classes). */
+export function makeStage(base: Stage, evidence: StageEvidence): Stage {
+  const stage: Stage = { key: base.key, kind: base.kind, time: base.time, timeSource: base.timeSource, component: base.component, title: base.title, evidence };
+  if (base.message !== undefined) stage.message = base.message;
+  if (base.reason !== undefined) stage.reason = base.reason;
+  if (base.container !== undefined) stage.container = base.container;
+  if (base.warning) stage.warning = true;
+  if (base.count !== undefined) stage.count = base.count;
+  if (base.lastTime !== undefined) stage.lastTime = base.lastTime;
+  return stage;
+}
+
+export function copyEvidence(e: StageEvidence): StageEvidence {
+  const out: StageEvidence = {};
+  if (e.fields) out.fields = e.fields;
+  if (e.conditions) out.conditions = e.conditions;
+  if (e.event) out.event = e.event;
+  if (e.internals) out.internals = e.internals;
+  if (e.manager) out.manager = e.manager;
+  return out;
+}
+
+export function beginEdit(record: StageRecord): StageEdit {
+  const evidence = copyEvidence(record.stage.evidence);
+  return { stage: { ...record.stage, evidence }, evidence };
+}
+
+const NO_EVIDENCE: StageEvidence = Object.freeze({});
+
+export function commitEdit(record: StageRecord, edit: StageEdit): void {
+  const e = edit.evidence;
+  const empty = !e.fields && !e.conditions && !e.event && !e.internals && !e.manager;
+  record.stage = makeStage(edit.stage, empty ? NO_EVIDENCE : copyEvidence(e));
 }
 
 /** Pod tallies kept per ReplicaSet (and per journey for a bare Pod root), updated by deltas. */
@@ -152,12 +188,13 @@ export interface ObjectRecord {
   counted: Counters;
   /** ReplicaSets: tallies of their pods. */
   podCounters?: Counters;
-  /** Latest resourceVersions and the first stage each produced (`created`: the change created it). */
-  recentVersions: { resourceVersion: string; stage?: StageRecord; created: boolean }[];
+  /** Latest resourceVersions and the first stage each produced (`created`: the change created it);
+   * kept only once an internals stream was seen. */
+  recentVersions?: { resourceVersion: string; stage?: StageRecord; created: boolean }[];
   /** Internals that arrived before the change they belong to. */
-  earlyInternals: (EtcdWrite | WatchDelivery)[];
+  earlyInternals?: (EtcdWrite | WatchDelivery)[];
   /** Scheduling cycles that arrived before the binding or failure they explain. */
-  pendingCycles: SchedulingCycle[];
+  pendingCycles?: SchedulingCycle[];
   /** Whether a deletion was requested by a controller we know of (for the terminating stage's actor). */
   deleterHint?: Component;
   snapshot?: ObjectJourney;
@@ -194,18 +231,23 @@ export interface JourneyRecord {
 /** Finds the stage with this key (searching from the newest: recent stages change most). */
 export function findStage(record: ObjectRecord, key: string): StageRecord | undefined {
   const stages = record.stages;
-  for (let i = stages.length - 1; i >= 0; i--) if (stages[i].key === key) return stages[i];
+  for (let i = stages.length - 1; i >= 0; i--) if (stages[i].stage.key === key) return stages[i];
   return undefined;
 }
 
+/** The public stage with this key. */
+export function stageOf(record: ObjectRecord, key: string): Stage | undefined {
+  return findStage(record, key)?.stage;
+}
+
 function compareStages(a: StageRecord, b: StageRecord): number {
-  return a.time - b.time || a.rank - b.rank || a.seq - b.seq;
+  return a.stage.time - b.stage.time || a.rank - b.rank || a.seq - b.seq;
 }
 
 /** Keeps `record.stages` ordered after `stage` was added or its time moved (insertion sort: lists are short and nearly sorted). */
 export function reposition(record: ObjectRecord, stage: StageRecord): void {
   const stages = record.stages;
-  let i = stages.indexOf(stage);
+  let i = stages.lastIndexOf(stage);
   if (i < 0) {
     stages.push(stage);
     i = stages.length - 1;
@@ -225,45 +267,74 @@ export function reposition(record: ObjectRecord, stage: StageRecord): void {
  * The best time for a stage from everything known about it: the object's own stamp first, then
  * the event's, then arrival; a whole-second stamp is sharpened by a precise observation inside
  * its second (the simulator's internals, an events.k8s.io eventTime, the watch arrival).
+ * Writes `time` and `timeSource` into the edit.
  */
-export function resolveTime(stage: StageRecord): void {
-  if (stage.appliedTime !== undefined) {
-    stage.time = stage.appliedTime;
-    stage.timeSource = 'applied';
+export function resolveTime(record: StageRecord, edit: StageEdit): void {
+  const out = edit.stage;
+  record.floatBase = undefined;
+  if (record.appliedTime !== undefined) {
+    out.time = record.appliedTime;
+    out.timeSource = 'applied';
     return;
   }
-  const coarse = stage.objectTime ?? stage.eventTime;
+  const coarse = record.objectTime ?? record.eventTime;
   if (!coarse) {
-    if (stage.internalTime !== undefined) {
-      stage.time = stage.internalTime;
-      stage.timeSource = 'internal';
+    if (record.internalTime !== undefined) {
+      out.time = record.internalTime;
+      out.timeSource = 'internal';
     } else {
-      stage.time = stage.observedAt;
-      stage.timeSource = 'observed';
+      out.time = record.observedAt;
+      out.timeSource = 'observed';
     }
     return;
   }
-  const fromObject = coarse === stage.objectTime;
+  const fromObject = coarse === record.objectTime;
   if (coarse.precise) {
-    stage.time = coarse.ms;
-    stage.timeSource = fromObject ? 'object' : 'event';
+    out.time = coarse.ms;
+    out.timeSource = fromObject ? 'object' : 'event';
     return;
   }
-  const precise: (number | undefined)[] = [stage.internalTime, stage.observedAt];
-  if (fromObject && stage.eventTime?.precise) precise.push(stage.eventTime.ms);
   let best: number | undefined;
-  let source: TimeSource = fromObject ? 'object' : 'event';
-  for (const candidate of precise) {
-    if (candidate === undefined || candidate < coarse.ms || candidate >= coarse.ms + 1000) continue;
+  const consider = (candidate: number | undefined): void => {
+    if (candidate === undefined || candidate < coarse.ms || candidate >= coarse.ms + 1000) return;
     if (best === undefined || candidate < best) best = candidate;
+  };
+  consider(record.internalTime);
+  consider(record.observedAt);
+  if (fromObject && record.eventTime?.precise) consider(record.eventTime.ms);
+  out.time = best ?? coarse.ms;
+  out.timeSource = best !== undefined && best === record.internalTime ? 'internal' : fromObject ? 'object' : 'event';
+  if (best === undefined) record.floatBase = coarse.ms;
+}
+
+/**
+ * A whole-second stamp says only "within this second". When a stage that must come earlier in
+ * the lifecycle is known more precisely inside that second (a binding sharpened by the
+ * scheduler's eventTime), the vaguer stage is placed no earlier than it: still inside its
+ * second, and in lifecycle order rather than before its own cause.
+ */
+export function settle(record: ObjectRecord): void {
+  let floating: StageRecord[] | undefined;
+  for (const s of record.stages) if (s.floatBase !== undefined) (floating ??= []).push(s);
+  if (!floating) return;
+  floating.sort((a, b) => a.rank - b.rank || a.seq - b.seq);
+  let moved = false;
+  for (const f of floating) {
+    const base = f.floatBase as number;
+    let bound = base;
+    for (const s of record.stages) {
+      if (s === f || s.rank >= f.rank) continue;
+      const t = s.stage.time;
+      if (t > bound && t < base + 1000) bound = t;
+    }
+    if (bound !== f.stage.time) {
+      const next = makeStage(f.stage, f.stage.evidence);
+      next.time = bound;
+      f.stage = next;
+      moved = true;
+    }
   }
-  if (best === undefined) {
-    stage.time = coarse.ms;
-  } else {
-    stage.time = best;
-    if (best === stage.internalTime) source = 'internal';
-  }
-  stage.timeSource = source;
+  if (moved) record.stages.sort(compareStages);
 }
 
 export function sameField(a: FieldChange, b: FieldChange): boolean {

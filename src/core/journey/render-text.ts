@@ -166,8 +166,12 @@ function stageLines(ctx: Ctx, stage: Stage): string[] {
 }
 
 function header(ctx: Ctx, o: ObjectJourney, depth: number): string[] {
-  const facts = objectFacts(o);
-  const lines = [`${'  '.repeat(depth)}${paint(ctx, 'bold', refText(o))}  [${statusText(ctx, o.status)}]${facts.length ? `  ${facts.join(' · ')}` : ''}`];
+  const indent = '  '.repeat(depth);
+  const title = `${refText(o)}  [${o.status}]`;
+  const facts = objectFacts(o).join(' · ');
+  const fits = indent.length + title.length + 2 + facts.length <= ctx.width;
+  const lines = [`${indent}${paint(ctx, 'bold', refText(o))}  [${statusText(ctx, o.status)}]${facts && fits ? `  ${facts}` : ''}`];
+  if (facts && !fits) lines.push(...wrap(facts, ctx.width - indent.length - 4).map((line) => `${indent}    ${line}`));
   if (o.stuck && o.ref.uid === o.stuck.object.uid) {
     const color = o.status === 'failed' ? 'red' : 'yellow';
     for (const line of problemLines(ctx, o.stuck, `${'  '.repeat(depth)}  `, ctx.origin)) lines.push(paint(ctx, color, line));

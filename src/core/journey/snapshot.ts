@@ -4,7 +4,7 @@
  * journey after one pod moved rebuilds that pod and the arrays above it, not every pod.
  */
 import { containerStateLabel, findCondition, type PodDigest, type WorkloadDigest } from './digest';
-import { emptyCounters, type Counters, type JourneyRecord, type ObjectRecord, type StageRecord } from './records';
+import { emptyCounters, type Counters, type JourneyRecord, type ObjectRecord } from './records';
 import { podMarks, podPhases, refOf } from './status';
 import {
   PHASE_NAMES,
@@ -16,8 +16,6 @@ import {
   type PodCounts,
   type PodDetails,
   type ReplicaDetails,
-  type Stage,
-  type StageEvidence,
   type StuckEntry,
 } from './types';
 
@@ -25,36 +23,6 @@ export interface SnapshotContext {
   /** Node readiness by name (only nodes the tracer saw). */
   nodeReady(name: string): boolean | undefined;
   stuckListLimit: number;
-}
-
-/**
- * Field changes, condition changes, event evidence and managers are never mutated once made (the
- * tracer replaces them), so snapshots share them; only the arrays that grow are copied.
- */
-function stageSnapshot(s: StageRecord): Stage {
-  const evidence: StageEvidence = {};
-  if (s.fields?.length) evidence.fields = s.fields.slice();
-  if (s.conditions?.length) evidence.conditions = s.conditions.slice();
-  if (s.event) evidence.event = s.event;
-  if (s.internals) {
-    evidence.internals = {
-      ...s.internals,
-      etcd: s.internals.etcd?.slice(),
-      watch: s.internals.watch?.slice(),
-    };
-  }
-  if (s.manager) evidence.manager = s.manager;
-  const stage: Stage = { key: s.key, kind: s.kind, time: s.time, timeSource: s.timeSource, component: s.component, title: s.title, evidence };
-  if (s.message !== undefined) stage.message = s.message;
-  const reason = s.reason ?? s.event?.reason;
-  if (reason !== undefined) stage.reason = reason;
-  if (s.container !== undefined) stage.container = s.container;
-  if (s.warning) stage.warning = true;
-  if (s.count !== undefined && s.count > 1) {
-    stage.count = s.count;
-    stage.lastTime = Math.max(s.time, s.lastTime ?? s.time);
-  }
-  return stage;
 }
 
 function podDetails(record: ObjectRecord, pod: PodDigest, ctx: SnapshotContext): PodDetails {
@@ -133,10 +101,12 @@ export function objectSnapshot(record: ObjectRecord, ctx: SnapshotContext): Obje
   const snapshot: ObjectJourney = {
     ref: refOf(record),
     status: record.status,
-    stages: record.stages.map(stageSnapshot),
+    // Stage objects are immutable (replaced on change): shared, not copied.
+    stages: record.stages.map((r) => r.stage),
     children: children.map((child) => objectSnapshot(child, ctx)),
   };
-  if (record.stuck) snapshot.stuck = { ...record.stuck };
+  // Stuck details are made afresh on every status change and never mutated: shared.
+  if (record.stuck) snapshot.stuck = record.stuck;
   if (record.createdAt !== undefined) snapshot.createdAt = record.createdAt;
   if (record.deletedAt !== undefined) snapshot.deletedAt = record.deletedAt;
   if (record.preexisting) snapshot.preexisting = true;
@@ -213,7 +183,9 @@ function journeyCounts(journey: JourneyRecord): PodCounts {
       counts.stuck = c.stuck;
       counts.terminating = c.terminating;
     } else {
-      counts.oldLive += rs.podCounters.live;
+      // Pods of an older ReplicaSet may predate the journey and be unseen: its status counts them.
+      const status = rs.digest && rs.digest.kind !== 'Pod' && !rs.deleted ? rs.digest.replicas : 0;
+      counts.oldLive += Math.max(rs.podCounters.live, status);
     }
   }
   counts.deleted = all.deleted;
@@ -226,7 +198,7 @@ const STATUS_SEVERITY: Record<JourneyStatus, number> = { failed: 0, stuck: 1, pe
 function stuckEntries(journey: JourneyRecord, limit: number): StuckEntry[] {
   const entries: StuckEntry[] = [];
   for (const record of journey.stuckObjects) {
-    if (record.stuck) entries.push({ ref: refOf(record), status: record.status, stuck: { ...record.stuck } });
+    if (record.stuck) entries.push({ ref: refOf(record), status: record.status, stuck: record.stuck });
   }
   entries.sort((a, b) => STATUS_SEVERITY[a.status] - STATUS_SEVERITY[b.status] || a.stuck.since - b.stuck.since);
   return entries.slice(0, limit);

@@ -6,8 +6,8 @@
  */
 import { deploymentRolledOut, findCondition, type PodDigest, type WorkloadDigest } from './digest';
 import { FAILURE_WAITING_REASONS } from './derive-pod';
-import { findStage, type ObjectRecord, type StageRecord } from './records';
-import type { JourneyObjectRef, JourneyStatus, PodPhaseDurations, PodPhaseMarks, StuckDetail } from './types';
+import { stageOf, type ObjectRecord } from './records';
+import type { JourneyObjectRef, JourneyStatus, PodPhaseDurations, PodPhaseMarks, Stage, StuckDetail } from './types';
 
 export interface StatusResult {
   status: JourneyStatus;
@@ -20,17 +20,17 @@ export function refOf(record: ObjectRecord): JourneyObjectRef {
   return { kind: record.kind, namespace: record.namespace, name: record.name, uid: record.uid };
 }
 
-function lastOccurrence(stage: StageRecord): number {
-  return Math.max(stage.time, stage.lastTime ?? stage.time, stage.event?.lastTime ?? stage.time);
+function lastOccurrence(stage: Stage): number {
+  return Math.max(stage.time, stage.lastTime ?? stage.time, stage.evidence.event?.lastTime ?? stage.time);
 }
 
-function stuckFromStage(record: ObjectRecord, stage: StageRecord, reason: string, message: string | undefined): StuckDetail {
+function stuckFromStage(record: ObjectRecord, stage: Stage, reason: string, message: string | undefined): StuckDetail {
   return {
     reason,
     message: message ?? stage.message ?? stage.title,
     since: stage.time,
     lastSeen: lastOccurrence(stage),
-    count: Math.max(stage.count ?? 1, stage.event?.count ?? 1),
+    count: Math.max(stage.count ?? 1, stage.evidence.event?.count ?? 1),
     component: stage.component,
     container: stage.container,
     object: refOf(record),
@@ -40,11 +40,11 @@ function stuckFromStage(record: ObjectRecord, stage: StageRecord, reason: string
 function containerProblem(record: ObjectRecord, pod: PodDigest): StuckDetail | undefined {
   for (const c of pod.containers) {
     if (c.state !== 'waiting' || !c.reason || !FAILURE_WAITING_REASONS.has(c.reason)) continue;
-    const current = findStage(record, `waiting:${c.name}:${c.reason}`);
+    const current = stageOf(record, `waiting:${c.name}:${c.reason}`);
     let since = current?.time;
     let lastSeen = current ? lastOccurrence(current) : undefined;
     // The streak began at the first failure of this container (ErrImagePull before ImagePullBackOff).
-    for (const stage of record.stages) {
+    for (const { stage } of record.stages) {
       if (stage.container !== c.name || !stage.warning) continue;
       if (!stage.key.startsWith(`waiting:${c.name}:`) && !stage.key.startsWith(`pullFailed:${c.name}`)) continue;
       if (since === undefined || stage.time < since) since = stage.time;
@@ -55,9 +55,9 @@ function containerProblem(record: ObjectRecord, pod: PodDigest): StuckDetail | u
     return {
       reason: c.reason,
       message: c.message ?? current?.message ?? c.reason,
-      since: since ?? record.stages[record.stages.length - 1]?.time ?? 0,
+      since: since ?? record.stages[record.stages.length - 1]?.stage.time ?? 0,
       lastSeen: lastSeen ?? since ?? 0,
-      count: current ? Math.max(current.count ?? 1, current.event?.count ?? 1) : undefined,
+      count: current ? Math.max(current.count ?? 1, current.evidence.event?.count ?? 1) : undefined,
       component: 'kubelet',
       container: c.name,
       object: refOf(record),
@@ -74,7 +74,7 @@ export function podStatus(record: ObjectRecord): StatusResult {
   if (record.deleted || pod?.deletionTimestamp) return { status: 'deleted', own: false };
   if (!pod) return { status: 'pending', own: false };
   if (pod.phase === 'Failed') {
-    const stage = findStage(record, 'phaseFailed');
+    const stage = stageOf(record, 'phaseFailed');
     return {
       status: 'failed',
       own: true,
@@ -90,18 +90,18 @@ export function podStatus(record: ObjectRecord): StatusResult {
   }
   if (pod.phase === 'Succeeded' || findCondition(pod.conditions, 'Ready')?.status === 'True') return { status: 'complete', own: false };
   if (!pod.nodeName) {
-    const failed = findStage(record, 'failedScheduling');
+    const failed = stageOf(record, 'failedScheduling');
     if (failed) {
       const condition = findCondition(pod.conditions, 'PodScheduled');
-      const message = condition?.status === 'False' && condition.message ? condition.message : (failed.event?.message ?? failed.message);
+      const message = condition?.status === 'False' && condition.message ? condition.message : (failed.evidence.event?.message ?? failed.message);
       return { status: 'stuck', own: true, stuck: stuckFromStage(record, failed, 'FailedScheduling', message) };
     }
   }
   const problem = containerProblem(record, pod);
   if (problem) return { status: 'stuck', own: true, stuck: problem };
-  const latest = record.stages[record.stages.length - 1];
+  const latest = record.stages[record.stages.length - 1]?.stage;
   if (latest?.warning && EVENT_PROBLEM_KINDS.has(latest.kind) && !(latest.kind === 'failedScheduling' && pod.nodeName)) {
-    return { status: 'stuck', own: true, stuck: stuckFromStage(record, latest, latest.event?.reason ?? latest.kind, latest.event?.message) };
+    return { status: 'stuck', own: true, stuck: stuckFromStage(record, latest, latest.evidence.event?.reason ?? latest.kind, latest.evidence.event?.message) };
   }
   return { status: pod.nodeName ? 'progressing' : 'pending', own: false };
 }
@@ -118,20 +118,20 @@ function inheritedProblem(record: ObjectRecord): StuckDetail | undefined {
 function replicaFailure(record: ObjectRecord, digest: WorkloadDigest): StuckDetail | undefined {
   const condition = findCondition(digest.conditions, 'ReplicaFailure');
   if (condition?.status === 'True') {
-    const stage = findStage(record, `replicaFailure:${condition.reason ?? ''}`) ?? findStage(record, 'failedCreate');
+    const stage = stageOf(record, `replicaFailure:${condition.reason ?? ''}`) ?? stageOf(record, 'failedCreate');
     return {
       reason: condition.reason ?? 'ReplicaFailure',
       message: condition.message ?? stage?.message ?? '',
       since: stage?.time ?? condition.lastTransitionTime?.ms ?? 0,
       lastSeen: stage ? lastOccurrence(stage) : (condition.lastTransitionTime?.ms ?? 0),
-      count: stage?.event?.count,
+      count: stage?.evidence.event?.count,
       component: record.kind === 'Deployment' ? 'deployment-controller' : 'replicaset-controller',
       object: refOf(record),
     };
   }
-  const failedCreate = findStage(record, 'failedCreate');
-  if (failedCreate && digest.replicas < digest.specReplicas && record.stages[record.stages.length - 1] === failedCreate) {
-    return stuckFromStage(record, failedCreate, 'FailedCreate', failedCreate.event?.message);
+  const failedCreate = stageOf(record, 'failedCreate');
+  if (failedCreate && digest.replicas < digest.specReplicas && record.stages[record.stages.length - 1]?.stage === failedCreate) {
+    return stuckFromStage(record, failedCreate, 'FailedCreate', failedCreate.evidence.event?.message);
   }
   return undefined;
 }
@@ -154,7 +154,7 @@ export function deploymentStatus(record: ObjectRecord): StatusResult {
   if (!d) return { status: 'pending', own: false };
   const progressing = findCondition(d.conditions, 'Progressing');
   if (progressing?.reason === 'ProgressDeadlineExceeded') {
-    const stage = findStage(record, `progressing:${progressing.reason}:${progressing.message ?? ''}`);
+    const stage = stageOf(record, `progressing:${progressing.reason}:${progressing.message ?? ''}`);
     const since = stage?.time ?? progressing.lastUpdateTime?.ms ?? 0;
     return {
       status: 'failed',
@@ -183,27 +183,27 @@ export function statusOf(record: ObjectRecord): StatusResult {
 
 /** The instants clusterloader2 measures between, from the pod's stages. */
 export function podMarks(record: ObjectRecord): PodPhaseMarks {
-  const created = findStage(record, 'podCreated') ?? findStage(record, 'stored');
-  const scheduled = findStage(record, 'scheduled');
-  const running = findStage(record, 'running');
-  const ready = findStage(record, 'ready');
+  const created = stageOf(record, 'podCreated') ?? stageOf(record, 'stored');
+  const scheduled = stageOf(record, 'scheduled');
+  const running = stageOf(record, 'running');
+  const ready = stageOf(record, 'ready');
   let runAt: number | undefined;
   if (running && record.digest?.kind === 'Pod') {
     // clusterloader2's "run": the latest container start when the pod first turned Running.
     for (const c of record.digest.containers) {
       if (c.init) continue;
-      const start = findStage(record, `containerStarted:${c.name}#0`);
+      const start = stageOf(record, `containerStarted:${c.name}#0`);
       if (start && (runAt === undefined || start.time > runAt)) runAt = start.time;
     }
     if (runAt === undefined || runAt > running.time) runAt = running.time;
   }
-  return {
-    created: created?.time,
-    scheduled: scheduled?.time,
-    running: runAt,
-    watched: record.watchedRunningAt,
-    ready: ready?.time,
-  };
+  const marks: PodPhaseMarks = {};
+  if (created) marks.created = created.time;
+  if (scheduled) marks.scheduled = scheduled.time;
+  if (runAt !== undefined) marks.running = runAt;
+  if (record.watchedRunningAt !== undefined) marks.watched = record.watchedRunningAt;
+  if (ready) marks.ready = ready.time;
+  return marks;
 }
 
 function between(from: number | undefined, to: number | undefined): number | undefined {

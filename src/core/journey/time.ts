@@ -7,6 +7,7 @@
  */
 
 export interface TimeValue {
+  /** Milliseconds since the epoch (MicroTime's sub-millisecond digits are dropped, as Date does). */
   ms: number;
   /** False for whole-second stamps: the true instant lies in [ms, ms + 1000). */
   precise: boolean;

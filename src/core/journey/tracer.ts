@@ -20,15 +20,20 @@ import { derivePod } from './derive-pod';
 import { deriveDeployment, deriveReplicaSet } from './derive-workload';
 import { clientManager, digestPod, digestWorkload, findCondition, read, type ObjectDigest, type PodDigest } from './digest';
 import { normalizeEvent, type NormalizedEvent } from './events';
+import { Interner } from './intern';
 import { PendingBuffer } from './pending';
 import {
+  beginEdit,
+  commitEdit,
   emptyCounters,
   findStage,
   reposition,
   resolveTime,
   sameCondition,
   sameField,
+  settle,
   STAGE_RANK,
+  stageOf,
   type Counters,
   type JourneyRecord,
   type ObjectRecord,
@@ -37,7 +42,18 @@ import {
 } from './records';
 import { journeySnapshot, type SnapshotContext } from './snapshot';
 import { podMarks, podPhases, statusOf } from './status';
-import { PHASE_NAMES, type Component, type Journey, type JourneyChange, type PhaseName, type TraceableKind } from './types';
+import {
+  PHASE_NAMES,
+  type Component,
+  type EventEvidence,
+  type InternalEvidence,
+  type Journey,
+  type JourneyChange,
+  type PhaseName,
+  type Stage,
+  type StageEvidence,
+  type TraceableKind,
+} from './types';
 
 export interface TracerOptions {
   /** Pods per journey whose scheduling cycles keep their per-node verdicts (default 50). */
@@ -72,6 +88,8 @@ const WATCH_DELIVERIES_PER_STAGE = 8;
 const ETCD_WRITES_PER_STAGE = 4;
 
 const TRACEABLE = new Set<string>(['Deployment', 'ReplicaSet', 'Pod']);
+/** Pods own nothing: one shared, frozen empty list instead of one array per pod. */
+const NO_CHILDREN: ObjectRecord[] = Object.freeze([]) as unknown as ObjectRecord[];
 const PARENT_KIND: Record<TraceableKind, TraceableKind | undefined> = { Deployment: undefined, ReplicaSet: 'Deployment', Pod: 'ReplicaSet' };
 
 interface PendingObject {
@@ -134,7 +152,10 @@ export class JourneyTracer {
   private readonly listeners: ((change: JourneyChange) => void)[] = [];
   private readonly changed = new Set<JourneyRecord>();
   private changeTime = 0;
+  /** Set by the first internals step: only then are resourceVersions remembered for attaching them. */
+  private internalsSeen = false;
   private readonly snapshotContext: SnapshotContext;
+  private readonly intern = new Interner();
 
   constructor(options: TracerOptions = {}) {
     this.options = {
@@ -204,6 +225,7 @@ export class JourneyTracer {
   /** One step of the simulator's internals stream (etcd writes, watch deliveries, scheduling cycles). */
   ingestInternal(step: InternalStep): void {
     this.changeTime = step.time;
+    this.internalsSeen = true;
     const ref = step.type === 'schedulingCycle' ? step.pod : step.object;
     if (!TRACEABLE.has(ref.kind)) return;
     const record = this.lookup(ref);
@@ -323,16 +345,13 @@ export class JourneyTracer {
       key: objectKey(kind, digest.namespace, digest.name),
       journey,
       parent,
-      children: [],
+      children: kind === 'Pod' ? NO_CHILDREN : [],
       stages: [],
       status: 'pending',
       deleted: false,
       preexisting: digest.created !== undefined && digest.created.ms < journey.appliedAt - PREEXISTING_MARGIN_MS,
       podIndex: -1,
       counted: emptyCounters(),
-      recentVersions: [],
-      earlyInternals: [],
-      pendingCycles: [],
       stageSeq: 0,
     };
     this.byUid.set(record.uid, record);
@@ -375,11 +394,12 @@ export class JourneyTracer {
       if (result) touched.push(result);
     };
 
+    const live = prev !== undefined;
     if (next.kind === 'Pod') {
-      for (const draft of derivePod(prev?.kind === 'Pod' ? prev : undefined, next, { isRoot: !record.parent, has, deleter })) take(this.upsert(record, draft, receivedAt));
+      for (const draft of derivePod(prev?.kind === 'Pod' ? prev : undefined, next, { isRoot: !record.parent, has, deleter })) take(this.upsert(record, draft, receivedAt, undefined, live));
     } else if (record.kind === 'Deployment') {
       const drafts = deriveDeployment(prev?.kind === 'Deployment' ? prev : undefined, next, { isRoot: !record.parent, preexisting: record.preexisting, has, unique, deleter });
-      for (const draft of drafts) take(this.upsert(record, draft, receivedAt));
+      for (const draft of drafts) take(this.upsert(record, draft, receivedAt, undefined, live));
     } else {
       const derived = deriveReplicaSet(prev?.kind === 'ReplicaSet' ? prev : undefined, next, {
         isRoot: !record.parent,
@@ -389,33 +409,38 @@ export class JourneyTracer {
         deleter,
         ownedByDeployment: record.parent?.kind === 'Deployment',
       });
-      for (const draft of derived.own) take(this.upsert(record, draft, receivedAt));
-      if (record.parent) for (const draft of derived.forOwner) this.upsert(record.parent, draft, receivedAt);
+      for (const draft of derived.own) take(this.upsert(record, draft, receivedAt, undefined, live));
+      if (record.parent) for (const draft of derived.forOwner) this.upsert(record.parent, draft, receivedAt, undefined, live);
     }
 
+    settle(record);
+    if (record.parent) settle(record.parent);
     if (type === 'DELETED' && !record.deleted) {
       take(this.upsert(record, { key: 'deleted', kind: 'deleted', component: this.finalDeleterOf(record, next), title: 'Deleted' }, receivedAt));
       record.deleted = true;
-      record.deletedAt = findStage(record, 'deleted')?.time ?? receivedAt;
+      record.deletedAt = stageOf(record, 'deleted')?.time ?? receivedAt;
     }
     if (!prev && record.kind === journey.root.kind && !record.parent) {
       const manager = clientManager(next.managers);
       const submitted = findStage(record, 'submitted');
       if (submitted && manager) {
-        submitted.manager = { name: manager.name, operation: manager.operation, time: manager.time?.ms };
-        submitted.title = `Applied by ${manager.name}`;
+        const edit = beginEdit(submitted);
+        edit.evidence.manager = { name: manager.name, operation: manager.operation, time: manager.time?.ms };
+        edit.stage.title = `Applied by ${manager.name}`;
+        commitEdit(submitted, edit);
       }
     }
     record.digest = next;
     if (record.createdAt === undefined || !prev) record.createdAt = this.creationTime(record) ?? next.created?.ms;
     if (next.kind === 'Pod' && next.phase === 'Running' && record.watchedRunningAt === undefined) record.watchedRunningAt = receivedAt;
-    if (next.kind === 'Pod' && next.deletionTimestamp && record.deletedAt === undefined) record.deletedAt = findStage(record, 'terminating')?.time;
+    if (next.kind === 'Pod' && next.deletionTimestamp && record.deletedAt === undefined) record.deletedAt = stageOf(record, 'terminating')?.time;
 
-    if (next.resourceVersion !== undefined) {
+    if (next.resourceVersion !== undefined && this.internalsSeen) {
       const first = touched[0];
-      record.recentVersions.push({ resourceVersion: next.resourceVersion, stage: first?.stage, created: first?.created ?? false });
-      if (record.recentVersions.length > RECENT_VERSIONS) record.recentVersions.shift();
-      if (record.earlyInternals.length > 0) {
+      const versions = (record.recentVersions ??= []);
+      versions.push({ resourceVersion: next.resourceVersion, stage: first?.stage, created: first?.created ?? false });
+      if (versions.length > RECENT_VERSIONS) versions.shift();
+      if (record.earlyInternals?.length) {
         const matching = record.earlyInternals.filter((step) => step.resourceVersion === next.resourceVersion);
         if (matching.length > 0) {
           record.earlyInternals = record.earlyInternals.filter((step) => step.resourceVersion !== next.resourceVersion);
@@ -428,7 +453,7 @@ export class JourneyTracer {
 
   private creationTime(record: ObjectRecord): number | undefined {
     const key = record.kind === 'Pod' ? (record.parent ? 'podCreated' : 'stored') : record.kind === 'ReplicaSet' && record.parent ? 'replicaSetCreated' : 'stored#1';
-    return findStage(record, key)?.time;
+    return stageOf(record, key)?.time;
   }
 
   /** Who set deletionTimestamp: the replicaset-controller when it has more pods than it wants, the garbage collector when the owner is gone. */
@@ -450,73 +475,70 @@ export class JourneyTracer {
   // ---- stages --------------------------------------------------------------------------------
 
   /** Adds a stage or merges a new observation into the stage with the same key. */
-  private upsert(record: ObjectRecord, draft: StageDraft, observedAt: number, appliedTime?: number): { stage: StageRecord; created: boolean } | undefined {
-    let stage = findStage(record, draft.key);
-    if (!stage) {
-      stage = {
-        key: draft.key,
-        kind: draft.kind,
-        rank: STAGE_RANK[draft.kind],
-        seq: record.stageSeq++,
-        component: draft.component,
-        title: draft.title,
-        time: observedAt,
-        timeSource: 'observed',
-        observedAt,
-      };
-      if (draft.message !== undefined) {
-        stage.message = draft.message;
-        stage.messageFrom = 'state';
-      }
+  private upsert(record: ObjectRecord, draft: StageDraft, observedAt: number, appliedTime?: number, live = false): { stage: StageRecord; created: boolean } | undefined {
+    const existing = findStage(record, draft.key);
+    if (!existing) {
+      const intern = this.intern;
+      const evidence: StageEvidence = {};
+      if (draft.fields?.length) evidence.fields = intern.fields(draft.fields);
+      if (draft.conditions?.length) evidence.conditions = intern.conditions(draft.conditions);
+      if (draft.manager) evidence.manager = draft.manager;
+      const stage: Stage = { key: intern.string(draft.key), kind: draft.kind, time: observedAt, timeSource: 'observed', component: draft.component, title: intern.string(draft.title), evidence };
+      if (draft.message !== undefined) stage.message = draft.message;
       if (draft.reason !== undefined) stage.reason = draft.reason;
       if (draft.container !== undefined) stage.container = draft.container;
       if (draft.warning) stage.warning = true;
-      if (draft.objectTime) stage.objectTime = draft.objectTime;
-      if (appliedTime !== undefined) stage.appliedTime = appliedTime;
-      if (draft.fields?.length) stage.fields = draft.fields.slice();
-      if (draft.conditions?.length) stage.conditions = draft.conditions.slice();
-      if (draft.manager) stage.manager = draft.manager;
-      resolveTime(stage);
-      if (!this.withinJourney(record, stage)) return undefined;
-      reposition(record, stage);
-      this.onStageCreated(record, stage);
-      return { stage, created: true };
+      const created: StageRecord = { stage, rank: STAGE_RANK[draft.kind], seq: record.stageSeq++, observedAt };
+      if (draft.message !== undefined) created.messageFrom = 'state';
+      if (draft.objectTime) created.objectTime = draft.objectTime;
+      if (appliedTime !== undefined) created.appliedTime = appliedTime;
+      const edit = { stage, evidence };
+      resolveTime(created, edit);
+      if (!this.withinJourney(record, stage.time)) {
+        // History seen on first sight is left out; a change seen happening is not history, whatever its stamp says.
+        if (!live) return undefined;
+        created.objectTime = undefined;
+        resolveTime(created, edit);
+      }
+      commitEdit(created, edit);
+      reposition(record, created);
+      this.onStageCreated(record, created);
+      return { stage: created, created: true };
     }
-    if (draft.objectTime && !stage.objectTime) stage.objectTime = draft.objectTime;
+    const edit = beginEdit(existing);
+    const { stage, evidence } = edit;
+    if (draft.objectTime && !existing.objectTime) existing.objectTime = draft.objectTime;
     if (draft.reason !== undefined) stage.reason = draft.reason;
-    for (const field of draft.fields ?? []) {
-      if (!stage.fields) stage.fields = [];
-      if (!stage.fields.some((f) => sameField(f, field))) stage.fields.push(field);
-    }
-    for (const condition of draft.conditions ?? []) {
-      if (!stage.conditions) stage.conditions = [];
-      if (!stage.conditions.some((c) => sameCondition(c, condition))) stage.conditions.push(condition);
-    }
-    if (draft.message !== undefined && stage.messageFrom !== 'event') {
+    const newFields = draft.fields?.filter((field) => !evidence.fields?.some((f) => sameField(f, field)));
+    if (newFields?.length) evidence.fields = this.intern.fields([...(evidence.fields ?? []), ...newFields]);
+    const newConditions = draft.conditions?.filter((condition) => !evidence.conditions?.some((c) => sameCondition(c, condition)));
+    if (newConditions?.length) evidence.conditions = this.intern.conditions([...(evidence.conditions ?? []), ...newConditions]);
+    if (draft.message !== undefined && existing.messageFrom !== 'event') {
       stage.message = draft.message;
-      stage.messageFrom = 'state';
+      existing.messageFrom = 'state';
     }
     if (draft.repeat) {
       // With an Event behind the stage its count is authoritative; state repeats count only without one.
-      if (!stage.event) stage.count = (stage.count ?? 1) + 1;
+      if (!evidence.event) stage.count = (stage.count ?? 1) + 1;
       stage.lastTime = Math.max(stage.lastTime ?? stage.time, observedAt);
     }
     if (draft.overrideComponent) stage.component = draft.component;
-    if (draft.manager && !stage.manager) stage.manager = draft.manager;
-    if (observedAt < stage.observedAt) stage.observedAt = observedAt;
-    resolveTime(stage);
-    reposition(record, stage);
-    return { stage, created: false };
+    if (draft.manager && !evidence.manager) evidence.manager = draft.manager;
+    if (observedAt < existing.observedAt) existing.observedAt = observedAt;
+    resolveTime(existing, edit);
+    commitEdit(existing, edit);
+    reposition(record, existing);
+    return { stage: existing, created: false };
   }
 
   /** Stages of pre-existing objects from before the apply are history, not journey. */
-  private withinJourney(record: ObjectRecord, stage: StageRecord): boolean {
-    return !record.preexisting || stage.time >= record.journey.appliedAt - PREEXISTING_MARGIN_MS;
+  private withinJourney(record: ObjectRecord, time: number): boolean {
+    return !record.preexisting || time >= record.journey.appliedAt - PREEXISTING_MARGIN_MS;
   }
 
   private onStageCreated(record: ObjectRecord, stage: StageRecord): void {
-    if (record.pendingCycles.length === 0) return;
-    const result = stage.key === 'scheduled' ? 'Scheduled' : stage.key === 'failedScheduling' ? 'Unschedulable' : undefined;
+    if (!record.pendingCycles?.length) return;
+    const result = stage.stage.key === 'scheduled' ? 'Scheduled' : stage.stage.key === 'failedScheduling' ? 'Unschedulable' : undefined;
     if (!result) return;
     const cycles = record.pendingCycles.filter((cycle) => cycle.result === result);
     record.pendingCycles = record.pendingCycles.filter((cycle) => cycle.result !== result);
@@ -555,7 +577,7 @@ export class JourneyTracer {
     // The n-th occurrence of an aggregated event happened at its lastTimestamp.
     const when = placement.counting === 'occurrence' ? (event.last ?? event.first) : event.first;
     const first = when?.ms ?? receivedAt;
-    const evidence = {
+    const evidence: EventEvidence = {
       type: event.type,
       reason: event.reason,
       message: event.message,
@@ -564,61 +586,70 @@ export class JourneyTracer {
       firstTime: first,
       lastTime: placement.counting === 'occurrence' ? first : (event.last?.ms ?? first),
       name: event.name,
-      ...(event.host ? { host: event.host } : {}),
-      ...(event.action ? { action: event.action } : {}),
-      ...(event.involved.fieldPath ? { fieldPath: event.involved.fieldPath } : {}),
     };
-    let stage = findStage(record, placement.key);
-    if (!stage) {
-      stage = {
-        key: placement.key,
+    if (event.host) evidence.host = event.host;
+    if (event.action) evidence.action = event.action;
+    if (event.involved.fieldPath) evidence.fieldPath = event.involved.fieldPath;
+    const repeated = placement.counting === 'repeat' && event.count > 1;
+    const existing = findStage(record, placement.key);
+    if (!existing) {
+      const stage: Stage = {
+        key: this.intern.string(placement.key),
         kind: placement.kind,
-        rank: STAGE_RANK[placement.kind],
-        seq: record.stageSeq++,
-        component: placement.component,
-        title: placement.title,
-        message: event.message,
-        messageFrom: placement.secondary ? 'secondary' : 'event',
         time: receivedAt,
         timeSource: 'observed',
-        observedAt: receivedAt,
-        event: evidence,
+        component: placement.component,
+        title: this.intern.string(placement.title),
+        message: event.message,
+        evidence: { event: evidence },
       };
-      if (placement.secondary) stage.eventSecondary = true;
-      if (when) stage.eventTime = when;
+      if (event.reason) stage.reason = event.reason;
       if (placement.container !== undefined) stage.container = placement.container;
       if (placement.warning) stage.warning = true;
-      if (placement.counting === 'repeat' && event.count > 1) {
+      if (repeated) {
         stage.count = event.count;
         stage.lastTime = evidence.lastTime;
       }
-      resolveTime(stage);
-      if (!this.withinJourney(record, stage)) return;
-      reposition(record, stage);
-      this.onStageCreated(record, stage);
+      const created: StageRecord = { stage, rank: STAGE_RANK[placement.kind], seq: record.stageSeq++, observedAt: receivedAt, messageFrom: placement.secondary ? 'secondary' : 'event' };
+      if (placement.secondary) created.eventSecondary = true;
+      if (when) created.eventTime = when;
+      const edit = { stage, evidence: stage.evidence };
+      resolveTime(created, edit);
+      if (!this.withinJourney(record, stage.time)) return;
+      commitEdit(created, edit);
+      reposition(record, created);
+      this.onStageCreated(record, created);
     } else {
-      const sameEvent = stage.event?.name === event.name;
-      if (!stage.event || sameEvent || (stage.eventSecondary && !placement.secondary)) {
-        stage.event = stage.event && sameEvent ? { ...evidence, firstTime: Math.min(stage.event.firstTime, evidence.firstTime) } : evidence;
-        stage.eventSecondary = placement.secondary === true;
+      const edit = beginEdit(existing);
+      const { stage } = edit;
+      const previous = edit.evidence.event;
+      const sameEvent = previous?.name === event.name;
+      if (!previous || sameEvent || (existing.eventSecondary && !placement.secondary)) {
+        if (previous && sameEvent && previous.firstTime < evidence.firstTime) evidence.firstTime = previous.firstTime;
+        edit.evidence.event = evidence;
+        existing.eventSecondary = placement.secondary === true;
         if (!placement.secondary) {
           stage.message = event.message;
-          stage.messageFrom = 'event';
+          existing.messageFrom = 'event';
         } else if (stage.message === undefined) {
           stage.message = event.message;
-          stage.messageFrom = 'secondary';
+          existing.messageFrom = 'secondary';
         }
       }
-      if (when && (!stage.eventTime || when.ms < stage.eventTime.ms)) stage.eventTime = when;
-      if (placement.counting === 'repeat' && event.count > 1) {
+      // A container's own waiting/terminated reason (from state) says more than the event's.
+      if (stage.reason === undefined && event.reason) stage.reason = event.reason;
+      if (when && (!existing.eventTime || when.ms < existing.eventTime.ms)) existing.eventTime = when;
+      if (repeated) {
         stage.count = Math.max(stage.count ?? 1, event.count);
         stage.lastTime = Math.max(stage.lastTime ?? stage.time, evidence.lastTime);
       }
       if (placement.redirect) stage.component = placement.component;
-      if (receivedAt < stage.observedAt) stage.observedAt = receivedAt;
-      resolveTime(stage);
-      reposition(record, stage);
+      if (receivedAt < existing.observedAt) existing.observedAt = receivedAt;
+      resolveTime(existing, edit);
+      commitEdit(existing, edit);
+      reposition(record, existing);
     }
+    settle(record);
     if (placement.redirect && placement.key === 'terminating') record.deleterHint = placement.component;
     this.refresh(record, receivedAt);
   }
@@ -640,47 +671,50 @@ export class JourneyTracer {
     if (step.type === 'schedulingCycle') {
       const stage = findStage(record, step.result === 'Scheduled' ? 'scheduled' : 'failedScheduling');
       if (stage) this.applyCycle(record, stage, step);
-      else record.pendingCycles.push(step);
+      else (record.pendingCycles ??= []).push(step);
       this.touch(record);
       return;
     }
-    const entry = record.recentVersions.find((v) => v.resourceVersion === step.resourceVersion);
+    const entry = record.recentVersions?.find((v) => v.resourceVersion === step.resourceVersion);
     if (!entry) {
       const known = rvNumber(record.digest?.resourceVersion);
       if (!(rvNumber(step.resourceVersion) <= known)) {
-        record.earlyInternals.push(step);
-        if (record.earlyInternals.length > EARLY_INTERNALS) record.earlyInternals.shift();
+        const early = (record.earlyInternals ??= []);
+        early.push(step);
+        if (early.length > EARLY_INTERNALS) early.shift();
       }
       return;
     }
-    const stage = entry.stage;
-    if (!stage) return;
-    const internals = (stage.internals ??= {});
+    const target = entry.stage;
+    if (!target) return;
+    const edit = beginEdit(target);
+    const internals = copyInternals(edit.evidence.internals);
+    edit.evidence.internals = internals;
     if (step.type === 'etcdWrite') {
-      const writes = (internals.etcd ??= []);
-      if (writes.length < ETCD_WRITES_PER_STAGE) writes.push(step);
-      if (entry.created && stage.internalTime === undefined) {
-        stage.internalTime = step.time;
-        resolveTime(stage);
-        reposition(record, stage);
-      }
-    } else {
-      const deliveries = (internals.watch ??= []);
-      if (deliveries.length < WATCH_DELIVERIES_PER_STAGE) deliveries.push(step);
+      if ((internals.etcd?.length ?? 0) < ETCD_WRITES_PER_STAGE) internals.etcd = [...(internals.etcd ?? []), step];
+      if (entry.created && target.internalTime === undefined) target.internalTime = step.time;
+    } else if ((internals.watch?.length ?? 0) < WATCH_DELIVERIES_PER_STAGE) {
+      internals.watch = [...(internals.watch ?? []), step];
     }
+    resolveTime(target, edit);
+    commitEdit(target, edit);
+    reposition(record, target);
+    settle(record);
     this.touch(record);
   }
 
-  private applyCycle(record: ObjectRecord, stage: StageRecord, cycle: SchedulingCycle): void {
-    const internals = (stage.internals ??= {});
-    internals.scheduling = record.podIndex < record.journey.schedulingDetailPods ? cycle : { ...cycle, verdicts: [] };
+  private applyCycle(record: ObjectRecord, target: StageRecord, cycle: SchedulingCycle): void {
+    const edit = beginEdit(target);
+    const internals = copyInternals(edit.evidence.internals);
+    edit.evidence.internals = internals;
+    internals.scheduling = record.podIndex < record.journey.schedulingDetailPods ? cycle : withoutVerdicts(cycle);
     internals.schedulingAttempts = Math.max(internals.schedulingAttempts ?? 0, cycle.attempt);
-    if (stage.key === 'failedScheduling' && stage.message === undefined && cycle.message) stage.message = cycle.message;
-    if (stage.key === 'scheduled' && stage.internalTime === undefined && stage.objectTime === undefined) {
-      stage.internalTime = cycle.time;
-      resolveTime(stage);
-      reposition(record, stage);
-    }
+    if (edit.stage.key === 'failedScheduling' && edit.stage.message === undefined && cycle.message) edit.stage.message = cycle.message;
+    if (edit.stage.key === 'scheduled' && target.internalTime === undefined && target.objectTime === undefined) target.internalTime = cycle.time;
+    resolveTime(target, edit);
+    commitEdit(target, edit);
+    reposition(record, target);
+    settle(record);
   }
 
   private flushPending(record: ObjectRecord): void {
@@ -773,13 +807,13 @@ export class JourneyTracer {
       if (time !== undefined && time >= floor && (best === undefined || time > best)) best = time;
     };
     if (root.kind === 'Deployment') {
-      for (const stage of root.stages) {
+      for (const { stage } of root.stages) {
         if (stage.kind === 'available' || stage.key.startsWith('progressing:NewReplicaSetAvailable:')) consider(stage.time);
       }
     } else if (root.kind === 'Pod') {
-      consider(findStage(root, 'ready')?.time ?? findStage(root, 'succeeded')?.time);
+      consider(stageOf(root, 'ready')?.time ?? stageOf(root, 'succeeded')?.time);
     } else {
-      for (const pod of root.children) consider(findStage(pod, 'ready')?.time);
+      for (const pod of root.children) consider(stageOf(pod, 'ready')?.time);
     }
     return best ?? now;
   }
@@ -847,6 +881,32 @@ export class JourneyTracer {
     if (!record || record.journey !== journey) return;
     this.apply(record, 'ADDED', digest, receivedAt);
   }
+}
+
+function copyInternals(from: InternalEvidence | undefined): InternalEvidence {
+  const out: InternalEvidence = {};
+  if (from?.etcd) out.etcd = from.etcd;
+  if (from?.watch) out.watch = from.watch;
+  if (from?.scheduling) out.scheduling = from.scheduling;
+  if (from?.schedulingAttempts !== undefined) out.schedulingAttempts = from.schedulingAttempts;
+  return out;
+}
+
+function withoutVerdicts(cycle: SchedulingCycle): SchedulingCycle {
+  const out: SchedulingCycle = {
+    type: cycle.type,
+    time: cycle.time,
+    pod: cycle.pod,
+    attempt: cycle.attempt,
+    totalNodes: cycle.totalNodes,
+    evaluatedNodes: cycle.evaluatedNodes,
+    feasibleNodes: cycle.feasibleNodes,
+    result: cycle.result,
+    verdicts: [],
+  };
+  if (cycle.node !== undefined) out.node = cycle.node;
+  if (cycle.message !== undefined) out.message = cycle.message;
+  return out;
 }
 
 function countPod(pod: ObjectRecord, digest: PodDigest | undefined): Counters {

@@ -129,7 +129,8 @@ export interface FieldChange {
   to?: string;
 }
 
-/** A status condition that changed (pod, Deployment or ReplicaSet condition). */
+/** A status condition that changed (pod, Deployment or ReplicaSet condition). Its lastTransitionTime
+ * (lastUpdateTime for a reason change) is the stage's `time`. */
 export interface ConditionChange {
   /** Condition type: `PodScheduled`, `Ready`, `Available`, `Progressing`, … */
   type: string;
@@ -139,7 +140,10 @@ export interface ConditionChange {
   reason?: string;
   /** Verbatim condition message. */
   message?: string;
-  /** The condition's lastTransitionTime (or lastUpdateTime for a reason change), ms. */
+  /**
+   * The transition time, ms, for producers that have it separately. The tracer leaves it out:
+   * the stage's `time` is this transition, and leaving it out lets identical changes be shared.
+   */
   time?: number;
 }
 

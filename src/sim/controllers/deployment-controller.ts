@@ -11,6 +11,7 @@
 import type { OwnerReference } from '../../core/k8s';
 import { informer, objectKey, splitKey, type SimContext } from '../context';
 import { ApiError, type StoreChange } from '../store/types';
+import { cloneJson } from '../store/object-utils';
 import { controllerOf, newControllerRef, parseTime, sortedMap, SyncError, type DeploymentCondition, type DeploymentObject, type LabelSelector, type PodObject, type ReplicaSetObject } from './controller-types';
 import {
   actualReplicaCount,
@@ -85,7 +86,7 @@ function isEmptySelector(selector: LabelSelector | undefined): boolean {
 /** `labelsutil.CloneSelectorAndAddLabel`. */
 function selectorWithLabel(selector: LabelSelector | undefined, key: string, value: string): NonNullable<LabelSelector> {
   const out: NonNullable<LabelSelector> = { matchLabels: sortedMap({ ...(selector?.matchLabels ?? {}), [key]: value }) };
-  if (selector?.matchExpressions && selector.matchExpressions.length > 0) out.matchExpressions = structuredClone(selector.matchExpressions);
+  if (selector?.matchExpressions && selector.matchExpressions.length > 0) out.matchExpressions = cloneJson(selector.matchExpressions);
   return out;
 }
 
@@ -182,7 +183,7 @@ export class DeploymentController {
     const stored = this.ctx.store.get<DeploymentObject>('Deployment', namespace, name);
     if (!stored) return;
     // Upstream works on a deep copy of the cached object and writes it back piece by piece.
-    const d = structuredClone(stored);
+    const d = cloneJson(stored);
 
     if (isEmptySelector(d.spec?.selector)) {
       recordEvent(this.ctx, COMPONENT, d, 'Warning', 'SelectingAll', 'This deployment is selecting all pods. A non-empty selector is required.');
@@ -304,7 +305,7 @@ export class DeploymentController {
 
   private createNewReplicaSet(d: DeploymentObject, rsList: ReplicaSetObject[], oldRSs: ReplicaSetObject[], newRevision: number): ReplicaSetObject {
     const namespace = d.metadata?.namespace;
-    const template = structuredClone(d.spec?.template ?? {});
+    const template = cloneJson(d.spec?.template ?? {});
     const hash = computePodTemplateHash(template, d.status?.collisionCount);
     const labels = sortedMap({ ...(template.metadata?.labels ?? {}), [DEFAULT_DEPLOYMENT_UNIQUE_LABEL_KEY]: hash });
     template.metadata = { ...template.metadata, labels };

@@ -23,6 +23,31 @@ function rfc3339(ms: number): string {
   return text;
 }
 
+/**
+ * Status parts that thousands of pods hold with equal values (a condition that turned True in the
+ * same second, a container running since the same second, a node's host IP). The API server keeps
+ * objects read-only, so one frozen instance is shared instead of a copy per pod.
+ */
+class SharedParts<T> {
+  private readonly parts = new Map<string, T>();
+  constructor(private readonly limit = 4096) {}
+
+  get(key: string, make: () => T): T {
+    let part = this.parts.get(key);
+    if (part === undefined) {
+      if (this.parts.size >= this.limit) this.parts.clear();
+      part = Object.freeze(make());
+      this.parts.set(key, part);
+    }
+    return part;
+  }
+}
+
+const sharedConditions = new SharedParts<WrittenPodCondition>();
+const sharedRunningStates = new SharedParts<ContainerStatus['state']>();
+const sharedHostIPs = new SharedParts<ReadonlyArray<{ ip: string }>>();
+const NO_LAST_STATE: ContainerStatus['lastState'] = Object.freeze({});
+
 export type PodStatus = NonNullable<Pod['status']>;
 
 /** A condition as the API serves it: `lastProbeTime` is written as an explicit null. */
@@ -120,11 +145,12 @@ function terminatedState(instance: ContainerInstance): ContainerStatus['state'] 
 function containerStatus(record: ContainerRecord, view: PodRuntimeView, defaultWaitingReason: string): ContainerStatus {
   const { spec, current, previous } = record;
   let state: ContainerStatus['state'];
-  let lastState: ContainerStatus['lastState'] = previous && hasExited(previous) ? terminatedState(previous) : {};
+  let lastState: ContainerStatus['lastState'] = previous && hasExited(previous) ? terminatedState(previous) : NO_LAST_STATE;
   let ready = false;
   let started = false;
   if (current && isRunning(current)) {
-    state = { running: { startedAt: rfc3339(current.startedAt!) } };
+    const startedAt = rfc3339(current.startedAt!);
+    state = sharedRunningStates.get(startedAt, () => ({ running: Object.freeze({ startedAt }) }));
     started = true;
     ready = record.ready;
   } else if (current && hasExited(current)) {
@@ -278,7 +304,8 @@ export function mergePodStatus(old: PodStatus | undefined, generated: GeneratedP
   for (const c of generated.conditions) {
     const previous = oldConditions.find((o) => o.type === c.type);
     const lastTransitionTime = previous && previous.status === c.status && previous.lastTransitionTime ? previous.lastTransitionTime : rfc3339(now);
-    conditions.push({ type: c.type, status: c.status, lastProbeTime: null, lastTransitionTime, ...(c.reason ? { reason: c.reason } : {}), ...(c.message ? { message: c.message } : {}) });
+    const key = `${c.type}\u0000${c.status}\u0000${lastTransitionTime}\u0000${c.reason ?? ''}\u0000${c.message ?? ''}`;
+    conditions.push(sharedConditions.get(key, () => ({ type: c.type, status: c.status, lastProbeTime: null, lastTransitionTime: lastTransitionTime!, ...(c.reason ? { reason: c.reason } : {}), ...(c.message ? { message: c.message } : {}) })));
   }
   const oldPhase = old?.phase;
   const phase = oldPhase === 'Succeeded' || oldPhase === 'Failed' ? oldPhase : generated.phase;
@@ -291,7 +318,7 @@ export function mergePodStatus(old: PodStatus | undefined, generated: GeneratedP
     ...(old?.message ? { message: old.message } : {}),
     ...(old?.reason ? { reason: old.reason } : {}),
     hostIP: generated.hostIP,
-    hostIPs: [{ ip: generated.hostIP }],
+    hostIPs: sharedHostIPs.get(generated.hostIP, () => [Object.freeze({ ip: generated.hostIP })]) as Array<{ ip: string }>,
     ...(keptIP ? { podIP: keptIP, podIPs: generated.podIP ? [{ ip: generated.podIP }] : podIPs } : {}),
     startTime: startTime ?? rfc3339(generated.startTime),
     ...(generated.initContainerStatuses ? { initContainerStatuses: generated.initContainerStatuses } : {}),

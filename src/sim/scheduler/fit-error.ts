@@ -2,9 +2,10 @@
  * The FailedScheduling message (framework `FitError.Error()`): `0/N nodes are available: `, each
  * reason with how many nodes gave it, sorted as strings, then the PostFilter (preemption) message.
  *
- * Two upstream forms exist. Releases whose FitError used `SeparatorFormat = " %v."` end the
- * preemption message with a second period (`...incoming pod..`, the form in lifecycle-facts §5);
- * later releases append it as is (`...incoming pod.`).
+ * Two upstream forms exist. From 1.25 (kubernetes#110894) to 1.29 FitError appended every part
+ * with `SeparatorFormat = " %v."`, so the preemption message ends in a second period
+ * (`...incoming pod..`, the example in lifecycle-facts §5); 1.30 dropped it (kubernetes#123301),
+ * so 1.30+ clusters print `...incoming pod.`.
  */
 export type FitErrorStyle = 'doublePeriod' | 'singlePeriod';
 
@@ -30,7 +31,7 @@ function compareBytes(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
-export function fitErrorMessage(numAllNodes: number, reasons: ReasonHistogram, postFilterMessage = '', style: FitErrorStyle = 'doublePeriod'): string {
+export function fitErrorMessage(numAllNodes: number, reasons: ReasonHistogram, postFilterMessage = '', style: FitErrorStyle = 'singlePeriod'): string {
   let message = `0/${numAllNodes} nodes are available:`;
   const sorted = reasons.sorted();
   if (sorted.length > 0) message += ` ${sorted.join(', ')}.`;

@@ -202,82 +202,74 @@ export class SchedulingAlgorithm {
     return { evaluated: processed, feasible, failures, chosen, scores };
   }
 
-  /** Scores of `nodes`, whose table rows are `this.rows[0..n)`. */
+  /**
+   * Scores of `nodes`, whose table rows are `this.rows[0..n)`: one pass for the raw plugin scores,
+   * then the normalization of the two plugins that need it, then one pass for the weighted totals.
+   */
   private score(pod: PodSchedulingInfo, nodes: NodeInfo[]): ScoreTable {
     const length = nodes.length;
     this.ensureCapacity(length);
+    const [taint, affinity, fit, balance, image] = this.buffers;
     const totals = this.totals;
-    totals.fill(0, 0, length);
-    const plugins: ScoreTable['plugins'] = [];
-    let slot = 0;
-    for (const { name, weight } of SCORE_PLUGINS) {
-      if (name === 'NodeAffinity' && !nodeAffinityScoreApplies(pod)) continue;
-      if (name === 'NodeResourcesBalancedAllocation' && !balancedAllocationApplies(pod)) continue;
-      const scores = this.buffers[slot++];
-      this.rawScores(name, pod, nodes, scores);
-      if (name === 'TaintToleration') normalizeScores(scores, length, true);
-      else if (name === 'NodeAffinity') normalizeScores(scores, length, false);
-      for (let i = 0; i < length; i++) {
-        scores[i] *= weight;
-        totals[i] += scores[i];
+    const rows = this.rows;
+    const t = this.cache.table;
+    const r = pod.resources;
+    const withAffinity = nodeAffinityScoreApplies(pod);
+    const withBalance = balancedAllocationApplies(pod);
+    const { sizes: imageSizes, holders: imageHolders } = this.podImages(pod);
+    const totalNodes = this.cache.nodeCount;
+    const containers = pod.images.length;
+    let anyPreferNoScheduleTaint = false;
+    for (let i = 0; i < length; i++) {
+      const row = rows[i];
+      if (t.flags[row] & FLAG_PREFER_NO_SCHEDULE_TAINTS) {
+        taint[i] = scoreTaintToleration(pod, nodes[i]);
+        anyPreferNoScheduleTaint = true;
+      } else taint[i] = 0;
+      if (withAffinity) affinity[i] = scoreNodeAffinity(pod, nodes[i]);
+      fit[i] = leastAllocatedScore(t.nonZeroMilliCPU[row] + r.nonZeroMilliCPU, t.allocatableMilliCPU[row], t.nonZeroMemory[row] + r.nonZeroMemory, t.allocatableMemory[row]);
+      if (withBalance) balance[i] = balancedScore(t.requestedMilliCPU[row] + r.milliCPU, t.allocatableMilliCPU[row], t.requestedMemory[row] + r.memory, t.allocatableMemory[row]);
+      let sum = 0;
+      for (let k = 0; k < imageSizes.length; k++) {
+        const size = imageSizes[k][row];
+        if (size > 0) sum += scaledImageScore(size, imageHolders[k], totalNodes);
       }
-      plugins.push({ name, weight, weighted: scores });
+      image[i] = containers === 0 ? 0 : imageLocalityScore(sum, containers);
+    }
+    if (anyPreferNoScheduleTaint) normalizeScores(taint, length, true);
+    else taint.fill(MAX_SCORE, 0, length);
+    if (withAffinity) normalizeScores(affinity, length, false);
+    const plugins: ScoreTable['plugins'] = [];
+    for (const { name, weight } of SCORE_PLUGINS) {
+      const weighted = name === 'TaintToleration' ? taint : name === 'NodeAffinity' ? affinity : name === 'NodeResourcesFit' ? fit : name === 'NodeResourcesBalancedAllocation' ? balance : image;
+      if ((name === 'NodeAffinity' && !withAffinity) || (name === 'NodeResourcesBalancedAllocation' && !withBalance)) continue;
+      if (weight !== 1) for (let i = 0; i < length; i++) weighted[i] *= weight;
+      plugins.push({ name, weight, weighted });
+    }
+    for (let i = 0; i < length; i++) {
+      totals[i] = taint[i] + fit[i] + image[i] + (withAffinity ? affinity[i] : 0) + (withBalance ? balance[i] : 0);
     }
     return { plugins, totals };
   }
 
-  /** One loop per plugin over the table rows, so each call site sees a single function. */
-  private rawScores(name: ScorePluginName, pod: PodSchedulingInfo, nodes: NodeInfo[], out: Float64Array): void {
-    const length = nodes.length;
-    const rows = this.rows;
-    const t = this.cache.table;
-    const r = pod.resources;
-    switch (name) {
-      case 'TaintToleration':
-        for (let i = 0; i < length; i++) out[i] = t.flags[rows[i]] & FLAG_PREFER_NO_SCHEDULE_TAINTS ? scoreTaintToleration(pod, nodes[i]) : 0;
-        return;
-      case 'NodeAffinity':
-        for (let i = 0; i < length; i++) out[i] = scoreNodeAffinity(pod, nodes[i]);
-        return;
-      case 'NodeResourcesFit':
-        for (let i = 0; i < length; i++) {
-          const row = rows[i];
-          out[i] = leastAllocatedScore(t.nonZeroMilliCPU[row] + r.nonZeroMilliCPU, t.allocatableMilliCPU[row], t.nonZeroMemory[row] + r.nonZeroMemory, t.allocatableMemory[row]);
-        }
-        return;
-      case 'NodeResourcesBalancedAllocation':
-        for (let i = 0; i < length; i++) {
-          const row = rows[i];
-          out[i] = balancedScore(t.requestedMilliCPU[row] + r.milliCPU, t.allocatableMilliCPU[row], t.requestedMemory[row] + r.memory, t.allocatableMemory[row]);
-        }
-        return;
-      case 'ImageLocality':
-        this.imageScores(pod, length, out);
-        return;
+  /** For each of the pod's images that some node has: its per-node sizes and how many nodes have it. */
+  private podImages(pod: PodSchedulingInfo): { sizes: Float64Array[]; holders: number[] } {
+    const sizes: Float64Array[] = [];
+    const holders: number[] = [];
+    for (const name of pod.images) {
+      const perNode = this.cache.table.imageSizesOf(name);
+      if (!perNode) continue;
+      sizes.push(perNode);
+      holders.push(this.cache.imageNodeCount(name));
     }
-  }
-
-  private imageScores(pod: PodSchedulingInfo, length: number, out: Float64Array): void {
-    const rows = this.rows;
-    const totalNodes = this.cache.nodeCount;
-    out.fill(0, 0, length);
-    for (const image of pod.images) {
-      const sizes = this.cache.table.imageSizesOf(image);
-      if (!sizes) continue;
-      const holders = this.cache.imageNodeCount(image);
-      for (let i = 0; i < length; i++) {
-        const size = sizes[rows[i]];
-        if (size > 0) out[i] += scaledImageScore(size, holders, totalNodes);
-      }
-    }
-    const containers = pod.images.length;
-    for (let i = 0; i < length; i++) out[i] = containers === 0 ? 0 : imageLocalityScore(out[i], containers);
+    return { sizes, holders };
   }
 
   private ensureCapacity(length: number): void {
     if (this.totals.length >= length) return;
     const size = Math.max(length, this.totals.length * 2, 128);
     this.totals = new Float64Array(size);
-    this.buffers = SCORE_PLUGINS.map(() => new Float64Array(size));
+    // taint, affinity, fit, balance, image: see score().
+    this.buffers = [0, 1, 2, 3, 4].map(() => new Float64Array(size));
   }
 }

@@ -34,7 +34,10 @@ export interface SchedulerOptions {
   verdicts?: 'full' | 'summary';
   /** percentageOfNodesToScore; 0 (default) is upstream's adaptive percentage. */
   percentageOfNodesToScore?: number;
-  /** Which upstream form of the FailedScheduling message to print (see fit-error.ts). Default 'doublePeriod'. */
+  /**
+   * Which upstream form of the FailedScheduling message to print (see fit-error.ts): 'singlePeriod'
+   * (default, Kubernetes 1.30+, the version the simulated nodes report) or 'doublePeriod' (1.25–1.29).
+   */
   fitErrorStyle?: FitErrorStyle;
   /**
    * How many pods' latest cycles keep their per-node verdicts for `lastCycle` (default 1,000); older
@@ -78,7 +81,7 @@ export class Scheduler {
     options: SchedulerOptions = {},
   ) {
     this.fullVerdicts = (options.verdicts ?? 'full') === 'full';
-    this.fitErrorStyle = options.fitErrorStyle ?? 'doublePeriod';
+    this.fitErrorStyle = options.fitErrorStyle ?? 'singlePeriod';
     this.verdictRetention = options.verdictRetention ?? 1_000;
     this.queue = new SchedulingQueue(ctx.clock, { ...options.queue, queueingDelayMs: () => ctx.timings.schedulingLatency }, () => this.kick());
     this.algorithm = new SchedulingAlgorithm(this.cache, () => ctx.clock.random.next(), options.percentageOfNodesToScore ?? 0);

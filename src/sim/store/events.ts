@@ -18,17 +18,152 @@ const LRU_ENTRIES = 4096;
 export const EVENT_TTL_MS = 60 * 60 * 1000;
 const SWEEP_EVERY_MS = 60 * 1000;
 
-interface Aggregate {
+/** What makes two events the same for aggregation (client-go's `getEventKey`, less the uid it is filed under). */
+interface EventIdentity {
+  type: string;
+  reason: string;
+  message: string;
+  component: string;
+  host: string;
+}
+
+interface Aggregate extends EventIdentity {
+  involvedUid: string;
   namespace: string;
   name: string;
   count: number;
+  /** Neighbours in recency order (older, newer). */
+  older: Aggregate | undefined;
+  newer: Aggregate | undefined;
 }
 
+function sameIdentity(a: EventIdentity, b: EventIdentity): boolean {
+  return a.reason === b.reason && a.type === b.type && a.component === b.component && a.host === b.host && a.message === b.message;
+}
+
+/**
+ * The correlator's LRU of recent events, filed by involved object and message (a ReplicaSet has
+ * thousands of distinct SuccessfulCreate messages): a lookup builds no key string, and a linked
+ * list keeps the recency order (a Map used as an LRU, deleted from and re-inserted
+ * into, leaves holes at its front that every eviction walks over again).
+ */
+class RecentEvents {
+  private readonly byInvolved = new Map<string, Map<string, Aggregate[]>>();
+  private size = 0;
+  private oldest: Aggregate | undefined;
+  private newest: Aggregate | undefined;
+
+  constructor(private readonly capacity: number) {}
+
+  /** The aggregate for this event, made the most recent. */
+  touch(involvedUid: string, identity: EventIdentity): Aggregate | undefined {
+    const aggregate = this.byInvolved.get(involvedUid)?.get(identity.message)?.find((candidate) => sameIdentity(candidate, identity));
+    if (aggregate && aggregate !== this.newest) {
+      this.unlink(aggregate);
+      this.append(aggregate);
+    }
+    return aggregate;
+  }
+
+  add(involvedUid: string, identity: EventIdentity, namespace: string, name: string): void {
+    const existing = this.touch(involvedUid, identity);
+    if (existing) this.remove(existing);
+    const aggregate: Aggregate = {
+      type: identity.type,
+      reason: identity.reason,
+      message: identity.message,
+      component: identity.component,
+      host: identity.host,
+      involvedUid,
+      namespace,
+      name,
+      count: 1,
+      older: undefined,
+      newer: undefined,
+    };
+    let byMessage = this.byInvolved.get(involvedUid);
+    if (!byMessage) this.byInvolved.set(involvedUid, (byMessage = new Map()));
+    const filed = byMessage.get(identity.message);
+    if (filed) filed.push(aggregate);
+    else byMessage.set(identity.message, [aggregate]);
+    this.size++;
+    this.append(aggregate);
+    if (this.size > this.capacity) this.remove(this.oldest!);
+  }
+
+  remove(aggregate: Aggregate): void {
+    const byMessage = this.byInvolved.get(aggregate.involvedUid);
+    const filed = byMessage?.get(aggregate.message);
+    const index = filed ? filed.indexOf(aggregate) : -1;
+    if (index < 0) return;
+    if (filed!.length > 1) filed!.splice(index, 1);
+    else if (byMessage!.size > 1) byMessage!.delete(aggregate.message);
+    else this.byInvolved.delete(aggregate.involvedUid);
+    this.size--;
+    this.unlink(aggregate);
+  }
+
+  private append(aggregate: Aggregate): void {
+    aggregate.older = this.newest;
+    aggregate.newer = undefined;
+    if (this.newest) this.newest.newer = aggregate;
+    else this.oldest = aggregate;
+    this.newest = aggregate;
+  }
+
+  private unlink(aggregate: Aggregate): void {
+    if (aggregate.older) aggregate.older.newer = aggregate.newer;
+    else this.oldest = aggregate.newer;
+    if (aggregate.newer) aggregate.newer.older = aggregate.older;
+    else this.newest = aggregate.older;
+    aggregate.older = aggregate.newer = undefined;
+  }
+}
+
+/** Events due to expire, oldest first, in parallel arrays (a few bytes each for ~a million events). */
+class ExpiryQueue {
+  private at: number[] = [];
+  private namespaces: string[] = [];
+  private names: string[] = [];
+  private head = 0;
+
+  get pending(): boolean {
+    return this.head < this.at.length;
+  }
+
+  push(at: number, namespace: string, name: string): void {
+    this.at.push(at);
+    this.namespaces.push(namespace);
+    this.names.push(name);
+  }
+
+  /** The next entry when it is due at or before `now`, removed from the queue. */
+  shiftDue(now: number): { namespace: string; name: string } | undefined {
+    if (this.head >= this.at.length || this.at[this.head] > now) return undefined;
+    const index = this.head++;
+    return { namespace: this.namespaces[index], name: this.names[index] };
+  }
+
+  /** Drop the entries already taken once there are many. */
+  compact(): void {
+    if (this.head <= 10_000) return;
+    this.at = this.at.slice(this.head);
+    this.namespaces = this.namespaces.slice(this.head);
+    this.names = this.names.slice(this.head);
+    this.head = 0;
+  }
+}
+
+/** Parts many events share; stored objects are read-only, so one frozen instance serves them all. */
+const EMPTY_SOURCE = Object.freeze({});
+
 export class StoreEventRecorder implements EventRecorder {
-  /** Insertion-ordered map used as an LRU. */
-  private readonly recent = new Map<string, Aggregate>();
-  private readonly expiry: { at: number; namespace: string; name: string }[] = [];
-  private expiryHead = 0;
+  private readonly recent = new RecentEvents(LRU_ENTRIES);
+  private readonly sources = new Map<string, Readonly<Record<string, string>>>();
+  private readonly expiry = new ExpiryQueue();
+  private readonly reportingInstances = new Map<string, string>();
+  /** The involvedObject of the last event, shared by the next one about the same object version. */
+  private lastInvolved: Readonly<Record<string, string | undefined>> | undefined;
   private sweeping = false;
   private lastNanos = 0n;
 
@@ -42,12 +177,11 @@ export class StoreEventRecorder implements EventRecorder {
   record(involved: KubeObject, type: 'Normal' | 'Warning', reason: string, message: string, source: EventSource, options?: EventOptions): void {
     const meta = involved.metadata ?? {};
     const namespace = meta.namespace || 'default';
-    const key = `${meta.uid}\u0000${type}\u0000${reason}\u0000${message}\u0000${source.component}\u0000${source.host ?? ''}`;
+    const involvedUid = meta.uid ?? '';
+    const identity: EventIdentity = { type, reason, message, component: source.component, host: source.host ?? '' };
     const now = this.clock.now();
-    const known = this.recent.get(key);
+    const known = this.recent.touch(involvedUid, identity);
     if (known) {
-      this.recent.delete(key);
-      this.recent.set(key, known);
       known.count++;
       try {
         this.store.mutate('Event', known.namespace, known.name, (event) => {
@@ -60,39 +194,37 @@ export class StoreEventRecorder implements EventRecorder {
         return;
       } catch (error) {
         if (!(error instanceof ApiError && error.code === 404)) throw error;
-        this.recent.delete(key); // expired meanwhile: record afresh
+        this.recent.remove(known); // expired meanwhile: record afresh
       }
     }
     const name = `${meta.name}.${this.uniqueNanos(now).toString(16)}`;
-    const involvedObject = {
-      kind: involved.kind,
-      namespace: meta.namespace,
-      name: meta.name,
-      uid: meta.uid,
-      apiVersion: involved.apiVersion,
-      resourceVersion: meta.resourceVersion,
-    };
+    const involvedObject = this.involvedObject(involved);
+    // Every field create and commit set, spelled in their order, so the object keeps one shape.
+    const metadata = { name, namespace, uid: undefined, creationTimestamp: undefined, managedFields: undefined, resourceVersion: undefined };
     const event: KubeObject = options?.eventsV1
       ? {
-          metadata: { name, namespace },
+          metadata,
           involvedObject,
           reason,
           message,
-          source: {},
+          source: EMPTY_SOURCE,
           firstTimestamp: null,
           lastTimestamp: null,
           type,
           eventTime: rfc3339Micro(now),
           action: options.eventsV1.action,
           reportingComponent: source.component,
-          reportingInstance: `${source.component}-control-plane`,
+          reportingInstance: this.controlPlaneInstance(source.component),
+          // As create would add them, last: spelled here so the object keeps one shape.
+          apiVersion: 'v1',
+          kind: 'Event',
         }
       : {
-          metadata: { name, namespace },
+          metadata,
           involvedObject,
           reason,
           message,
-          source: source.host ? { component: source.component, host: source.host } : { component: source.component },
+          source: this.legacySource(source),
           firstTimestamp: rfc3339(now),
           lastTimestamp: rfc3339(now),
           count: 1,
@@ -100,6 +232,8 @@ export class StoreEventRecorder implements EventRecorder {
           eventTime: null,
           reportingComponent: source.component,
           reportingInstance: source.host ?? '',
+          apiVersion: 'v1',
+          kind: 'Event',
         };
     try {
       this.store.create('Event', event, { fieldManager: source.component });
@@ -108,9 +242,43 @@ export class StoreEventRecorder implements EventRecorder {
       if (error instanceof ApiError && error.code === 404) return;
       throw error;
     }
-    this.recent.set(key, { namespace, name, count: 1 });
-    if (this.recent.size > LRU_ENTRIES) this.recent.delete(this.recent.keys().next().value!);
+    this.recent.add(involvedUid, identity, namespace, name);
     if (this.expire) this.scheduleExpiry(now, namespace, name);
+  }
+
+  private involvedObject(involved: KubeObject): Readonly<Record<string, string | undefined>> {
+    const meta = involved.metadata ?? {};
+    const last = this.lastInvolved;
+    if (last && last.uid === meta.uid && last.resourceVersion === meta.resourceVersion && last.name === meta.name && last.namespace === meta.namespace && last.kind === involved.kind && last.apiVersion === involved.apiVersion) return last;
+    const fields: Record<string, string | undefined> = {
+      kind: involved.kind,
+      namespace: meta.namespace,
+      name: meta.name,
+      uid: meta.uid,
+      apiVersion: involved.apiVersion,
+      resourceVersion: meta.resourceVersion,
+    };
+    this.lastInvolved = Object.freeze(fields);
+    return this.lastInvolved;
+  }
+
+  /** `<component>-control-plane`, the instance name events.k8s.io recorders report, built once per component. */
+  private controlPlaneInstance(component: string): string {
+    let instance = this.reportingInstances.get(component);
+    if (instance === undefined) this.reportingInstances.set(component, (instance = `${component}-control-plane`));
+    return instance;
+  }
+
+  /** The `source` of a legacy event, one shared instance per component and host. */
+  private legacySource(source: EventSource): Readonly<Record<string, string>> {
+    const key = source.host ? `${source.component}\u0000${source.host}` : source.component;
+    let shared = this.sources.get(key);
+    if (!shared) {
+      const fields: Record<string, string> = source.host ? { component: source.component, host: source.host } : { component: source.component };
+      shared = Object.freeze(fields);
+      this.sources.set(key, shared);
+    }
+    return shared;
   }
 
   /** Event names embed the time in nanoseconds; keep them unique when several events share a millisecond. */
@@ -123,7 +291,7 @@ export class StoreEventRecorder implements EventRecorder {
   }
 
   private scheduleExpiry(now: number, namespace: string, name: string): void {
-    this.expiry.push({ at: now + EVENT_TTL_MS, namespace, name });
+    this.expiry.push(now + EVENT_TTL_MS, namespace, name);
     if (!this.sweeping) {
       this.sweeping = true;
       this.clock.after(SWEEP_EVERY_MS, () => this.sweep());
@@ -132,22 +300,19 @@ export class StoreEventRecorder implements EventRecorder {
 
   private sweep(): void {
     const now = this.clock.now();
-    while (this.expiryHead < this.expiry.length && this.expiry[this.expiryHead].at <= now) {
-      const { namespace, name } = this.expiry[this.expiryHead++];
+    for (let due = this.expiry.shiftDue(now); due; due = this.expiry.shiftDue(now)) {
+      const { namespace, name } = due;
       const event = this.store.get<KubeObject>('Event', namespace, name);
       if (!event) continue;
       const last = Date.parse(String(event.lastTimestamp ?? (event.series as { lastObservedTime?: string } | undefined)?.lastObservedTime ?? event.eventTime ?? ''));
       if (Number.isFinite(last) && last + EVENT_TTL_MS > now) {
-        this.expiry.push({ at: last + EVENT_TTL_MS, namespace, name });
+        this.expiry.push(last + EVENT_TTL_MS, namespace, name);
         continue;
       }
       this.store.delete('Event', namespace, name, { actor: 'kube-apiserver' });
     }
-    if (this.expiryHead > 10_000) {
-      this.expiry.splice(0, this.expiryHead);
-      this.expiryHead = 0;
-    }
-    if (this.expiryHead < this.expiry.length) this.clock.after(SWEEP_EVERY_MS, () => this.sweep());
+    this.expiry.compact();
+    if (this.expiry.pending) this.clock.after(SWEEP_EVERY_MS, () => this.sweep());
     else this.sweeping = false;
   }
 }

@@ -1,5 +1,6 @@
 /** Small helpers over plain Kubernetes objects, shared by the store and the components. */
 
+/** Structural equality of JSON values; object keys whose value is undefined count as absent. */
 export function deepEqual(a: unknown, b: unknown): boolean {
   if (a === b) return true;
   if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
@@ -12,20 +13,59 @@ export function deepEqual(a: unknown, b: unknown): boolean {
   }
   const aRec = a as Record<string, unknown>;
   const bRec = b as Record<string, unknown>;
-  const aKeys = Object.keys(aRec).filter((k) => aRec[k] !== undefined);
-  const bKeys = Object.keys(bRec).filter((k) => bRec[k] !== undefined);
-  if (aKeys.length !== bKeys.length) return false;
-  for (const k of aKeys) if (!deepEqual(aRec[k], bRec[k])) return false;
-  return true;
+  let defined = 0;
+  for (const key of Object.keys(aRec)) {
+    const value = aRec[key];
+    if (value === undefined) continue;
+    defined++;
+    if (!deepEqual(value, bRec[key])) return false;
+  }
+  for (const key of Object.keys(bRec)) if (bRec[key] !== undefined) defined--;
+  return defined === 0;
 }
+
+/**
+ * A deep copy of a JSON value (plain objects, arrays, primitives; keys holding undefined are
+ * kept), several times faster than structuredClone for the small objects the store copies.
+ */
+export function cloneJson<T>(value: T): T {
+  if (typeof value !== 'object' || value === null) return value;
+  if (Array.isArray(value)) {
+    const out = new Array<unknown>(value.length);
+    for (let i = 0; i < value.length; i++) out[i] = cloneJson(value[i]);
+    return out as T;
+  }
+  const source = value as Record<string, unknown>;
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(source)) out[key] = cloneJson(source[key]);
+  return out as T;
+}
+
+// Every write stamps whole-second times, and virtual time moves forward: remembering the last
+// second formatted saves a Date and an ISO string per write.
+let cachedSecond = NaN;
+let cachedSecondText = '';
+let cachedPrefixSecond = NaN;
+let cachedPrefix = '';
 
 /** RFC 3339 with whole seconds, as metav1.Time serialises. */
 export function rfc3339(ms: number): string {
-  return new Date(Math.floor(ms / 1000) * 1000).toISOString().replace('.000Z', 'Z');
+  const second = Math.floor(ms / 1000);
+  if (second !== cachedSecond) {
+    cachedSecondText = new Date(second * 1000).toISOString().replace('.000Z', 'Z');
+    cachedSecond = second;
+  }
+  return cachedSecondText;
 }
 
 /** RFC 3339 with microseconds, as metav1.MicroTime serialises (events.k8s.io eventTime). */
 export function rfc3339Micro(ms: number): string {
-  const iso = new Date(ms).toISOString(); // 2026-01-01T12:00:00.123Z
-  return `${iso.slice(0, 23)}${String(Math.round((ms % 1) * 1000)).padStart(3, '0')}Z`;
+  const whole = Math.trunc(ms);
+  const second = Math.floor(whole / 1000);
+  if (second !== cachedPrefixSecond) {
+    cachedPrefix = new Date(second * 1000).toISOString().slice(0, 20); // 2026-01-01T12:00:00.
+    cachedPrefixSecond = second;
+  }
+  const millis = whole - second * 1000;
+  return `${cachedPrefix}${millis < 10 ? '00' : millis < 100 ? '0' : ''}${millis}${String(Math.round((ms % 1) * 1000)).padStart(3, '0')}Z`;
 }

@@ -8,7 +8,8 @@
 import type { KubeObject, ObjectMeta, OwnerReference, ResourceKind } from '../../core/k8s';
 import type { VirtualClock } from '../clock';
 import type { InternalsLog } from '../context';
-import { deepEqual, rfc3339 } from './object-utils';
+import { cloneJson, deepEqual, rfc3339 } from './object-utils';
+import { ManagedFieldStamps } from './managed-fields';
 import { RESOURCES, qualifiedResource, resourceInfo } from './resources';
 import { parseFieldSelector, parseLabelSelector, type ObjectPredicate } from './selectors';
 import {
@@ -44,6 +45,7 @@ export interface StoreOptions {
 }
 
 const GENERATE_NAME_ALPHABET = 'bcdfghjklmnpqrstvwxz2456789';
+const HEX_CODES = Array.from('0123456789abcdef', (c) => c.charCodeAt(0));
 const noAdmission: Admission = { applyDefaults: () => undefined, validate: () => undefined };
 
 /** A fixed-capacity ring of changes, oldest overwritten first. */
@@ -76,15 +78,31 @@ class ChangeHistory {
 
 interface KindTable {
   info: ResourceInfo;
+  /** uid → object, in creation order (the order lists return). */
   objects: Map<string, KubeObject>;
-  listeners: Set<ChangeListener>;
+  /** namespace ('' when cluster-scoped) → name → object. Keyed by the strings objects already hold, so a lookup builds no key. */
+  byName: Map<string, Map<string, KubeObject>>;
+  /** Replaced, never changed in place, so a commit can call the listeners it started with. */
+  listeners: readonly ChangeListener[];
   history: ChangeHistory;
-  /** ownerUid → keys of objects of this kind with a controller reference to it. */
+  /** ownerUid → uids of objects of this kind with a controller reference to it. */
   byController: Map<string, Set<string>>;
 }
 
-function keyOf(namespace: string | undefined, name: string): string {
-  return namespace ? `${namespace}/${name}` : name;
+function lookup(table: KindTable, namespace: string | undefined, name: string): KubeObject | undefined {
+  return table.byName.get(namespace ?? '')?.get(name);
+}
+
+function uidOf(object: KubeObject): string {
+  return object.metadata?.uid ?? '';
+}
+
+/** Whether two ownerReference lists index the same way (same owners, same controller flags). */
+function sameOwners(a: readonly OwnerReference[], b: readonly OwnerReference[]): boolean {
+  if (a === b) return true;
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i].uid !== b[i].uid || !a[i].controller !== !b[i].controller) return false;
+  return true;
 }
 
 /** ObjectMeta as the server writes it (kubernetes-types marks server-set fields read-only for clients). */
@@ -95,19 +113,54 @@ function metaOf(object: KubeObject): ServerMeta {
   return object.metadata as ServerMeta;
 }
 
+/** Metadata fields every write stamps anew; a write that changes nothing else is a no-op. */
+function isWriteStamp(field: string): boolean {
+  return field === 'managedFields' || field === 'resourceVersion';
+}
+
+function metadataEqualButWriteStamps(a: Record<string, unknown>, b: Record<string, unknown>): boolean {
+  let defined = 0;
+  for (const field of Object.keys(a)) {
+    const value = a[field];
+    if (value === undefined || isWriteStamp(field)) continue;
+    defined++;
+    if (!deepEqual(value, b[field])) return false;
+  }
+  for (const field of Object.keys(b)) if (b[field] !== undefined && !isWriteStamp(field)) defined--;
+  return defined === 0;
+}
+
+/** deepEqual of two versions of an object, ignoring metadata.managedFields and metadata.resourceVersion. */
+function equalButWriteStamps(a: KubeObject, b: KubeObject): boolean {
+  const aRec = a as Record<string, unknown>;
+  const bRec = b as Record<string, unknown>;
+  let defined = 0;
+  for (const field of Object.keys(aRec)) {
+    const value = aRec[field];
+    if (value === undefined) continue;
+    defined++;
+    if (field === 'metadata') {
+      if (!metadataEqualButWriteStamps(value as Record<string, unknown>, (bRec.metadata ?? {}) as Record<string, unknown>)) return false;
+    } else if (!deepEqual(value, bRec[field])) return false;
+  }
+  for (const field of Object.keys(bRec)) if (bRec[field] !== undefined) defined--;
+  return defined === 0;
+}
+
 export class MemoryStore implements StoreApi {
   readonly resources = RESOURCES;
   private revision = 0;
   private readonly tables = new Map<ResourceKind, KindTable>();
-  /** ownerUid → dependents of any kind (all ownerReferences, for garbage collection). */
+  /** ownerUid → uids of dependents of any kind (all ownerReferences, for garbage collection). */
   private readonly dependents = new Map<string, Set<string>>();
-  /** uid → kind + key, to resolve owners and dependents. */
-  private readonly byUid = new Map<string, { kind: ResourceKind; key: string }>();
+  /** node name → uids of the pods bound to it. */
   private readonly podsByNode = new Map<string, Set<string>>();
   private readonly clock: VirtualClock;
   private readonly internals: InternalsLog;
   private readonly admission: Admission;
   private readonly gcDelayMs: number;
+  private readonly stamps = new ManagedFieldStamps();
+  private readonly uidCodes = new Array<number>(36).fill(0);
 
   constructor(options: StoreOptions) {
     this.clock = options.clock;
@@ -118,7 +171,8 @@ export class MemoryStore implements StoreApi {
       this.tables.set(info.kind, {
         info,
         objects: new Map(),
-        listeners: new Set(),
+        byName: new Map(),
+        listeners: [],
         history: new ChangeHistory(options.historyPerKind ?? 50_000),
         byController: new Map(),
       });
@@ -153,7 +207,7 @@ export class MemoryStore implements StoreApi {
 
   get<T extends KubeObject>(kind: ResourceKind, namespace: string | undefined, name: string): T | undefined {
     const table = this.table(kind);
-    return table.objects.get(keyOf(table.info.namespaced ? namespace || 'default' : undefined, name)) as T | undefined;
+    return lookup(table, table.info.namespaced ? namespace || 'default' : undefined, name) as T | undefined;
   }
 
   read<T extends KubeObject>(kind: ResourceKind, namespace: string | undefined, name: string): T {
@@ -166,11 +220,9 @@ export class MemoryStore implements StoreApi {
     const table = this.table(kind);
     const matches = this.predicate(options);
     const items: T[] = [];
-    const prefix = options.namespace && table.info.namespaced ? `${options.namespace}/` : undefined;
-    for (const [key, object] of table.objects) {
-      if (prefix && !key.startsWith(prefix)) continue;
-      if (matches(object)) items.push(object as T);
-    }
+    // One namespace's objects keep their creation order there too.
+    const objects = options.namespace && table.info.namespaced ? table.byName.get(options.namespace)?.values() ?? [] : table.objects.values();
+    for (const object of objects) if (matches(object)) items.push(object as T);
     return { items, resourceVersion: String(this.revision) };
   }
 
@@ -182,23 +234,23 @@ export class MemoryStore implements StoreApi {
 
   ownedBy<T extends KubeObject>(kind: ResourceKind, ownerUid: string): T[] {
     const table = this.table(kind);
-    const keys = table.byController.get(ownerUid);
-    if (!keys) return [];
+    const uids = table.byController.get(ownerUid);
+    if (!uids) return [];
     const out: T[] = [];
-    for (const key of keys) {
-      const object = table.objects.get(key);
+    for (const uid of uids) {
+      const object = table.objects.get(uid);
       if (object) out.push(object as T);
     }
     return out;
   }
 
   podsOnNode(nodeName: string): KubeObject[] {
-    const keys = this.podsByNode.get(nodeName);
-    if (!keys) return [];
+    const uids = this.podsByNode.get(nodeName);
+    if (!uids) return [];
     const pods = this.table('Pod').objects;
     const out: KubeObject[] = [];
-    for (const key of keys) {
-      const pod = pods.get(key);
+    for (const uid of uids) {
+      const pod = pods.get(uid);
       if (pod) out.push(pod);
     }
     return out;
@@ -215,7 +267,7 @@ export class MemoryStore implements StoreApi {
     const namespace = this.namespaceOf(info, object);
     if (info.namespaced) {
       meta.namespace = namespace;
-      if (!this.tables.get('Namespace')!.objects.has(namespace!)) {
+      if (!lookup(this.tables.get('Namespace')!, undefined, namespace!)) {
         throw new ApiError(404, 'NotFound', `namespaces "${namespace}" not found`, { name: namespace, kind: 'namespaces' });
       }
     } else {
@@ -229,18 +281,18 @@ export class MemoryStore implements StoreApi {
     const invalid = this.admission.validate(kind, object, undefined);
     if (invalid) throw invalid;
     const name = meta.name ?? '';
-    const key = keyOf(namespace, name);
-    if (table.objects.has(key)) {
+    if (lookup(table, namespace, name)) {
       throw new ApiError(409, 'AlreadyExists', `${qualifiedResource(info)} "${name}" already exists`, { name, group: info.group, kind: info.plural });
     }
     const now = this.clock.now();
     meta.uid = this.newUid();
     meta.creationTimestamp = rfc3339(now);
-    delete meta.deletionTimestamp;
-    delete meta.resourceVersion;
+    // Deleting a property an object has makes V8 store it as a slow dictionary: only delete what is set.
+    if (meta.deletionTimestamp !== undefined) delete meta.deletionTimestamp;
+    if (meta.resourceVersion !== undefined) delete meta.resourceVersion;
     if (info.group === 'apps') meta.generation = 1;
     if (options.fieldManager) {
-      meta.managedFields = [{ manager: options.fieldManager, operation: options.operation ?? 'Update', apiVersion: info.apiVersion, time: rfc3339(now), fieldsType: 'FieldsV1', fieldsV1: {} }];
+      meta.managedFields = this.stamps.forCreate({ manager: options.fieldManager, operation: options.operation ?? 'Update', apiVersion: info.apiVersion, time: rfc3339(now) });
     }
     if (kind === 'Namespace') {
       object.status = { phase: 'Active' };
@@ -248,7 +300,7 @@ export class MemoryStore implements StoreApi {
       meta.labels = { ...meta.labels, 'kubernetes.io/metadata.name': name };
     }
     if (options.dryRun) return input;
-    this.commit(table, 'ADDED', key, object, undefined, options.fieldManager ?? 'unknown');
+    this.commit(table, 'ADDED', object, undefined, options.fieldManager ?? 'unknown');
     this.orphanCheck(object);
     return input;
   }
@@ -259,42 +311,46 @@ export class MemoryStore implements StoreApi {
     const meta = metaOf(object);
     const namespace = this.namespaceOf(info, object);
     const name = meta.name ?? '';
-    const key = keyOf(namespace, name);
-    const existing = table.objects.get(key);
+    const existing = lookup(table, namespace, name);
     if (!existing) throw this.notFound(info, name);
     if (meta.resourceVersion && meta.resourceVersion !== existing.metadata?.resourceVersion) {
       throw new ApiError(409, 'Conflict', `Operation cannot be fulfilled on ${qualifiedResource(info)} "${name}": the object has been modified; please apply your changes to the latest version and try again`, { name, group: info.group, kind: info.plural });
     }
-    return this.replace(table, key, existing, object, options);
+    return this.replace(table, existing, object, options);
   }
 
   mutate<T extends KubeObject>(kind: ResourceKind, namespace: string | undefined, name: string, change: (copy: T) => void, options: WriteOptions = {}): T {
     const table = this.table(kind);
-    const key = keyOf(table.info.namespaced ? namespace || 'default' : undefined, name);
-    const existing = table.objects.get(key);
+    const existing = lookup(table, table.info.namespaced ? namespace || 'default' : undefined, name);
     if (!existing) throw this.notFound(table.info, name);
-    // A status write only keeps `status`, so only status needs a private copy (the hot path of kubelets).
-    const copy = (options.subresource === 'status'
-      ? { ...existing, metadata: { ...existing.metadata }, status: structuredClone(existing.status) }
-      : structuredClone(existing)) as T;
+    const copy = this.copyForChange(existing, options.subresource) as T;
     change(copy);
-    return this.replace(table, key, existing, copy, options);
+    return this.replace(table, existing, copy, options);
+  }
+
+  /**
+   * The private copy `mutate` hands out. A status write only keeps `status`, so only status is
+   * copied deeply (the hot path of kubelets and controllers); a binding only sets
+   * `spec.nodeName`, so spec is copied one level deep; any other write gets a deep copy.
+   */
+  private copyForChange(existing: KubeObject, subresource: WriteOptions['subresource']): KubeObject {
+    if (subresource === 'status') return { ...existing, metadata: { ...existing.metadata }, status: cloneJson(existing.status) };
+    if (subresource === 'binding') return { ...existing, metadata: { ...existing.metadata }, spec: existing.spec === undefined ? undefined : { ...existing.spec } };
+    return cloneJson(existing);
   }
 
   /** The shared tail of update and mutate: subresource rules, generation, admission, commit. */
-  private replace<T extends KubeObject>(table: KindTable, key: string, existing: KubeObject, input: T, options: WriteOptions): T {
-    const object: KubeObject = input;
+  private replace<T extends KubeObject>(table: KindTable, existing: KubeObject, input: T, options: WriteOptions): T {
+    let object: KubeObject = input;
     const info = table.info;
     const oldMeta = existing.metadata ?? {};
-    object.apiVersion = info.apiVersion;
-    object.kind = info.kind;
     if (options.subresource === 'status') {
       // A status write changes only status; everything else is taken from the stored object.
-      const status = object.status;
-      for (const field of Object.keys(object)) delete (object as Record<string, unknown>)[field];
-      Object.assign(object, existing, { status, metadata: { ...oldMeta } });
-    } else if (info.hasStatus && existing.status !== undefined) {
-      object.status = existing.status;
+      object = { ...existing, status: input.status, metadata: { ...oldMeta } };
+    } else {
+      object.apiVersion = info.apiVersion;
+      object.kind = info.kind;
+      if (info.hasStatus && existing.status !== undefined) object.status = existing.status;
     }
     const newMeta = metaOf(object);
     // Fields the server owns cannot be changed by a write.
@@ -316,31 +372,30 @@ export class MemoryStore implements StoreApi {
     }
     const now = this.clock.now();
     if (options.fieldManager) this.touchManagedFields(newMeta, oldMeta, options, info.apiVersion, now);
-    if (options.dryRun) return input;
-    if (deepEqual({ ...existing, metadata: { ...oldMeta, managedFields: undefined, resourceVersion: undefined } }, { ...object, metadata: { ...newMeta, managedFields: undefined, resourceVersion: undefined } })) {
+    if (options.dryRun) return object as T;
+    if (equalButWriteStamps(existing, object)) {
       // A no-op write does not bump the resourceVersion, as in etcd3's GuaranteedUpdate.
       return existing as T;
     }
-    this.commit(table, 'MODIFIED', key, object, existing, options.fieldManager ?? 'unknown');
-    this.afterUpdate(table, key, object);
-    return input;
+    this.commit(table, 'MODIFIED', object, existing, options.fieldManager ?? 'unknown');
+    this.afterUpdate(table, object);
+    return object as T;
   }
 
   private touchManagedFields(meta: ServerMeta, oldMeta: ObjectMeta, options: WriteOptions, apiVersion: string, now: number): void {
-    const entries = [...(oldMeta.managedFields ?? [])];
-    const operation = options.operation ?? 'Update';
-    const index = entries.findIndex((e) => e.manager === options.fieldManager && e.operation === operation && (e.subresource ?? '') === (options.subresource ?? ''));
-    const entry = { manager: options.fieldManager, operation, apiVersion, time: rfc3339(now), fieldsType: 'FieldsV1', fieldsV1: {}, ...(options.subresource === 'status' ? { subresource: 'status' } : {}) };
-    if (index >= 0) entries[index] = entry;
-    else entries.push(entry);
-    meta.managedFields = entries;
+    meta.managedFields = this.stamps.afterWrite(oldMeta.managedFields, {
+      manager: options.fieldManager!,
+      operation: options.operation ?? 'Update',
+      apiVersion,
+      time: rfc3339(now),
+      subresource: options.subresource,
+    });
   }
 
   delete(kind: ResourceKind, namespace: string | undefined, name: string, options: DeleteOptions = {}): KubeObject {
     const table = this.table(kind);
     const info = table.info;
-    const key = keyOf(info.namespaced ? namespace || 'default' : undefined, name);
-    const existing = table.objects.get(key);
+    const existing = lookup(table, info.namespaced ? namespace || 'default' : undefined, name);
     if (!existing) throw this.notFound(info, name);
     const meta = existing.metadata ?? {};
     if (options.preconditions?.uid && options.preconditions.uid !== meta.uid) {
@@ -358,20 +413,20 @@ export class MemoryStore implements StoreApi {
     const grace = options.gracePeriodSeconds ?? spec?.terminationGracePeriodSeconds ?? 30;
     if (kind === 'Pod' && spec?.nodeName && grace > 0 && !this.isTerminal(existing)) {
       if (meta.deletionTimestamp) return existing;
-      return this.markDeleting(table, key, existing, actor, grace, []);
+      return this.markDeleting(table, existing, actor, grace, []);
     }
-    if (kind === 'Namespace') return this.deleteNamespace(table, key, existing, actor);
+    if (kind === 'Namespace') return this.deleteNamespace(table, existing, actor);
 
     const finalizers = [...(meta.finalizers ?? [])];
     if (policy === 'Foreground' && this.hasDependents(meta.uid)) finalizers.push('foregroundDeletion');
     if (policy === 'Orphan' && this.hasDependents(meta.uid)) finalizers.push('orphan');
     if (finalizers.length > 0) {
       if (meta.deletionTimestamp) return existing;
-      const marked = this.markDeleting(table, key, existing, actor, 0, finalizers);
+      const marked = this.markDeleting(table, existing, actor, 0, finalizers);
       this.scheduleGc(meta.uid!);
       return marked;
     }
-    this.remove(table, key, existing, actor);
+    this.remove(table, existing, actor);
     return existing;
   }
 
@@ -380,23 +435,23 @@ export class MemoryStore implements StoreApi {
     return phase === 'Succeeded' || phase === 'Failed';
   }
 
-  private markDeleting(table: KindTable, key: string, existing: KubeObject, actor: string, graceSeconds: number, finalizers: string[]): KubeObject {
-    const copy = structuredClone(existing);
+  private markDeleting(table: KindTable, existing: KubeObject, actor: string, graceSeconds: number, finalizers: string[]): KubeObject {
+    const copy = cloneJson(existing);
     const meta = metaOf(copy);
     meta.deletionTimestamp = rfc3339(this.clock.now() + graceSeconds * 1000);
     meta.deletionGracePeriodSeconds = graceSeconds;
     if (finalizers.length > 0) meta.finalizers = finalizers;
-    this.commit(table, 'MODIFIED', key, copy, existing, actor);
+    this.commit(table, 'MODIFIED', copy, existing, actor);
     return copy;
   }
 
-  private deleteNamespace(table: KindTable, key: string, existing: KubeObject, actor: string): KubeObject {
+  private deleteNamespace(table: KindTable, existing: KubeObject, actor: string): KubeObject {
     const name = existing.metadata?.name ?? '';
     // The namespace controller removes everything inside, then the namespace itself.
-    const copy = structuredClone(existing);
+    const copy = cloneJson(existing);
     metaOf(copy).deletionTimestamp = rfc3339(this.clock.now());
     copy.status = { phase: 'Terminating' };
-    this.commit(table, 'MODIFIED', key, copy, existing, actor);
+    this.commit(table, 'MODIFIED', copy, existing, actor);
     this.clock.after(this.gcDelayMs, () => {
       for (const info of RESOURCES) {
         if (!info.namespaced) continue;
@@ -408,22 +463,22 @@ export class MemoryStore implements StoreApi {
           }
         }
       }
-      const current = table.objects.get(key);
-      if (current) this.remove(table, key, current, 'namespace-controller');
+      const current = table.objects.get(uidOf(existing));
+      if (current) this.remove(table, current, 'namespace-controller');
     });
     return copy;
   }
 
   /** An object being deleted whose last finalizer was just removed is gone. */
-  private afterUpdate(table: KindTable, key: string, object: KubeObject): void {
+  private afterUpdate(table: KindTable, object: KubeObject): void {
     const meta = object.metadata ?? {};
     if (meta.deletionTimestamp && (meta.finalizers ?? []).length === 0 && !(table.info.kind === 'Pod' && (meta.deletionGracePeriodSeconds ?? 0) > 0)) {
-      this.remove(table, key, object, 'garbage-collector');
+      this.remove(table, object, 'garbage-collector');
     }
   }
 
-  private remove(table: KindTable, key: string, existing: KubeObject, actor: string): void {
-    this.commit(table, 'DELETED', key, existing, existing, actor);
+  private remove(table: KindTable, existing: KubeObject, actor: string): void {
+    this.commit(table, 'DELETED', existing, existing, actor);
     const uid = existing.metadata?.uid;
     if (uid && this.dependents.has(uid)) this.scheduleGc(uid);
     this.releaseForegroundOwners(existing);
@@ -432,20 +487,36 @@ export class MemoryStore implements StoreApi {
   // ----------------------------------------------------------------------------------------
   // Commit: the single place where state, indexes, history, internals and listeners change.
 
-  private commit(table: KindTable, type: StoreChange['type'], key: string, object: KubeObject, previous: KubeObject | undefined, actor: string): void {
+  private commit(table: KindTable, type: StoreChange['type'], object: KubeObject, previous: KubeObject | undefined, actor: string): void {
     const info = table.info;
     this.revision++;
     const meta = metaOf(object);
+    const uid = meta.uid ?? '';
+    const namespace = meta.namespace ?? '';
+    const name = meta.name ?? '';
     let delivered = object;
     if (type === 'DELETED') {
       // The DELETED event carries the final state with the deletion's resourceVersion.
       delivered = { ...object, metadata: { ...meta, resourceVersion: String(this.revision) } };
-      table.objects.delete(key);
+      table.objects.delete(uid);
+      const names = table.byName.get(namespace);
+      names?.delete(name);
+      if (names?.size === 0) table.byName.delete(namespace);
     } else {
       meta.resourceVersion = String(this.revision);
-      table.objects.set(key, object);
+      table.objects.set(uid, object);
+      let names = table.byName.get(namespace);
+      if (!names) table.byName.set(namespace, (names = new Map()));
+      names.set(name, object);
     }
-    this.reindex(table, key, type === 'DELETED' ? undefined : object, previous);
+    this.reindex(table, uid, type === 'DELETED' ? undefined : object, previous);
+    if (this.internals.recordsSteps !== false) this.recordWrite(info, type, meta, actor);
+    const change: StoreChange = { type, kind: info.kind, object: delivered, previous, resourceVersion: this.revision };
+    table.history.push(change);
+    for (const listener of table.listeners) listener(change);
+  }
+
+  private recordWrite(info: ResourceInfo, type: StoreChange['type'], meta: ObjectMeta, actor: string): void {
     this.internals.record({
       type: 'etcdWrite',
       time: this.clock.now(),
@@ -455,52 +526,42 @@ export class MemoryStore implements StoreApi {
       object: { kind: info.kind, namespace: meta.namespace, name: meta.name ?? '', uid: meta.uid },
       actor,
     });
-    const change: StoreChange = { type, kind: info.kind, object: delivered, previous, resourceVersion: this.revision };
-    table.history.push(change);
-    for (const listener of [...table.listeners]) listener(change);
   }
 
-  private reindex(table: KindTable, key: string, current: KubeObject | undefined, previous: KubeObject | undefined): void {
-    const kindKey = `${table.info.kind}:${key}`;
+  private reindex(table: KindTable, uid: string, current: KubeObject | undefined, previous: KubeObject | undefined): void {
     const oldRefs = previous?.metadata?.ownerReferences ?? [];
     const newRefs = current?.metadata?.ownerReferences ?? [];
-    if (oldRefs !== newRefs) {
+    if (!sameOwners(oldRefs, newRefs)) {
       for (const ref of oldRefs) {
-        this.dependents.get(ref.uid)?.delete(kindKey);
-        if (ref.controller) table.byController.get(ref.uid)?.delete(key);
+        this.dependents.get(ref.uid)?.delete(uid);
+        if (ref.controller) table.byController.get(ref.uid)?.delete(uid);
       }
       for (const ref of newRefs) {
         let set = this.dependents.get(ref.uid);
         if (!set) this.dependents.set(ref.uid, (set = new Set()));
-        set.add(kindKey);
+        set.add(uid);
         if (ref.controller) {
           let owned = table.byController.get(ref.uid);
           if (!owned) table.byController.set(ref.uid, (owned = new Set()));
-          owned.add(key);
+          owned.add(uid);
         }
       }
     }
-    const uid = current?.metadata?.uid ?? previous?.metadata?.uid;
-    if (uid) {
-      if (current) this.byUid.set(uid, { kind: table.info.kind, key });
-      else {
-        this.byUid.delete(uid);
-        table.byController.delete(uid);
-      }
-    }
+    if (uid && !current) table.byController.delete(uid);
     if (table.info.kind === 'Pod') {
       const oldNode = (previous?.spec as { nodeName?: string } | undefined)?.nodeName;
       const newNode = (current?.spec as { nodeName?: string } | undefined)?.nodeName;
       if (oldNode !== newNode || !current) {
-        if (oldNode) this.podsByNode.get(oldNode)?.delete(key);
+        if (oldNode) this.podsByNode.get(oldNode)?.delete(uid);
         if (newNode && current) {
           let set = this.podsByNode.get(newNode);
           if (!set) this.podsByNode.set(newNode, (set = new Set()));
-          set.add(key);
+          set.add(uid);
         }
       }
     }
   }
+
 
   // ----------------------------------------------------------------------------------------
   // Garbage collection (pkg/controller/garbagecollector, reduced to what owners and dependents need)
@@ -522,19 +583,18 @@ export class MemoryStore implements StoreApi {
 
   /** Called when an owner is gone or is being deleted with a GC finalizer. */
   private collect(ownerUid: string): void {
-    const ownerLocation = this.byUid.get(ownerUid);
-    const owner = ownerLocation ? this.tables.get(ownerLocation.kind)!.objects.get(ownerLocation.key) : undefined;
+    const owner = this.resolve(ownerUid);
     const finalizers = owner?.metadata?.finalizers ?? [];
     const dependents = [...(this.dependents.get(ownerUid) ?? [])];
     if (owner && finalizers.includes('orphan')) {
       for (const dependent of dependents) this.orphan(dependent, ownerUid);
-      this.removeFinalizer(ownerLocation!.kind, owner, 'orphan');
+      this.removeFinalizer(owner, 'orphan');
       return;
     }
     if (owner && finalizers.includes('foregroundDeletion')) {
       const blocking = dependents.filter((d) => this.refTo(d, ownerUid)?.blockOwnerDeletion);
       for (const dependent of dependents) this.deleteDependent(dependent, 'Foreground');
-      if (blocking.length === 0) this.removeFinalizer(ownerLocation!.kind, owner, 'foregroundDeletion');
+      if (blocking.length === 0) this.removeFinalizer(owner, 'foregroundDeletion');
       return;
     }
     if (!owner) {
@@ -542,7 +602,7 @@ export class MemoryStore implements StoreApi {
       for (const dependent of dependents) {
         const object = this.resolve(dependent);
         if (!object) continue;
-        const liveOwner = (object.metadata?.ownerReferences ?? []).some((ref) => ref.uid !== ownerUid && this.byUid.has(ref.uid));
+        const liveOwner = (object.metadata?.ownerReferences ?? []).some((ref) => ref.uid !== ownerUid && this.tableOf(ref.uid) !== undefined);
         if (liveOwner) this.orphan(dependent, ownerUid);
         else this.deleteDependent(dependent, 'Background');
       }
@@ -550,20 +610,28 @@ export class MemoryStore implements StoreApi {
     }
   }
 
-  private resolve(kindKey: string): KubeObject | undefined {
-    const colon = kindKey.indexOf(':');
-    const table = this.tables.get(kindKey.slice(0, colon) as ResourceKind);
-    return table?.objects.get(kindKey.slice(colon + 1));
+  /**
+   * The table holding the object with this uid. Tables are keyed by uid, so asking each (a few
+   * kinds) costs less than a global uid index would in memory, and only garbage collection asks.
+   */
+  private tableOf(uid: string): KindTable | undefined {
+    for (const table of this.tables.values()) if (table.objects.has(uid)) return table;
+    return undefined;
   }
 
-  private refTo(kindKey: string, ownerUid: string): OwnerReference | undefined {
-    return this.resolve(kindKey)?.metadata?.ownerReferences?.find((r) => r.uid === ownerUid);
+  private resolve(uid: string): KubeObject | undefined {
+    return this.tableOf(uid)?.objects.get(uid);
   }
 
-  private deleteDependent(kindKey: string, policy: 'Background' | 'Foreground'): void {
-    const object = this.resolve(kindKey);
-    if (!object) return;
-    const kind = kindKey.slice(0, kindKey.indexOf(':')) as ResourceKind;
+  private refTo(uid: string, ownerUid: string): OwnerReference | undefined {
+    return this.resolve(uid)?.metadata?.ownerReferences?.find((r) => r.uid === ownerUid);
+  }
+
+  private deleteDependent(uid: string, policy: 'Background' | 'Foreground'): void {
+    const table = this.tableOf(uid);
+    const object = table?.objects.get(uid);
+    if (!table || !object) return;
+    const kind = table.info.kind;
     try {
       this.delete(kind, object.metadata?.namespace, object.metadata?.name ?? '', { propagationPolicy: policy, actor: 'garbage-collector' });
     } catch (error) {
@@ -571,18 +639,18 @@ export class MemoryStore implements StoreApi {
     }
   }
 
-  private orphan(kindKey: string, ownerUid: string): void {
-    const object = this.resolve(kindKey);
-    if (!object) return;
-    const kind = kindKey.slice(0, kindKey.indexOf(':')) as ResourceKind;
-    this.mutate(kind, object.metadata?.namespace, object.metadata?.name ?? '', (copy) => {
+  private orphan(uid: string, ownerUid: string): void {
+    const table = this.tableOf(uid);
+    const object = table?.objects.get(uid);
+    if (!table || !object) return;
+    this.mutate(table.info.kind, object.metadata?.namespace, object.metadata?.name ?? '', (copy) => {
       const refs = (copy.metadata?.ownerReferences ?? []).filter((r) => r.uid !== ownerUid);
       metaOf(copy).ownerReferences = refs.length > 0 ? refs : undefined;
     }, { fieldManager: 'garbage-collector' });
   }
 
-  private removeFinalizer(kind: ResourceKind, owner: KubeObject, finalizer: string): void {
-    this.mutate(kind, owner.metadata?.namespace, owner.metadata?.name ?? '', (copy) => {
+  private removeFinalizer(owner: KubeObject, finalizer: string): void {
+    this.mutate(this.tableOf(uidOf(owner))!.info.kind, owner.metadata?.namespace, owner.metadata?.name ?? '', (copy) => {
       const rest = (copy.metadata?.finalizers ?? []).filter((f) => f !== finalizer);
       metaOf(copy).finalizers = rest.length > 0 ? rest : undefined;
     }, { fieldManager: 'garbage-collector' });
@@ -591,16 +659,14 @@ export class MemoryStore implements StoreApi {
   /** The GC deletes a dependent whose owners never existed or are gone (checked after a delay). */
   private orphanCheck(object: KubeObject): void {
     const refs = object.metadata?.ownerReferences ?? [];
-    if (refs.length === 0 || refs.some((r) => this.byUid.has(r.uid))) return;
+    if (refs.length === 0 || refs.some((r) => this.tableOf(r.uid) !== undefined)) return;
     for (const ref of refs) this.scheduleGc(ref.uid);
   }
 
   /** A removed dependent may be the last one a foreground-deleting owner waits for. */
   private releaseForegroundOwners(previous: KubeObject): void {
     for (const ref of previous.metadata?.ownerReferences ?? []) {
-      const location = this.byUid.get(ref.uid);
-      if (!location) continue;
-      const owner = this.tables.get(location.kind)!.objects.get(location.key);
+      const owner = this.resolve(ref.uid);
       if (owner?.metadata?.finalizers?.includes('foregroundDeletion')) this.scheduleGc(ref.uid);
     }
   }
@@ -610,8 +676,10 @@ export class MemoryStore implements StoreApi {
 
   subscribe(kind: ResourceKind, listener: ChangeListener): () => void {
     const table = this.table(kind);
-    table.listeners.add(listener);
-    return () => table.listeners.delete(listener);
+    if (!table.listeners.includes(listener)) table.listeners = [...table.listeners, listener];
+    return () => {
+      table.listeners = table.listeners.filter((l) => l !== listener);
+    };
   }
 
   /**
@@ -654,17 +722,34 @@ export class MemoryStore implements StoreApi {
     for (let attempt = 0; attempt < 10; attempt++) {
       let suffix = '';
       for (let i = 0; i < 5; i++) suffix += GENERATE_NAME_ALPHABET[this.clock.random.int(0, GENERATE_NAME_ALPHABET.length - 1)];
-      if (!table.objects.has(keyOf(namespace, base + suffix))) return base + suffix;
+      if (!lookup(table, namespace, base + suffix)) return base + suffix;
     }
     throw new ApiError(409, 'AlreadyExists', `${qualifiedResource(table.info)} "${base}" already exists, the server was not able to generate a unique name for the object`);
   }
 
+  /** A random version-4 UUID. Built from character codes: a string grown digit by digit is a chain of 36 pieces in memory. */
   private newUid(): string {
-    const hex = (n: number): string => {
-      let s = '';
-      for (let i = 0; i < n; i++) s += Math.floor(this.clock.random.next() * 16).toString(16);
-      return s;
+    const random = this.clock.random;
+    const codes = this.uidCodes;
+    let at = 0;
+    const hex = (n: number): void => {
+      for (let i = 0; i < n; i++) codes[at++] = HEX_CODES[Math.floor(random.next() * 16)];
     };
-    return `${hex(8)}-${hex(4)}-4${hex(3)}-${'89ab'[this.clock.random.int(0, 3)]}${hex(3)}-${hex(12)}`;
+    const char = (c: string): void => {
+      codes[at++] = c.charCodeAt(0);
+    };
+    hex(8);
+    char('-');
+    hex(4);
+    char('-');
+    char('4');
+    hex(3);
+    char('-');
+    char('89ab'[random.int(0, 3)]);
+    hex(3);
+    char('-');
+    hex(12);
+    return String.fromCharCode(...codes);
   }
+
 }

@@ -16,12 +16,12 @@ function failureMessage(cache: NodeCache, pod: PodSchedulingInfo, style: 'double
 }
 
 describe('FitError message', () => {
-  it('matches the real single-node example, double period included', () => {
+  it('matches the real single-node example of 1.25–1.29, double period included', () => {
     const cache = cacheWith([{ name: 'n1', cpu: '1' }]);
     assert.equal(failureMessage(cache, info({ name: 'p', cpu: '2' })), '0/1 nodes are available: 1 Insufficient cpu. preemption: 0/1 nodes are available: 1 No preemption victims found for incoming pod..');
   });
 
-  it('prints the newer single-period form on request', () => {
+  it('prints the 1.30+ single-period form', () => {
     const cache = cacheWith([{ name: 'a', cpu: '1' }, { name: 'b', cpu: '1' }, { name: 'c', cpu: '1' }]);
     assert.equal(
       failureMessage(cache, info({ name: 'p', cpu: '2' }), 'singlePeriod'),
@@ -55,7 +55,7 @@ describe('FitError message', () => {
     const reasons = new ReasonHistogram();
     reasons.add(['Insufficient memory'], 2);
     reasons.add(['Insufficient cpu'], 10);
-    assert.equal(fitErrorMessage(12, reasons), '0/12 nodes are available: 10 Insufficient cpu, 2 Insufficient memory.');
+    assert.equal(fitErrorMessage(12, reasons, '', 'singlePeriod'), '0/12 nodes are available: 10 Insufficient cpu, 2 Insufficient memory.');
   });
 
   it('reports preemptionPolicy=Never', () => {

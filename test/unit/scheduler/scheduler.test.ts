@@ -94,7 +94,7 @@ describe('Scheduler', () => {
     t.addNode({ name: 'small-3', cpu: '1' });
     t.addPod({ name: 'big', cpu: '2' });
     t.run(100);
-    const message = '0/3 nodes are available: 3 Insufficient cpu. preemption: 0/3 nodes are available: 3 No preemption victims found for incoming pod..';
+    const message = '0/3 nodes are available: 3 Insufficient cpu. preemption: 0/3 nodes are available: 3 No preemption victims found for incoming pod.';
     const pending = t.pod('big');
     assert.equal(pending.spec?.nodeName, undefined);
     assert.deepEqual(
@@ -245,7 +245,7 @@ describe('Scheduler', () => {
     t.addNode({ name: 'n', taints: [{ key: 'maintenance', effect: 'NoSchedule' }] });
     t.addPod({ name: 'p' });
     t.run(100);
-    assert.equal(podScheduled(t.pod('p'))?.message, '0/1 nodes are available: 1 node(s) had untolerated taint {maintenance: }. preemption: 0/1 nodes are available: 1 Preemption is not helpful for scheduling..');
+    assert.equal(podScheduled(t.pod('p'))?.message, '0/1 nodes are available: 1 node(s) had untolerated taint {maintenance: }. preemption: 0/1 nodes are available: 1 Preemption is not helpful for scheduling.');
     // A heartbeat-style status update changes nothing the filters read: no retry.
     t.store.mutate<NodeObject>('Node', undefined, 'n', (node) => {
       (node as { status: NonNullable<NodeObject['status']> }).status = { ...node.status, conditions: [{ type: 'Ready', status: 'True' }] };
@@ -280,6 +280,14 @@ describe('Scheduler', () => {
     t.addPod({ name: 'p' });
     t.run(1_000);
     assert.equal(t.pod('p').spec?.nodeName, undefined);
+  });
+
+  it('prints the 1.25–1.29 double period on request', () => {
+    const t = setup({ fitErrorStyle: 'doublePeriod' });
+    t.addNode({ name: 'n', cpu: '1' });
+    t.addPod({ name: 'big', cpu: '2' });
+    t.run(100);
+    assert.equal(podScheduled(t.pod('big'))?.message, '0/1 nodes are available: 1 Insufficient cpu. preemption: 0/1 nodes are available: 1 No preemption victims found for incoming pod..');
   });
 
   it('says there are no nodes when the cluster has none', () => {

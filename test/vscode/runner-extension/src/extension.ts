@@ -46,11 +46,20 @@ async function measureProductActivation(): Promise<ActivationMeasure> {
   const alreadyActive = extension.isActive;
   const start = performance.now();
   try {
-    await extension.activate();
-    return { extensionId: productExtensionId, found: true, alreadyActive, activateMs: alreadyActive ? undefined : performance.now() - start };
+    const exports: unknown = await extension.activate();
+    const activateMs = alreadyActive ? undefined : performance.now() - start;
+    return { extensionId: productExtensionId, found: true, alreadyActive, activateMs, reported: reportedActivation(exports) };
   } catch (error) {
     return { extensionId: productExtensionId, found: true, alreadyActive, activateMs: undefined, error: String(error) };
   }
+}
+
+function reportedActivation(exports: unknown): Record<string, number> | undefined {
+  if (typeof exports !== 'object' || exports === null || !('activation' in exports)) return undefined;
+  const activation: unknown = exports.activation;
+  if (typeof activation !== 'object' || activation === null) return undefined;
+  const numbers = Object.entries(activation).filter((entry): entry is [string, number] => typeof entry[1] === 'number');
+  return numbers.length > 0 ? Object.fromEntries(numbers) : undefined;
 }
 
 async function runSuites(results: RunResults): Promise<void> {

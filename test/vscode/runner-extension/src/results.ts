@@ -14,6 +14,8 @@ export interface ActivationMeasure {
   alreadyActive: boolean;
   /** Time of `extension.activate()` as seen by the runner: loading the bundle plus activate(). */
   activateMs: number | undefined;
+  /** What the extension reports itself in its exports' `activation` (bundle load, activate()), when it does. */
+  reported?: Record<string, number>;
   error?: string;
 }
 

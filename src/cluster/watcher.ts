@@ -1,0 +1,316 @@
+/**
+ * Feeds the journey tracer from a cluster: list + watch of Deployments, ReplicaSets, Pods and
+ * Events in each traced namespace and of Nodes cluster-wide, plus the simulator's internals
+ * stream when the server has one. Each collection is kept alive by its own Reflector (resume,
+ * relist on 410, back-off), so one forbidden or failing collection never stops the others; what
+ * cannot be watched is listed in `problems()` so that the journey can say what it does not see.
+ */
+import type { InternalStep } from '../core/internals';
+import type { WatchEvent } from '../core/k8s';
+import { abortableDelay, type BackoffPolicy } from './backoff';
+import { InternalsReader, type InternalsFunction, type InternalsState } from './internals-reader';
+import type { ServerClock } from './server-clock';
+import { Reflector, type DelayFunction, type ListFunction, type ReflectorStats, type StreamProblem, type WatchFunction } from './reflector';
+
+export type WatchedKind = 'Deployment' | 'ReplicaSet' | 'Pod' | 'Event' | 'Node';
+
+export const WATCHED_KINDS: readonly WatchedKind[] = ['Deployment', 'ReplicaSet', 'Pod', 'Event', 'Node'];
+
+interface Collection {
+  apiVersion: string;
+  /** `/api/v1` or `/apis/apps/v1`. */
+  prefix: string;
+  resource: string;
+  namespaced: boolean;
+}
+
+const COLLECTIONS: Record<WatchedKind, Collection> = {
+  Deployment: { apiVersion: 'apps/v1', prefix: '/apis/apps/v1', resource: 'deployments', namespaced: true },
+  ReplicaSet: { apiVersion: 'apps/v1', prefix: '/apis/apps/v1', resource: 'replicasets', namespaced: true },
+  Pod: { apiVersion: 'v1', prefix: '/api/v1', resource: 'pods', namespaced: true },
+  Event: { apiVersion: 'v1', prefix: '/api/v1', resource: 'events', namespaced: true },
+  Node: { apiVersion: 'v1', prefix: '/api/v1', resource: 'nodes', namespaced: false },
+};
+
+export function collectionPath(kind: WatchedKind, namespace?: string): string {
+  const c = COLLECTIONS[kind];
+  return c.namespaced ? `${c.prefix}/namespaces/${encodeURIComponent(namespace ?? 'default')}/${c.resource}` : `${c.prefix}/${c.resource}`;
+}
+
+/** What the watcher feeds: JourneyTracer has this shape. */
+export interface JourneySink {
+  ingest(event: WatchEvent, receivedAt: number): void;
+  ingestInternal(step: InternalStep): void;
+}
+
+/** The I/O the watcher runs on: the API server (see ClusterConnection.watchIo) or test doubles. */
+export interface WatchIo {
+  list: ListFunction;
+  watch: WatchFunction;
+  delay?: DelayFunction;
+  /** The simulator's internals stream; leave out to skip it. */
+  internals?: InternalsFunction;
+}
+
+export interface WatchProblem extends StreamProblem {
+  kind: WatchedKind;
+  /** For namespaced kinds. */
+  namespace?: string;
+  path: string;
+}
+
+export interface ClusterWatcherOptions {
+  sink: JourneySink;
+  io: WatchIo;
+  namespaces?: readonly string[];
+  kinds?: readonly WatchedKind[];
+  backoff?: BackoffPolicy;
+  /**
+   * The server's clock: arrival times are given to the tracer on it, and the internals stream's
+   * exact step times refine it. Default: the local clock, taken as the server's.
+   */
+  clock?: ServerClock;
+}
+
+export interface WatchedCollection {
+  kind: WatchedKind;
+  namespace?: string;
+  path: string;
+  resourceVersion: string;
+  stats: ReflectorStats;
+  problem?: StreamProblem;
+}
+
+/** `receivedAt` on the local clock: converted to the server's when delivered, with the estimate known then. */
+type Held = { event: WatchEvent; receivedAt: number } | { step: InternalStep };
+
+/** `events in namespace "default"`, `nodes` */
+export function problemSubject(problem: WatchProblem): string {
+  return `${COLLECTIONS[problem.kind].resource}${problem.namespace !== undefined ? ` in namespace "${problem.namespace}"` : ''}`;
+}
+
+/** `cannot watch events in namespace "default": events is forbidden: …` */
+export function describeProblem(problem: WatchProblem): string {
+  const what = problemSubject(problem);
+  switch (problem.reason) {
+    case 'Forbidden':
+    case 'Unauthorized':
+      return `cannot watch ${what}: ${problem.message}`;
+    case 'NotFound':
+      return `the server does not serve ${what}: ${problem.message}`;
+    case 'Unreachable':
+      return `lost the watch on ${what}, reconnecting: ${problem.message}`;
+  }
+}
+
+export class ClusterWatcher {
+  private readonly reflectors = new Map<string, { kind: WatchedKind; namespace?: string; reflector: Reflector }>();
+  private readonly kinds: readonly WatchedKind[];
+  private readonly namespaces = new Set<string>();
+  /** The server's clock now (for problem times). */
+  private readonly now: () => number;
+  private readonly delay: DelayFunction;
+  private readonly internalsReader: InternalsReader | undefined;
+  private readonly problemListeners: ((problems: WatchProblem[]) => void)[] = [];
+  private readonly stepWaiters = new Set<(step: InternalStep) => void>();
+  private readonly watchingWaiters = new Set<() => void>();
+  private holds = 0;
+  private held: Held[] = [];
+  private started = false;
+  private stopped = false;
+
+  constructor(private readonly options: ClusterWatcherOptions) {
+    this.kinds = options.kinds ?? WATCHED_KINDS;
+    this.now = options.clock ? () => options.clock!.now() : Date.now;
+    this.delay = options.io.delay ?? abortableDelay;
+    for (const namespace of options.namespaces ?? []) this.namespaces.add(namespace);
+    this.internalsReader = options.io.internals
+      ? new InternalsReader({ stream: options.io.internals, delay: this.delay, backoff: options.backoff, deliver: (step) => this.receiveStep(step), onState: () => this.checkWatching() })
+      : undefined;
+  }
+
+  start(): void {
+    if (this.started || this.stopped) return;
+    this.started = true;
+    for (const kind of this.kinds) {
+      if (!COLLECTIONS[kind].namespaced) this.add(kind, undefined);
+    }
+    for (const namespace of this.namespaces) this.addNamespace(namespace);
+    this.internalsReader?.start();
+  }
+
+  /** Also watch this namespace (idempotent); for journeys applied to a namespace not watched yet. */
+  watchNamespace(namespace: string): void {
+    if (this.namespaces.has(namespace)) return;
+    this.namespaces.add(namespace);
+    if (this.started && !this.stopped) this.addNamespace(namespace);
+  }
+
+  /**
+   * Resolves when every collection has been listed once (or answered that it cannot be) and the
+   * internals probe has answered: from then on nothing that happens is missed. Never rejects; an
+   * unreachable server keeps it pending, so callers race it with their own deadline.
+   */
+  async synced(): Promise<void> {
+    await Promise.all([...[...this.reflectors.values()].map((r) => r.reflector.synced), this.internalsReader?.probed]);
+  }
+
+  /** Whether every collection has an open watch now, and the internals stream too when there is one. */
+  isWatching(): boolean {
+    for (const { reflector } of this.reflectors.values()) if (!reflector.watching) return false;
+    return this.internals !== 'reconnecting' && this.internals !== 'probing';
+  }
+
+  /**
+   * Resolves when every collection has an open watch at once (after reconnects and relists, the
+   * sink has caught up then); false after `timeoutMs`.
+   */
+  watching(timeoutMs: number): Promise<boolean> {
+    if (this.isWatching()) return Promise.resolve(true);
+    return new Promise((resolve) => {
+      const finish = (caughtUp: boolean): void => {
+        clearTimeout(timer);
+        this.watchingWaiters.delete(check);
+        resolve(caughtUp);
+      };
+      const check = (): void => {
+        if (this.isWatching()) finish(true);
+      };
+      const timer = setTimeout(() => finish(false), timeoutMs);
+      this.watchingWaiters.add(check);
+    });
+  }
+
+  /**
+   * Holds deliveries to the sink until the returned function is called; what arrives meanwhile is
+   * delivered then, in order, with its arrival time. Hold around an apply so that `begin` is called
+   * before the first watch event of the applied object reaches the tracer, and so that arrival
+   * times are put on the server's clock with what the apply taught about it.
+   */
+  hold(): () => void {
+    this.holds++;
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      this.holds--;
+      if (this.holds > 0) return;
+      const queue = this.held;
+      this.held = [];
+      for (const item of queue) this.forward(item);
+    };
+  }
+
+  /**
+   * Resolves true when an internals step matching `predicate` arrives (held or not), false after
+   * `timeoutMs` or at once when the server has no internals stream.
+   */
+  waitForStep(predicate: (step: InternalStep) => boolean, timeoutMs: number): Promise<boolean> {
+    if (this.internals !== 'streaming' && this.internals !== 'reconnecting') return Promise.resolve(false);
+    return new Promise((resolve) => {
+      const finish = (found: boolean): void => {
+        clearTimeout(timer);
+        this.stepWaiters.delete(waiter);
+        resolve(found);
+      };
+      const waiter = (step: InternalStep): void => {
+        if (predicate(step)) finish(true);
+      };
+      const timer = setTimeout(() => finish(false), timeoutMs);
+      this.stepWaiters.add(waiter);
+    });
+  }
+
+  /** Collections that cannot be watched right now, and why. */
+  problems(): WatchProblem[] {
+    const out: WatchProblem[] = [];
+    for (const { kind, namespace, reflector } of this.reflectors.values()) {
+      const problem = reflector.currentProblem;
+      if (problem) out.push({ ...problem, kind, namespace, path: reflector.path });
+    }
+    return out;
+  }
+
+  onProblemsChanged(listener: (problems: WatchProblem[]) => void): () => void {
+    this.problemListeners.push(listener);
+    return () => {
+      const index = this.problemListeners.indexOf(listener);
+      if (index >= 0) this.problemListeners.splice(index, 1);
+    };
+  }
+
+  /** Whether the simulator's internals stream is being read (`absent` on a real cluster). */
+  get internals(): InternalsState {
+    return this.internalsReader?.state ?? 'absent';
+  }
+
+  collections(): WatchedCollection[] {
+    return [...this.reflectors.values()].map(({ kind, namespace, reflector }) => ({
+      kind,
+      namespace,
+      path: reflector.path,
+      resourceVersion: reflector.lastResourceVersion,
+      stats: reflector.stats,
+      problem: reflector.currentProblem,
+    }));
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    await Promise.all([...[...this.reflectors.values()].map((r) => r.reflector.stop()), this.internalsReader?.stop()]);
+  }
+
+  private addNamespace(namespace: string): void {
+    for (const kind of this.kinds) {
+      if (COLLECTIONS[kind].namespaced) this.add(kind, namespace);
+    }
+  }
+
+  private add(kind: WatchedKind, namespace: string | undefined): void {
+    const path = collectionPath(kind, namespace);
+    if (this.reflectors.has(path)) return;
+    const reflector = new Reflector({
+      kind,
+      apiVersion: COLLECTIONS[kind].apiVersion,
+      path,
+      list: this.options.io.list,
+      watch: this.options.io.watch,
+      delay: this.delay,
+      backoff: this.options.backoff,
+      now: this.now,
+      deliver: (event) => this.receiveEvent(event),
+      onProblem: () => this.notifyProblems(),
+      onWatching: () => this.checkWatching(),
+    });
+    this.reflectors.set(path, { kind, namespace, reflector });
+    reflector.start();
+  }
+
+  private checkWatching(): void {
+    for (const check of [...this.watchingWaiters]) check();
+  }
+
+  private receiveEvent(event: WatchEvent): void {
+    const item = { event, receivedAt: Date.now() };
+    if (this.holds > 0) this.held.push(item);
+    else this.forward(item);
+  }
+
+  private receiveStep(step: InternalStep): void {
+    this.options.clock?.observeExact(step.time);
+    for (const waiter of [...this.stepWaiters]) waiter(step);
+    if (this.holds > 0) this.held.push({ step });
+    else this.forward({ step });
+  }
+
+  private forward(item: Held): void {
+    if ('step' in item) this.options.sink.ingestInternal(item.step);
+    else this.options.sink.ingest(item.event, this.options.clock ? this.options.clock.toServer(item.receivedAt) : item.receivedAt);
+  }
+
+  private notifyProblems(): void {
+    if (this.problemListeners.length === 0) return;
+    const problems = this.problems();
+    for (const listener of this.problemListeners.slice()) listener(problems);
+  }
+}

@@ -1,0 +1,228 @@
+/**
+ * Apply and Trace: sends the file (or the selection, or one document) to the current target
+ * with server-side apply, under a cancellable progress notification, begins a journey for each
+ * Deployment, ReplicaSet and Pod the server accepted, shows every document's result, and puts
+ * each error on the YAML line it is about. Nothing is sent while the manifest has a YAML problem,
+ * nor from an untrusted workspace, nor to a real cluster without the user's confirmation.
+ */
+import { basename } from 'node:path';
+import * as vscode from 'vscode';
+import type { TraceableKind } from '../core/journey/types';
+import { needsConfirmation, outcomeDiagnostics, outcomeEntries, planApply, planObjects, resultMessage, type ApplyPlan, type PlannedDiagnostic } from './apply-plan';
+import type { ApplyDocumentArg } from './commands';
+import { Disposable } from './disposable';
+import type { ApplyOutcome } from './journey-source';
+import type { Log } from './log';
+import { readSetting, SETTINGS_SECTION } from './settings';
+import { targetLabel, type TargetManager } from './targets';
+import { TRACEABLE_KINDS, type AppliedManifest, type TraceSession } from './trace-session';
+
+/** What one file's apply did; the command returns these (tests read them). */
+export interface ApplyRun {
+  uri: string;
+  outcomes: ApplyOutcome[];
+  journeyIds: string[];
+  problems: PlannedDiagnostic[];
+  cancelled: boolean;
+}
+
+interface ApplySource {
+  uri: vscode.Uri;
+  selection?: vscode.Selection;
+  documentIndex?: number;
+}
+
+export interface ApplyDeps {
+  targets: TargetManager;
+  session: TraceSession;
+  log: Log;
+  /** Called after a successful apply with the manifest's key (the tree reveals it). */
+  onApplied?: (manifestKey: string) => void;
+  openTimeline: (journeyId: string) => void;
+}
+
+function isApplyDocumentArg(value: unknown): value is ApplyDocumentArg {
+  return typeof value === 'object' && value !== null && typeof (value as ApplyDocumentArg).uri === 'string' && typeof (value as ApplyDocumentArg).documentIndex === 'number';
+}
+
+export class ApplyController extends Disposable {
+  readonly diagnostics = this._register(vscode.languages.createDiagnosticCollection('kube-journey'));
+
+  constructor(private readonly deps: ApplyDeps) {
+    super();
+    this._register(vscode.workspace.onDidCloseTextDocument((document) => this.diagnostics.delete(document.uri)));
+  }
+
+  /** The command handler: from a menu (uri, multi-selection), a CodeLens (one document) or the palette (active editor). */
+  async run(resource?: vscode.Uri | ApplyDocumentArg, selected?: vscode.Uri[]): Promise<ApplyRun[]> {
+    if (!vscode.workspace.isTrusted) {
+      const manage = 'Manage Workspace Trust';
+      void vscode.window.showWarningMessage('Apply and Trace is disabled in an untrusted workspace: its manifests could change a cluster.', manage).then((choice) => {
+        if (choice === manage) void vscode.commands.executeCommand('workbench.trust.manage');
+      });
+      return [];
+    }
+    const sources = this.sourcesOf(resource, selected);
+    if (sources.length === 0) {
+      void vscode.window.showInformationMessage('Open a Kubernetes manifest (YAML) to apply it.');
+      return [];
+    }
+    const runs: ApplyRun[] = [];
+    for (const source of sources) {
+      const run = await this.applyOne(source);
+      if (run) runs.push(run);
+      if (run?.cancelled) break;
+    }
+    return runs;
+  }
+
+  private sourcesOf(resource: vscode.Uri | ApplyDocumentArg | undefined, selected: vscode.Uri[] | undefined): ApplySource[] {
+    if (isApplyDocumentArg(resource)) return [{ uri: vscode.Uri.parse(resource.uri), documentIndex: resource.documentIndex }];
+    const editor = vscode.window.activeTextEditor;
+    const withSelection = (uri: vscode.Uri): ApplySource => {
+      const sameEditor = editor && editor.document.uri.toString() === uri.toString() && !editor.selection.isEmpty;
+      return sameEditor ? { uri, selection: editor.selection } : { uri };
+    };
+    // The Explorer passes its whole selection; other menus pass other things (or nothing) here.
+    const many = Array.isArray(selected) ? selected.filter((item): item is vscode.Uri => item instanceof vscode.Uri) : [];
+    if (many.length > 1) return many.map((uri) => ({ uri }));
+    if (resource instanceof vscode.Uri) return [withSelection(resource)];
+    return editor ? [withSelection(editor.document.uri)] : [];
+  }
+
+  private setDiagnostics(uri: vscode.Uri, planned: readonly PlannedDiagnostic[], source: string): void {
+    this.diagnostics.set(
+      uri,
+      planned.map((p) => {
+        const line = Math.max(0, p.line - 1);
+        const column = Math.max(0, (p.column ?? 1) - 1);
+        const range = new vscode.Range(line, column, line, Number.MAX_SAFE_INTEGER);
+        const diagnostic = new vscode.Diagnostic(range, p.message, p.severity === 'error' ? vscode.DiagnosticSeverity.Error : vscode.DiagnosticSeverity.Warning);
+        diagnostic.source = source;
+        if (p.code) diagnostic.code = p.code;
+        return diagnostic;
+      }),
+    );
+  }
+
+  private async confirm(plan: ApplyPlan, file: string): Promise<boolean> {
+    const target = this.deps.targets.target;
+    const config = vscode.workspace.getConfiguration(SETTINGS_SECTION);
+    if (target.type !== 'context' || !needsConfirmation(target, readSetting(config, 'applyWithoutConfirmation'))) return true;
+    const count = plan.documents.length;
+    const apply = `Apply to ${target.context}`;
+    const always = `Apply, and Don't Ask Again for ${target.context}`;
+    const answer = await vscode.window.showWarningMessage(
+      `Apply ${count === 1 ? '1 object' : `${count} objects`} from ${file} to the cluster of context "${target.context}"?`,
+      { modal: true, detail: 'Server-side apply creates or changes these objects in that cluster.' },
+      apply,
+      always,
+    );
+    if (answer === always) {
+      const list = readSetting(config, 'applyWithoutConfirmation');
+      await config.update('applyWithoutConfirmation', [...list, target.context], vscode.ConfigurationTarget.Global);
+    }
+    return answer === apply || answer === always;
+  }
+
+  private async applyOne(source: ApplySource): Promise<ApplyRun | undefined> {
+    const document = await vscode.workspace.openTextDocument(source.uri);
+    const file = basename(source.uri.path);
+    const text = source.selection ? document.getText(source.selection) : document.getText();
+    const plan = planApply(text, { startLine: source.selection?.start.line, documentIndex: source.documentIndex });
+    const target = this.deps.targets.target;
+    const targetName = targetLabel(target);
+    const diagnosticSource = `Kube Journey (${targetName})`;
+    const run: ApplyRun = { uri: source.uri.toString(), outcomes: [], journeyIds: [], problems: plan.problems, cancelled: false };
+
+    if (plan.problems.length > 0) {
+      this.setDiagnostics(source.uri, plan.problems, 'Kube Journey');
+      const show = 'Show Problems';
+      void vscode.window.showErrorMessage(`${file}: ${plan.problems.length === 1 ? '1 problem' : `${plan.problems.length} problems`} in the manifest; nothing was applied.`, show).then((choice) => {
+        if (choice === show) void vscode.commands.executeCommand('workbench.actions.view.problems');
+      });
+      return run;
+    }
+    if (plan.documents.length === 0) {
+      this.diagnostics.delete(source.uri);
+      void vscode.window.showInformationMessage(`${file} holds no Kubernetes object to apply.`);
+      return run;
+    }
+    if (!(await this.confirm(plan, file))) {
+      run.cancelled = true;
+      return run;
+    }
+
+    const objects = planObjects(plan);
+    const label = source.selection ? `${file} (selection)` : source.documentIndex !== undefined ? `${file} (document ${source.documentIndex + 1})` : file;
+    const journeyIds: (string | undefined)[] = [];
+    try {
+      await vscode.window.withProgress(
+        { location: vscode.ProgressLocation.Notification, title: `Apply and Trace ${label} → ${targetName}`, cancellable: true },
+        async (progress, token) => {
+          const connection = await this.deps.targets.connect(progress);
+          if (token.isCancellationRequested) return;
+          for (const object of objects) connection.watchNamespace(object.metadata?.namespace ?? connection.namespace);
+          const fieldManager = readSetting(vscode.workspace.getConfiguration(SETTINGS_SECTION), 'fieldManager');
+          const release = connection.hold();
+          try {
+            for (const [index, object] of objects.entries()) {
+              if (token.isCancellationRequested) {
+                run.cancelled = true;
+                break;
+              }
+              progress.report({ message: `${object.kind}/${object.metadata?.name ?? ''} (${index + 1}/${objects.length})` });
+              const [outcome] = await connection.apply([object], fieldManager, () => undefined);
+              run.outcomes.push(outcome);
+              if (!outcome.failure && TRACEABLE_KINDS.has(outcome.kind)) {
+                journeyIds[index] = this.deps.session.begin({ kind: outcome.kind as TraceableKind, namespace: outcome.namespace, name: outcome.name }, outcome.requestedAt);
+              }
+              progress.report({ increment: 100 / objects.length });
+            }
+          } finally {
+            release();
+          }
+        },
+      );
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      this.deps.log.error(`Apply and Trace ${label} → ${targetName}: ${message}`);
+      const showLog = 'Show Log';
+      const switchTarget = 'Switch Target…';
+      void vscode.window.showErrorMessage(`Cannot reach ${targetName}: ${message}`, showLog, switchTarget).then((choice) => {
+        if (choice === showLog) void vscode.commands.executeCommand('kubeJourney.showLog');
+        if (choice === switchTarget) void vscode.commands.executeCommand('kubeJourney.switchTarget');
+      });
+      return run;
+    }
+
+    run.journeyIds = journeyIds.filter((id): id is string => id !== undefined);
+    const applied = { ...plan, documents: plan.documents.slice(0, run.outcomes.length) };
+    this.setDiagnostics(source.uri, outcomeDiagnostics(applied, run.outcomes), diagnosticSource);
+    const entries = outcomeEntries(applied, run.outcomes).map((entry, i) => ({ ...entry, journeyId: journeyIds[i] }));
+    const manifest: AppliedManifest = { key: source.uri.toString(), label, target: targetName, appliedAt: run.outcomes[0]?.requestedAt ?? Date.now(), entries };
+    if (entries.length > 0) this.deps.session.recordManifest(manifest);
+    for (const outcome of run.outcomes) {
+      if (outcome.failure) this.deps.log.error(`${file}: Error from server${outcome.failure.reason ? ` (${outcome.failure.reason})` : ''}: error when applying ${outcome.display}: ${outcome.failure.message}`);
+      else this.deps.log.info(`${outcome.display} ${outcome.action ?? 'sent'} (${targetName})`);
+    }
+    if (run.cancelled) this.deps.log.warn(`Apply and Trace ${label} cancelled after ${run.outcomes.length} of ${objects.length} objects`);
+    if (run.outcomes.length > 0) {
+      this.deps.onApplied?.(manifest.key);
+      this.showResult(run, targetName);
+    }
+    return run;
+  }
+
+  private showResult(run: ApplyRun, target: string): void {
+    const message = resultMessage(run.outcomes, target);
+    const timeline = 'Open Timeline';
+    const problems = 'Show Problems';
+    const actions = [...(run.journeyIds.length > 0 ? [timeline] : []), ...(message.severity !== 'info' ? [problems] : [])];
+    const show = message.severity === 'info' ? vscode.window.showInformationMessage : message.severity === 'warning' ? vscode.window.showWarningMessage : vscode.window.showErrorMessage;
+    void show(message.text, ...actions).then((choice) => {
+      if (choice === timeline) this.deps.openTimeline(run.journeyIds[0]);
+      if (choice === problems) void vscode.commands.executeCommand('workbench.actions.view.problems');
+    });
+  }
+}

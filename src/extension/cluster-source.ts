@@ -1,0 +1,65 @@
+/**
+ * The JourneySource over src/cluster. src/cluster pulls in @kubernetes/client-node, which is
+ * large, so it is imported on first use (esbuild keeps the code in the bundle but evaluates it
+ * only then): activation stays cheap for someone who only reads manifests.
+ */
+import type { ApplyResult } from '../cluster/apply';
+import { toDisposable } from './disposable';
+import type { ApplyOutcome, ConnectOptions, ContextSummary, JourneySource, TargetConnection } from './journey-source';
+
+/** Type-only imports above are erased; these are the only runtime references to src/cluster. */
+async function clusterModules() {
+  const [connection, kubeconfig, watcher] = await Promise.all([import('../cluster/connection'), import('../cluster/kubeconfig'), import('../cluster/watcher')]);
+  return { ClusterConnection: connection.ClusterConnection, listContexts: kubeconfig.listContexts, describeProblem: watcher.describeProblem };
+}
+
+export const clusterSource: JourneySource = {
+  async listContexts(kubeconfig?: string): Promise<ContextSummary[]> {
+    const { listContexts } = await clusterModules();
+    return listContexts(kubeconfig ? { kubeconfig } : {}).map((c) => ({ name: c.name, cluster: c.cluster, server: c.server, user: c.user, namespace: c.namespace, current: c.current }));
+  },
+
+  async connect(options: ConnectOptions): Promise<TargetConnection> {
+    const { ClusterConnection, describeProblem } = await clusterModules();
+    const connection = ClusterConnection.open({ kubeconfig: options.kubeconfig || undefined, context: options.context });
+    const watcher = connection.watcher(options.sink, { namespaces: [connection.namespace] });
+    watcher.start();
+    return {
+      context: connection.context.name,
+      server: connection.server,
+      namespace: connection.namespace,
+      probe: async () => {
+        await connection.serverVersion();
+      },
+      apply: async (objects, fieldManager, onResult) => {
+        const results = await connection.apply(objects, { fieldManager }, (result, index) => onResult(toOutcome(result), index));
+        return results.map(toOutcome);
+      },
+      watchNamespace: (namespace) => watcher.watchNamespace(namespace),
+      hold: () => watcher.hold(),
+      problems: () => watcher.problems().map(describeProblem),
+      onProblemsChanged: (listener) => toDisposable(watcher.onProblemsChanged((problems) => listener(problems.map(describeProblem)))),
+      dispose: () => {
+        void watcher.stop();
+      },
+    };
+  },
+};
+
+function toOutcome(result: ApplyResult): ApplyOutcome {
+  return {
+    display: result.display,
+    kind: result.kind,
+    name: result.name,
+    namespace: result.namespace,
+    requestedAt: result.requestedAt,
+    action: result.action,
+    failure: result.failure && {
+      message: result.failure.message,
+      fromServer: result.failure.fromServer,
+      code: result.failure.code,
+      reason: result.failure.reason,
+      causes: result.failure.causes.map((c) => ({ field: c.field, path: c.path, message: c.message })),
+    },
+  };
+}

@@ -1,0 +1,47 @@
+/**
+ * CodeLenses above each Kubernetes document: Apply and Trace, and once traced, Open Timeline and
+ * a live summary. Refreshed when a journey changes (batched by the caller).
+ */
+import * as vscode from 'vscode';
+import { documentLenses } from '../core/explain/lens';
+import type { ApplyDocumentArg, TimelineArg } from './commands';
+import { Disposable } from './disposable';
+import type { ManifestCache } from './manifest-cache';
+import { readSetting, SETTINGS_SECTION } from './settings';
+import type { TraceSession } from './trace-session';
+
+export class ManifestCodeLensProvider extends Disposable implements vscode.CodeLensProvider {
+  private readonly changeEmitter = this._register(new vscode.EventEmitter<void>());
+  readonly onDidChangeCodeLenses = this.changeEmitter.event;
+
+  constructor(
+    private readonly cache: ManifestCache,
+    private readonly session: TraceSession,
+  ) {
+    super();
+  }
+
+  refresh(): void {
+    this.changeEmitter.fire();
+  }
+
+  provideCodeLenses(document: vscode.TextDocument): vscode.CodeLens[] {
+    if (!readSetting(vscode.workspace.getConfiguration(SETTINGS_SECTION, document), 'codeLens.enabled')) return [];
+    try {
+      // In an untrusted workspace Apply and Trace is disabled: offer only what was traced before.
+      const lenses = documentLenses(this.cache.get(document), this.session.lookup).filter((lens) => lens.action !== 'apply' || vscode.workspace.isTrusted);
+      return lenses.map((lens) => {
+        const line = Math.max(0, lens.line - 1);
+        const range = new vscode.Range(line, 0, line, 0);
+        if (lens.action === 'apply') {
+          const arg: ApplyDocumentArg = { uri: document.uri.toString(), documentIndex: lens.documentIndex };
+          return new vscode.CodeLens(range, { title: lens.title, tooltip: lens.tooltip, command: 'kubeJourney.applyAndTrace', arguments: [arg] });
+        }
+        const arg: TimelineArg = { journeyId: lens.journeyId! };
+        return new vscode.CodeLens(range, { title: lens.title, tooltip: lens.tooltip, command: 'kubeJourney.openTimeline', arguments: [arg] });
+      });
+    } catch {
+      return [];
+    }
+  }
+}

@@ -1,0 +1,85 @@
+/**
+ * What the extension needs from a cluster connection, and nothing more: list the kubeconfig's
+ * contexts, connect to one, apply objects with a result per object, and feed the trace session
+ * from list/watch. src/cluster implements it (adapted in cluster-source.ts, loaded only when a
+ * target is first used); tests hand in a fake.
+ */
+import type { InternalStep } from '../core/internals';
+import type { KubeObject, WatchEvent } from '../core/k8s';
+import type { IDisposable } from './disposable';
+
+export interface ContextSummary {
+  name: string;
+  cluster: string;
+  server?: string;
+  user?: string;
+  namespace: string;
+  current: boolean;
+}
+
+export interface ApplyCause {
+  /** The field as the server named it. */
+  field?: string;
+  /** The field in `spec.containers[0].image` form, for placing a diagnostic. */
+  path?: string;
+  message?: string;
+}
+
+export interface ApplyFailureInfo {
+  message: string;
+  /** The API server refused the object (false: never sent, or no answer). */
+  fromServer: boolean;
+  code?: number;
+  reason?: string;
+  causes: ApplyCause[];
+}
+
+/** One object's outcome, in the order the objects were given. */
+export interface ApplyOutcome {
+  /** `deployment.apps/web` */
+  display: string;
+  kind: string;
+  name: string;
+  namespace?: string;
+  /** When the request was sent (ms): the journey's `appliedAt`. */
+  requestedAt: number;
+  action?: 'created' | 'configured' | 'unchanged';
+  failure?: ApplyFailureInfo;
+}
+
+/** What the watch feeds (TraceSession has this shape). */
+export interface JourneySink {
+  ingest(event: WatchEvent, receivedAt: number): void;
+  ingestInternal(step: InternalStep): void;
+}
+
+export interface ConnectOptions {
+  /** Kubeconfig file; undefined reads KUBECONFIG, else ~/.kube/config, as kubectl does. */
+  kubeconfig?: string;
+  /** Context name; undefined uses the kubeconfig's current context. */
+  context?: string;
+  sink: JourneySink;
+}
+
+export interface TargetConnection extends IDisposable {
+  readonly context: string;
+  readonly server: string;
+  /** The namespace of objects that name none. */
+  readonly namespace: string;
+  /** Checks that the server answers (GET /version); throws with the reason when it does not. */
+  probe(): Promise<void>;
+  /** Server-side apply of each object in order; a failure does not stop the ones after it. */
+  apply(objects: readonly KubeObject[], fieldManager: string, onResult: (outcome: ApplyOutcome, index: number) => void): Promise<ApplyOutcome[]>;
+  /** Also watch this namespace. */
+  watchNamespace(namespace: string): void;
+  /** Holds watch deliveries until the returned function is called (journeys begin before their first event). */
+  hold(): () => void;
+  /** Why some collections cannot be watched, as sentences. */
+  problems(): string[];
+  onProblemsChanged(listener: (problems: string[]) => void): IDisposable;
+}
+
+export interface JourneySource {
+  listContexts(kubeconfig?: string): Promise<ContextSummary[]>;
+  connect(options: ConnectOptions): Promise<TargetConnection>;
+}

@@ -1,0 +1,428 @@
+/**
+ * The Journeys view as data: applied manifest → Deployment → ReplicaSet(s) → Pods. Tree nodes
+ * are a union keyed by `type`, each kind with one descriptor function that turns the latest
+ * journey snapshot into a plain item model (label, description, Markdown tooltip, codicon and
+ * theme colour ids, context value); the VS Code provider only converts models into TreeItems.
+ *
+ * Node objects are stable (one instance per id), because VS Code identifies tree elements by
+ * object. A node holds identity only; its look is computed from the session each time, and its
+ * signature tells the provider whether a refresh is needed.
+ *
+ * Above POD_LIMIT pods under one ReplicaSet, the view shows the stuck and failed pods first, then
+ * the others up to the limit, and one summary node for the rest.
+ */
+import { escapeMarkdown, humanDuration, inlineCode, plural } from '../core/explain/format';
+import { journeySummary } from '../core/explain/lens';
+import type { Journey, JourneyStatus, ObjectJourney, PodDetails } from '../core/journey/types';
+import type { AppliedEntry, AppliedManifest, TraceSession } from './trace-session';
+
+export const POD_LIMIT = 200;
+
+export interface ManifestNode {
+  readonly type: 'manifest';
+  readonly id: string;
+  readonly manifestKey: string;
+}
+
+/** A document of an applied manifest that has no journey (a Service, a ConfigMap, or one that failed). */
+export interface AppliedNode {
+  readonly type: 'applied';
+  readonly id: string;
+  readonly manifestKey: string;
+  readonly documentIndex: number;
+}
+
+export interface ObjectNode {
+  readonly type: 'object';
+  readonly id: string;
+  readonly journeyId: string;
+  readonly kind: 'Deployment' | 'ReplicaSet' | 'Pod';
+  readonly namespace: string;
+  readonly name: string;
+}
+
+/** "… 9,800 more pods" under a ReplicaSet with more than POD_LIMIT pods. */
+export interface MorePodsNode {
+  readonly type: 'morePods';
+  readonly id: string;
+  readonly journeyId: string;
+  /** The ReplicaSet (or Deployment) node id. */
+  readonly parentId: string;
+}
+
+export type JourneyTreeNode = ManifestNode | AppliedNode | ObjectNode | MorePodsNode;
+
+export interface ItemIcon {
+  /** Codicon id, with `~spin` where it should turn. */
+  id: string;
+  /** Theme colour id. */
+  color?: string;
+}
+
+export interface TreeItemModel {
+  label: string;
+  description?: string;
+  /** Markdown. */
+  tooltip?: string;
+  icon: ItemIcon;
+  contextValue: string;
+  collapsible: 'none' | 'collapsed' | 'expanded';
+}
+
+export const CONTEXT_VALUES = {
+  manifest: 'kubeJourney.manifest',
+  applied: 'kubeJourney.applied',
+  deployment: 'kubeJourney.deployment',
+  replicaSet: 'kubeJourney.replicaSet',
+  pod: 'kubeJourney.pod',
+  /** A pod the scheduler has not bound: offers the scheduler's per-node verdicts. */
+  unscheduledPod: 'kubeJourney.pod.unscheduled',
+  morePods: 'kubeJourney.morePods',
+} as const;
+
+export function statusIcon(status: JourneyStatus): ItemIcon {
+  switch (status) {
+    case 'complete':
+      return { id: 'pass-filled', color: 'testing.iconPassed' };
+    case 'progressing':
+      return { id: 'loading~spin' };
+    case 'pending':
+      return { id: 'circle-large-outline', color: 'descriptionForeground' };
+    case 'stuck':
+      return { id: 'warning', color: 'list.warningForeground' };
+    case 'failed':
+      return { id: 'error', color: 'list.errorForeground' };
+    case 'deleted':
+      return { id: 'trash', color: 'disabledForeground' };
+  }
+}
+
+function timeOfDay(ms: number): string {
+  const d = new Date(ms);
+  const pad = (n: number, w = 2): string => String(n).padStart(w, '0');
+  return `${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`;
+}
+
+/** What `kubectl get pods` would put in STATUS: a waiting or terminated reason, else the phase. */
+export function podStatusText(pod: PodDetails | undefined, status: JourneyStatus): string {
+  if (status === 'deleted') return 'Deleted';
+  if (!pod) return 'Pending';
+  const problem = pod.containers.find((c) => c.state !== 'Running' && c.state !== 'Completed' && c.state !== 'ContainerCreating' && c.state !== 'PodInitializing' && c.state !== 'Waiting');
+  if (problem) return problem.state;
+  if (pod.phase === 'Pending' && pod.node && pod.containers.some((c) => c.state === 'ContainerCreating')) return 'ContainerCreating';
+  return pod.phase ?? 'Pending';
+}
+
+export function podDescription(object: ObjectJourney): string {
+  const pod = object.pod;
+  const parts = [pod?.node ?? 'not scheduled', podStatusText(pod, object.status)];
+  if (pod) {
+    parts.push(`${pod.readyContainers}/${pod.totalContainers} ready`);
+    parts.push(plural(pod.restarts, 'restart'));
+  }
+  return parts.join(' · ');
+}
+
+function durationsLine(pod: PodDetails): string | undefined {
+  const p = pod.phases;
+  const parts: string[] = [];
+  if (p.create_to_schedule !== undefined) parts.push(`scheduled after ${humanDuration(p.create_to_schedule)}`);
+  if (p.create_to_run !== undefined) parts.push(`running after ${humanDuration(p.create_to_run)}`);
+  if (p.create_to_ready !== undefined) parts.push(`Ready after ${humanDuration(p.create_to_ready)}`);
+  return parts.length > 0 ? `From creation: ${parts.join(' · ')}` : undefined;
+}
+
+export function podTooltip(object: ObjectJourney): string {
+  const pod = object.pod;
+  const lines = [`**Pod** ${escapeMarkdown(`${object.ref.namespace}/${object.ref.name}`)} · ${podStatusText(pod, object.status)}`];
+  if (pod?.node) lines.push(`Node: ${escapeMarkdown(pod.node)}${pod.nodeReady === false ? ' (NotReady)' : ''}${pod.podIP ? ` · IP ${pod.podIP}` : ''}`);
+  else if (object.status !== 'deleted') lines.push('Node: not scheduled yet');
+  if (pod && pod.containers.length > 0) {
+    lines.push(
+      pod.containers
+        .map((c) => `- ${escapeMarkdown(c.name)}: ${c.state}${c.ready ? ', ready' : ''}${c.restarts > 0 ? `, ${plural(c.restarts, 'restart')}` : ''}${c.image ? ` · ${inlineCode(c.image)}` : ''}`)
+        .join('\n'),
+    );
+  }
+  const durations = pod ? durationsLine(pod) : undefined;
+  if (durations) lines.push(durations);
+  if (object.stuck) {
+    const who = object.stuck.component;
+    const count = object.stuck.count && object.stuck.count > 1 ? ` (×${object.stuck.count})` : '';
+    lines.push(`$(warning) **${escapeMarkdown(object.stuck.reason)}**${count} — ${escapeMarkdown(String(who))}:\n\n${inlineCode(object.stuck.message)}`);
+  }
+  return lines.join('\n\n');
+}
+
+function workloadDescription(object: ObjectJourney, journey: Journey, isRoot: boolean): string {
+  const parts: string[] = [object.ref.kind];
+  const r = object.replicas;
+  if (object.ref.kind === 'ReplicaSet' && r?.revision) parts.push(`rev ${r.revision}`);
+  if (isRoot) parts.push(journeySummary(journey));
+  else if (r) parts.push(`${r.ready}/${r.desired} ready`);
+  if (object.preexisting) parts.push('from before');
+  return parts.join(' · ');
+}
+
+function workloadTooltip(object: ObjectJourney, journey: Journey, isRoot: boolean): string {
+  const lines = [`**${object.ref.kind}** ${escapeMarkdown(`${object.ref.namespace}/${object.ref.name}`)} · ${object.status}`];
+  const r = object.replicas;
+  if (r) {
+    lines.push(`${r.desired} desired · ${r.current} current · ${r.ready} ready · ${r.available} available${r.updated !== undefined ? ` · ${r.updated} up to date` : ''}`);
+    if (r.images.length > 0) lines.push(`Images: ${r.images.map(inlineCode).join(', ')}`);
+  }
+  if (isRoot) {
+    lines.push(`Applied at ${timeOfDay(journey.appliedAt)}${journey.totalDurationMs !== undefined ? ` · rolled out in ${humanDuration(journey.totalDurationMs)}` : ''}`);
+    if (journey.stuckCount > 0) lines.push(`${plural(journey.stuckCount, 'object')} stuck or failed`);
+  }
+  if (object.stuck) lines.push(`$(warning) **${escapeMarkdown(object.stuck.reason)}**: ${inlineCode(object.stuck.message)}`);
+  return lines.join('\n\n');
+}
+
+function entryDescription(entry: AppliedEntry): string {
+  return entry.error ? 'error' : (entry.action ?? 'sent');
+}
+
+function objectKey(kind: string, namespace: string, name: string): string {
+  return `${kind}/${namespace}/${name}`;
+}
+
+function objectNodeId(journeyId: string, ref: { kind: string; namespace: string; name: string }): string {
+  return `object:${journeyId}:${objectKey(ref.kind, ref.namespace, ref.name)}`;
+}
+
+/** Finds objects in a journey snapshot by kind/namespace/name; built once per snapshot. */
+const indexes = new WeakMap<ObjectJourney, Map<string, { object: ObjectJourney; parent?: ObjectJourney }>>();
+
+function indexOf(tree: ObjectJourney): Map<string, { object: ObjectJourney; parent?: ObjectJourney }> {
+  let index = indexes.get(tree);
+  if (index) return index;
+  index = new Map();
+  const visit = (object: ObjectJourney, parent?: ObjectJourney): void => {
+    index!.set(objectKey(object.ref.kind, object.ref.namespace, object.ref.name), { object, parent });
+    for (const child of object.children) visit(child, object);
+  };
+  visit(tree);
+  indexes.set(tree, index);
+  return index;
+}
+
+/** Pods to show under a ReplicaSet: every stuck or failed pod first, then the rest in creation order, up to the limit. */
+export function visiblePods(pods: readonly ObjectJourney[], limit = POD_LIMIT): { shown: ObjectJourney[]; hidden: ObjectJourney[] } {
+  if (pods.length <= limit) return { shown: [...pods], hidden: [] };
+  const troubled = pods.filter((p) => p.status === 'stuck' || p.status === 'failed');
+  const troubledSet = new Set(troubled);
+  const shown = troubled.slice(0, limit);
+  for (const pod of pods) {
+    if (shown.length >= limit) break;
+    if (!troubledSet.has(pod)) shown.push(pod);
+  }
+  const shownSet = new Set(shown);
+  return { shown, hidden: pods.filter((p) => !shownSet.has(p)) };
+}
+
+function hiddenSummary(hidden: readonly ObjectJourney[]): string {
+  const tally = new Map<JourneyStatus, number>();
+  for (const pod of hidden) tally.set(pod.status, (tally.get(pod.status) ?? 0) + 1);
+  const words: Record<JourneyStatus, string> = { complete: 'ready', progressing: 'starting', pending: 'pending', stuck: 'stuck', failed: 'failed', deleted: 'deleted' };
+  return [...tally].map(([status, n]) => `${n.toLocaleString('en-US')} ${words[status]}`).join(' · ');
+}
+
+export class JourneyTreeModel {
+  private readonly nodes = new Map<string, JourneyTreeNode>();
+  private readonly parents = new Map<string, string | undefined>();
+
+  constructor(private readonly session: TraceSession) {}
+
+  private intern<T extends JourneyTreeNode>(node: T, parentId: string | undefined): T {
+    const existing = this.nodes.get(node.id);
+    this.parents.set(node.id, parentId);
+    if (existing) return existing as T;
+    this.nodes.set(node.id, node);
+    return node;
+  }
+
+  /** Forgets every node (the session was cleared). */
+  reset(): void {
+    this.nodes.clear();
+    this.parents.clear();
+  }
+
+  node(id: string): JourneyTreeNode | undefined {
+    return this.nodes.get(id);
+  }
+
+  parentOf(node: JourneyTreeNode): JourneyTreeNode | undefined {
+    const parentId = this.parents.get(node.id);
+    return parentId === undefined ? undefined : this.nodes.get(parentId);
+  }
+
+  /** Nodes already handed out for a journey (the only ones a change can make VS Code repaint). */
+  nodesOfJourney(journeyId: string): JourneyTreeNode[] {
+    return [...this.nodes.values()].filter((n) => (n.type === 'object' || n.type === 'morePods') && n.journeyId === journeyId);
+  }
+
+  manifestNodeFor(manifestKey: string): ManifestNode {
+    return this.intern({ type: 'manifest', id: `manifest:${manifestKey}`, manifestKey }, undefined);
+  }
+
+  objectNode(journeyId: string, object: ObjectJourney, parentId: string | undefined): ObjectNode {
+    const { kind, namespace, name } = object.ref;
+    return this.intern({ type: 'object', id: objectNodeId(journeyId, object.ref), journeyId, kind, namespace, name }, parentId);
+  }
+
+  children(node?: JourneyTreeNode): JourneyTreeNode[] {
+    if (!node) return this.session.manifests().map((m) => this.manifestNodeFor(m.key));
+    switch (node.type) {
+      case 'manifest': {
+        const manifest = this.session.manifest(node.manifestKey);
+        if (!manifest) return [];
+        return manifest.entries.map((entry) => {
+          const journey = entry.journeyId ? this.session.journey(entry.journeyId) : undefined;
+          if (journey && entry.journeyId) {
+            const root: ObjectJourney = journey.tree ?? { ref: journey.root, status: journey.status, stages: [], children: [] };
+            return this.objectNode(entry.journeyId, root, node.id);
+          }
+          return this.intern({ type: 'applied', id: `applied:${manifest.key}#${entry.documentIndex}`, manifestKey: manifest.key, documentIndex: entry.documentIndex }, node.id);
+        });
+      }
+      case 'object': {
+        const object = this.objectOf(node);
+        if (!object) return [];
+        if (object.ref.kind === 'Deployment') return object.children.map((child) => this.objectNode(node.journeyId, child, node.id));
+        const { shown, hidden } = visiblePods(object.children);
+        const nodes: JourneyTreeNode[] = shown.map((child) => this.objectNode(node.journeyId, child, node.id));
+        if (hidden.length > 0) nodes.push(this.intern({ type: 'morePods', id: `more:${node.id}`, journeyId: node.journeyId, parentId: node.id }, node.id));
+        return nodes;
+      }
+      case 'applied':
+      case 'morePods':
+        return [];
+    }
+  }
+
+  /**
+   * The node of an object of a journey, with every node above it known (for TreeView.reveal), or
+   * undefined when the journey came from no applied manifest or the pod is one of the hidden ones.
+   */
+  nodeForObject(journeyId: string, ref: { kind: string; namespace: string; name: string }): ObjectNode | undefined {
+    const manifest = this.session.manifests().find((m) => m.entries.some((e) => e.journeyId === journeyId));
+    const tree = this.session.journey(journeyId)?.tree;
+    if (!manifest || !tree) return undefined;
+    const index = indexOf(tree);
+    const chain: ObjectJourney[] = [];
+    for (let entry = index.get(objectKey(ref.kind, ref.namespace, ref.name)); entry; entry = entry.parent ? index.get(objectKey(entry.parent.ref.kind, entry.parent.ref.namespace, entry.parent.ref.name)) : undefined) {
+      chain.unshift(entry.object);
+    }
+    if (chain.length === 0) return undefined;
+    let parentNode: JourneyTreeNode = this.manifestNodeFor(manifest.key);
+    let found: ObjectNode | undefined;
+    for (const object of chain) {
+      const id = objectNodeId(journeyId, object.ref);
+      found = this.children(parentNode).find((child): child is ObjectNode => child.id === id);
+      if (!found) return undefined;
+      parentNode = found;
+    }
+    return found;
+  }
+
+  /** The object a node stands for, in the latest snapshot of its journey. */
+  objectOf(node: ObjectNode): ObjectJourney | undefined {
+    const tree = this.session.journey(node.journeyId)?.tree;
+    return tree ? indexOf(tree).get(objectKey(node.kind, node.namespace, node.name))?.object : undefined;
+  }
+
+  journeyOf(node: JourneyTreeNode): Journey | undefined {
+    return node.type === 'object' || node.type === 'morePods' ? this.session.journey(node.journeyId) : undefined;
+  }
+
+  item(node: JourneyTreeNode): TreeItemModel | undefined {
+    switch (node.type) {
+      case 'manifest': {
+        const manifest = this.session.manifest(node.manifestKey);
+        return manifest ? manifestItem(manifest) : undefined;
+      }
+      case 'applied': {
+        const entry = this.session.manifest(node.manifestKey)?.entries.find((e) => e.documentIndex === node.documentIndex);
+        return entry ? appliedItem(entry) : undefined;
+      }
+      case 'object': {
+        const journey = this.session.journey(node.journeyId);
+        if (!journey) return undefined;
+        const object = this.objectOf(node) ?? (journey.root.name === node.name && journey.root.kind === node.kind ? { ref: journey.root, status: journey.status, stages: [], children: [] } : undefined);
+        if (!object) return undefined;
+        return objectItem(object, journey, journey.root.kind === node.kind && journey.root.name === node.name);
+      }
+      case 'morePods': {
+        const parent = this.nodes.get(node.parentId);
+        const object = parent?.type === 'object' ? this.objectOf(parent) : undefined;
+        if (!object) return undefined;
+        const { hidden } = visiblePods(object.children);
+        return {
+          label: `${hidden.length.toLocaleString('en-US')} more pods`,
+          description: hiddenSummary(hidden),
+          tooltip: `Only ${POD_LIMIT} pods are listed (stuck and failed ones first); the timeline shows them all.`,
+          icon: { id: 'ellipsis' },
+          contextValue: CONTEXT_VALUES.morePods,
+          collapsible: 'none',
+        };
+      }
+    }
+  }
+
+  /** A string that changes whenever the node's item or its list of children changes. */
+  signature(node: JourneyTreeNode): string {
+    const item = this.item(node);
+    const childIds = node.type === 'object' || node.type === 'manifest' ? this.children(node).map((c) => c.id) : [];
+    return JSON.stringify([item, childIds]);
+  }
+}
+
+function manifestItem(manifest: AppliedManifest): TreeItemModel {
+  const failed = manifest.entries.filter((e) => e.error).length;
+  const lines = [`**${escapeMarkdown(manifest.label)}** applied to ${escapeMarkdown(manifest.target)} at ${timeOfDay(manifest.appliedAt)}`];
+  lines.push(manifest.entries.map((e) => `- ${escapeMarkdown(e.display)} ${e.error ? `— error: ${escapeMarkdown(e.error)}` : entryDescription(e)}`).join('\n'));
+  return {
+    label: manifest.label,
+    description: `${manifest.target} · ${timeOfDay(manifest.appliedAt)}${failed > 0 ? ` · ${failed} failed` : ''}`,
+    tooltip: lines.join('\n\n'),
+    icon: failed > 0 ? { id: 'file-code', color: 'list.errorForeground' } : { id: 'file-code' },
+    contextValue: CONTEXT_VALUES.manifest,
+    collapsible: 'expanded',
+  };
+}
+
+function appliedItem(entry: AppliedEntry): TreeItemModel {
+  return {
+    label: entry.display,
+    description: entryDescription(entry),
+    tooltip: entry.error ? `**${escapeMarkdown(entry.display)}** (line ${entry.line})\n\n${inlineCode(entry.error)}` : `**${escapeMarkdown(entry.display)}** ${entryDescription(entry)} (line ${entry.line})`,
+    icon: entry.error ? { id: 'error', color: 'list.errorForeground' } : { id: 'check', color: 'testing.iconPassed' },
+    contextValue: CONTEXT_VALUES.applied,
+    collapsible: 'none',
+  };
+}
+
+function objectItem(object: ObjectJourney, journey: Journey, isRoot: boolean): TreeItemModel {
+  const icon = statusIcon(object.status);
+  if (object.ref.kind === 'Pod') {
+    const unscheduled = !object.pod?.node && object.status !== 'deleted';
+    return {
+      label: object.ref.name,
+      description: isRoot ? `${podDescription(object)} · ${journeySummary(journey)}` : podDescription(object),
+      tooltip: podTooltip(object),
+      icon,
+      contextValue: unscheduled ? CONTEXT_VALUES.unscheduledPod : CONTEXT_VALUES.pod,
+      collapsible: 'none',
+    };
+  }
+  const hasChildren = object.children.length > 0;
+  return {
+    label: object.ref.name,
+    description: workloadDescription(object, journey, isRoot),
+    tooltip: workloadTooltip(object, journey, isRoot),
+    icon,
+    contextValue: object.ref.kind === 'Deployment' ? CONTEXT_VALUES.deployment : CONTEXT_VALUES.replicaSet,
+    collapsible: hasChildren ? (object.preexisting ? 'collapsed' : 'expanded') : 'none',
+  };
+}

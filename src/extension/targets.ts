@@ -1,0 +1,270 @@
+/**
+ * Where Apply and Trace sends manifests: the built-in simulator (the default, started as a child
+ * process on first use) or a kubeconfig context. Owns the status bar item that shows the target
+ * and switches it, the simulator process, and the one live connection, whose watch feeds the
+ * trace session. Switching the target forgets the session's journeys: they belong to a cluster.
+ */
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+import * as vscode from 'vscode';
+import { SIMULATOR_CONTEXT } from '../server/kubeconfig';
+import { CONTEXT_KEYS, CATEGORY } from './commands';
+import { Disposable, type IDisposable } from './disposable';
+import type { ContextSummary, JourneySource, TargetConnection } from './journey-source';
+import type { Log } from './log';
+import { readSetting, SETTINGS_SECTION } from './settings';
+import { SimulatorChild, type SimulatorLaunch } from './simulator-child';
+import type { TraceSession } from './trace-session';
+
+export type Target = { type: 'simulator' } | { type: 'context'; context: string };
+
+const TARGET_STATE_KEY = 'kubeJourney.target';
+
+export function targetLabel(target: Target): string {
+  return target.type === 'simulator' ? 'Simulator' : target.context;
+}
+
+function isTarget(value: unknown): value is Target {
+  if (typeof value !== 'object' || value === null) return false;
+  const v = value as Record<string, unknown>;
+  return v.type === 'simulator' || (v.type === 'context' && typeof v.context === 'string' && v.context.length > 0);
+}
+
+export interface TargetManagerDeps {
+  source: JourneySource;
+  session: TraceSession;
+  log: Log;
+  state: vscode.Memento;
+  /** How to start the simulator process. */
+  simulatorLaunch: SimulatorLaunch;
+  /** Folder for the simulator's kubeconfig. */
+  storageFolder: string;
+}
+
+type ProgressReporter = vscode.Progress<{ message?: string }>;
+
+export class TargetManager extends Disposable {
+  private currentTarget: Target;
+  private connection: TargetConnection | undefined;
+  private connecting: Promise<TargetConnection> | undefined;
+  private simulator: SimulatorChild | undefined;
+  private watchProblems: string[] = [];
+  private problemsListener: IDisposable | undefined;
+  private readonly statusItem: vscode.StatusBarItem;
+  private readonly changeEmitter = this._register(new vscode.EventEmitter<Target>());
+  readonly onDidChangeTarget = this.changeEmitter.event;
+  /** Per window: two windows each run their own simulator. */
+  readonly simulatorKubeconfig: string;
+
+  constructor(private readonly deps: TargetManagerDeps) {
+    super();
+    const saved = deps.state.get<unknown>(TARGET_STATE_KEY);
+    this.currentTarget = isTarget(saved) ? saved : { type: 'simulator' };
+    this.simulatorKubeconfig = join(deps.storageFolder, `simulator-${process.pid}.kubeconfig`);
+    this.statusItem = this._register(vscode.window.createStatusBarItem('kubeJourney.target', vscode.StatusBarAlignment.Left, 10));
+    this.statusItem.name = 'Kube Journey Target';
+    this.statusItem.command = 'kubeJourney.switchTarget';
+    this.updateStatus();
+    this.statusItem.show();
+    void vscode.commands.executeCommand('setContext', CONTEXT_KEYS.targetIsSimulator, this.currentTarget.type === 'simulator');
+    this._register({ dispose: () => void this.disconnect() });
+  }
+
+  get target(): Target {
+    return this.currentTarget;
+  }
+
+  get simulatorRunning(): boolean {
+    return this.simulator?.running === true;
+  }
+
+  private updateStatus(): void {
+    const target = this.currentTarget;
+    const problems = this.watchProblems.length > 0;
+    const icon = problems ? '$(warning)' : target.type === 'simulator' ? '$(server-environment)' : '$(cloud)';
+    this.statusItem.text = `${icon} ${targetLabel(target)}`;
+    const tooltip = new vscode.MarkdownString();
+    if (target.type === 'simulator') {
+      const nodes = readSetting(vscode.workspace.getConfiguration(SETTINGS_SECTION), 'simulator.nodes');
+      tooltip.appendMarkdown(`**Kube Journey target:** the built-in simulator (${nodes} worker nodes)\n\n`);
+      tooltip.appendMarkdown(this.simulatorRunning ? `Running at ${this.simulator!.ready.url}\n\n` : 'Starts on the first Apply and Trace.\n\n');
+    } else {
+      tooltip.appendMarkdown(`**Kube Journey target:** kubeconfig context \`${target.context}\`\n\n`);
+      if (this.connection) tooltip.appendMarkdown(`Server ${this.connection.server} · namespace \`${this.connection.namespace}\`\n\n`);
+    }
+    for (const problem of this.watchProblems) tooltip.appendText(`⚠ ${problem}\n`);
+    tooltip.appendMarkdown('\n\nClick to switch the target.');
+    this.statusItem.tooltip = tooltip;
+    this.statusItem.backgroundColor = problems ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
+  }
+
+  /** The live connection to the target, connecting (and starting the simulator) when needed. */
+  async connect(progress?: ProgressReporter): Promise<TargetConnection> {
+    if (this.connection) return this.connection;
+    if (!this.connecting) {
+      const target = this.currentTarget;
+      this.connecting = this.open(target, progress).then(
+        (connection) => {
+          this.connecting = undefined;
+          if (this.currentTarget !== target) {
+            connection.dispose();
+            throw new Error('the target changed while connecting');
+          }
+          this.connection = connection;
+          this.watchProblems = connection.problems();
+          this.problemsListener = connection.onProblemsChanged((problems) => {
+            if (this.connection !== connection) return;
+            if (problems.join('\n') !== this.watchProblems.join('\n')) for (const p of problems) this.deps.log.warn(`watch: ${p}`);
+            this.watchProblems = problems;
+            this.updateStatus();
+          });
+          this.updateStatus();
+          return connection;
+        },
+        (error: unknown) => {
+          this.connecting = undefined;
+          throw error;
+        },
+      );
+    }
+    return this.connecting;
+  }
+
+  private async open(target: Target, progress?: ProgressReporter): Promise<TargetConnection> {
+    const config = vscode.workspace.getConfiguration(SETTINGS_SECTION);
+    if (target.type === 'simulator') {
+      const simulator = await this.startSimulator(progress);
+      progress?.report({ message: 'Connecting to the simulator…' });
+      const connection = await this.deps.source.connect({ kubeconfig: simulator.options.kubeconfigPath, context: SIMULATOR_CONTEXT, sink: this.deps.session });
+      this.deps.log.info(`connected to the simulator at ${connection.server}`);
+      return connection;
+    }
+    progress?.report({ message: `Connecting to ${target.context}…` });
+    const kubeconfig = readSetting(config, 'kubeconfig') || undefined;
+    const connection = await this.deps.source.connect({ kubeconfig, context: target.context, sink: this.deps.session });
+    try {
+      await connection.probe();
+    } catch (error) {
+      connection.dispose();
+      throw error;
+    }
+    this.deps.log.info(`connected to context ${connection.context} at ${connection.server} (namespace ${connection.namespace})`);
+    return connection;
+  }
+
+  private async startSimulator(progress?: ProgressReporter): Promise<SimulatorChild> {
+    if (this.simulator?.running) return this.simulator;
+    const config = vscode.workspace.getConfiguration(SETTINGS_SECTION);
+    const nodes = readSetting(config, 'simulator.nodes');
+    const speed = readSetting(config, 'simulator.speed');
+    progress?.report({ message: `Starting the built-in simulator (${nodes} nodes)…` });
+    const started = performance.now();
+    const simulator = await SimulatorChild.start(this.deps.simulatorLaunch, {
+      nodes,
+      speed,
+      kubeconfigPath: this.simulatorKubeconfig,
+      onLog: (line) => this.deps.log.info(`[simulator] ${line}`),
+    });
+    this.deps.log.info(`simulator started in ${Math.round(performance.now() - started)} ms: pid ${simulator.pid}, ${nodes} nodes, ${simulator.ready.url}`);
+    simulator.onExit((code) => {
+      if (this.simulator !== simulator) return;
+      this.deps.log.warn(`the simulator exited (code ${code})`);
+      this.simulator = undefined;
+      if (this.currentTarget.type === 'simulator') void this.disconnect();
+      this.updateStatus();
+    });
+    this.simulator = simulator;
+    this.updateStatus();
+    return simulator;
+  }
+
+  private async disconnect(): Promise<void> {
+    const connection = this.connection;
+    this.connection = undefined;
+    this.connecting = undefined;
+    this.watchProblems = [];
+    this.problemsListener?.dispose();
+    this.problemsListener = undefined;
+    connection?.dispose();
+  }
+
+  private async stopSimulator(): Promise<void> {
+    const simulator = this.simulator;
+    this.simulator = undefined;
+    await simulator?.stop();
+    rmSync(this.simulatorKubeconfig, { force: true });
+  }
+
+  async setTarget(target: Target): Promise<void> {
+    const same = JSON.stringify(target) === JSON.stringify(this.currentTarget);
+    if (same) return;
+    await this.disconnect();
+    this.currentTarget = target;
+    await this.deps.state.update(TARGET_STATE_KEY, target);
+    await vscode.commands.executeCommand('setContext', CONTEXT_KEYS.targetIsSimulator, target.type === 'simulator');
+    this.deps.session.clear();
+    this.deps.log.info(`target: ${targetLabel(target)}`);
+    this.updateStatus();
+    this.changeEmitter.fire(target);
+  }
+
+  /** The quick pick behind the status bar item: the simulator, then every kubeconfig context. */
+  async pickTarget(): Promise<void> {
+    type Item = vscode.QuickPickItem & { target?: Target };
+    const config = vscode.workspace.getConfiguration(SETTINGS_SECTION);
+    const kubeconfig = readSetting(config, 'kubeconfig') || undefined;
+    let contexts: ContextSummary[] = [];
+    let contextsError: string | undefined;
+    try {
+      contexts = await this.deps.source.listContexts(kubeconfig);
+    } catch (error) {
+      contextsError = error instanceof Error ? error.message : String(error);
+    }
+    const current = this.currentTarget;
+    const check = (t: Target): string => (JSON.stringify(t) === JSON.stringify(current) ? '$(check) ' : '');
+    const nodes = readSetting(config, 'simulator.nodes');
+    const items: Item[] = [
+      {
+        label: `${check({ type: 'simulator' })}$(server-environment) Built-in simulator`,
+        description: `${nodes} worker nodes`,
+        detail: this.simulatorRunning ? `running at ${this.simulator!.ready.url}` : 'a simulated cluster, started on first use',
+        target: { type: 'simulator' },
+      },
+      { label: kubeconfig ? `kubeconfig ${kubeconfig}` : 'kubeconfig contexts', kind: vscode.QuickPickItemKind.Separator },
+    ];
+    for (const c of contexts) {
+      const target: Target = { type: 'context', context: c.name };
+      items.push({ label: `${check(target)}$(cloud) ${c.name}`, description: `${c.cluster}${c.current ? ' · current context' : ''}`, detail: `${c.server ?? 'no server'} · namespace ${c.namespace}`, target });
+    }
+    if (contexts.length === 0) items.push({ label: '$(info) No kubeconfig contexts', detail: contextsError ?? 'Set KUBECONFIG or the kubeJourney.kubeconfig setting' });
+    const picked = await vscode.window.showQuickPick(items, { title: `${CATEGORY}: target cluster`, placeHolder: 'Where Apply and Trace sends manifests', matchOnDescription: true, matchOnDetail: true });
+    if (picked?.target) await this.setTarget(picked.target);
+  }
+
+  /** Stops the simulator, forgets its journeys and starts a fresh one if it was running. */
+  async resetSimulator(): Promise<void> {
+    const wasRunning = this.simulatorRunning;
+    if (this.currentTarget.type === 'simulator') await this.disconnect();
+    await this.stopSimulator();
+    if (this.currentTarget.type === 'simulator') this.deps.session.clear();
+    this.deps.log.info('simulator reset');
+    this.updateStatus();
+    if (wasRunning) {
+      await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: 'Kube Journey' }, async (progress) => {
+        await this.startSimulator(progress);
+        if (this.currentTarget.type === 'simulator') await this.connect(progress);
+      });
+    }
+  }
+
+  /** Starts the simulator if needed and returns its kubeconfig (for the terminal). */
+  async simulatorKubeconfigPath(progress?: ProgressReporter): Promise<string> {
+    const simulator = await this.startSimulator(progress);
+    return simulator.options.kubeconfigPath;
+  }
+
+  override dispose(): void {
+    void this.stopSimulator();
+    super.dispose();
+  }
+}

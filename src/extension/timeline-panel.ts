@@ -1,0 +1,288 @@
+/**
+ * The journey timeline panel (webview). The host side of src/protocol/timeline-protocol.ts:
+ * - nothing is posted before the webview says `ready` (a webview hidden and shown again is
+ *   rebuilt and says `ready` again, so the latest snapshot is sent each time);
+ * - full snapshots (compacted above 1,000 pods, see buildSnapshot), never deltas, at most one
+ *   per SNAPSHOT_MS and only when a journey's `version` moved; while a journey is unfinished and
+ *   the panel visible, the snapshot is resent now and then with a later `now`, so that the lines
+ *   of a stuck pod keep growing;
+ * - a panel follows its root object (`Deployment/default/web`): applying the manifest again
+ *   shows the new journey in the same panel;
+ * - panels come back after a reload through the WebviewPanelSerializer; the webview's own state
+ *   names the journey, and the panel waits for that root to be traced again;
+ * - the webview may load only media/.
+ */
+import * as vscode from 'vscode';
+import type { Journey, JourneyObjectRef } from '../core/journey/types';
+import {
+  TIMELINE_PROTOCOL_VERSION,
+  TIMELINE_VIEW_TYPE,
+  answerObjectDetail,
+  buildSnapshot,
+  isWebviewToHostMessage,
+  journeyObjectKey,
+  persistedJourneyId,
+  type HostToWebviewMessage,
+  type RequestResultMessage,
+  type StageRef,
+  type WebviewRequest,
+  type WebviewToHostMessage,
+} from '../protocol/timeline-protocol';
+import { Batcher } from './batcher';
+import { Disposable } from './disposable';
+import type { Log } from './log';
+import { buildTimelineHtml } from './timeline-html';
+import type { TraceSession } from './trace-session';
+
+const SNAPSHOT_MS = 300;
+/** How often an unfinished journey's snapshot is resent with a later `now` (slower for big ones). */
+const CLOCK_MS = 1000;
+const CLOCK_MS_LARGE = 5000;
+const LARGE_JOURNEY_PODS = 1000;
+
+export interface TimelineDeps {
+  extensionUri: vscode.Uri;
+  session: TraceSession;
+  log: Log;
+  /** Where the journeys come from, for the header (`built-in simulator`, a context). */
+  sourceLabel: () => string;
+  openObjectYaml: (journeyId: string, object: JourneyObjectRef, time?: number) => Promise<boolean>;
+  revealInTree: (journeyId: string, object: JourneyObjectRef) => Promise<boolean>;
+}
+
+/** `Deployment/default/web@1767268800000#2` → `Deployment/default/web`. */
+export function rootKeyOf(journeyId: string): string {
+  const at = journeyId.lastIndexOf('@');
+  return at > 0 ? journeyId.slice(0, at) : journeyId;
+}
+
+function rootQuery(rootKey: string): { kind: 'Deployment' | 'ReplicaSet' | 'Pod'; namespace: string; name: string } | undefined {
+  const [kind, namespace, ...name] = rootKey.split('/');
+  if ((kind !== 'Deployment' && kind !== 'ReplicaSet' && kind !== 'Pod') || !namespace || name.length === 0) return undefined;
+  return { kind, namespace, name: name.join('/') };
+}
+
+export class TimelinePanel extends Disposable {
+  private static readonly open = new Set<TimelinePanel>();
+
+  /** Shows the journey in its panel (the one following the same root), creating it if needed. */
+  static show(deps: TimelineDeps, journeyId: string, reveal?: StageRef): TimelinePanel {
+    const rootKey = rootKeyOf(journeyId);
+    for (const panel of TimelinePanel.open) {
+      if (panel.rootKey === rootKey) {
+        panel.panel.reveal(undefined, false);
+        panel.focus(journeyId, reveal);
+        return panel;
+      }
+    }
+    const panel = vscode.window.createWebviewPanel(TIMELINE_VIEW_TYPE, 'Journey', { viewColumn: vscode.ViewColumn.Beside, preserveFocus: false }, TimelinePanel.webviewOptions(deps.extensionUri));
+    const created = new TimelinePanel(panel, deps, journeyId);
+    if (reveal) created.pendingReveal = reveal;
+    return created;
+  }
+
+  /** For the serializer: a panel from before a reload. */
+  static restore(deps: TimelineDeps, panel: vscode.WebviewPanel, state: unknown): TimelinePanel {
+    panel.webview.options = TimelinePanel.webviewOptions(deps.extensionUri);
+    return new TimelinePanel(panel, deps, persistedJourneyId(state) ?? '');
+  }
+
+  static webviewOptions(extensionUri: vscode.Uri): vscode.WebviewPanelOptions & vscode.WebviewOptions {
+    return { enableScripts: true, localResourceRoots: [vscode.Uri.joinPath(extensionUri, 'media')], enableFindWidget: true };
+  }
+
+  /** Every open panel (tests, and closing them all on a reset). */
+  static panels(): readonly TimelinePanel[] {
+    return [...TimelinePanel.open];
+  }
+
+  private ready = false;
+  private rootKey: string;
+  private journeyId: string;
+  private pendingReveal: StageRef | undefined;
+  /** The webview's selected object (`journeyObjectKey`): kept in full when a snapshot is compacted. */
+  private selected: string | undefined;
+  private clockTimer: ReturnType<typeof setTimeout> | undefined;
+  private readonly sentVersions = new Map<string, number>();
+  private readonly snapshots: Batcher<string>;
+  private readonly postedEmitter = this._register(new vscode.EventEmitter<HostToWebviewMessage>());
+  /** Every message posted to the webview (tests follow the protocol with it). */
+  readonly onDidPost = this.postedEmitter.event;
+
+  private constructor(
+    readonly panel: vscode.WebviewPanel,
+    private readonly deps: TimelineDeps,
+    journeyId: string,
+  ) {
+    super();
+    this.journeyId = journeyId;
+    this.rootKey = rootKeyOf(journeyId);
+    TimelinePanel.open.add(this);
+    this.snapshots = this._register(new Batcher<string>(SNAPSHOT_MS, () => this.postSnapshot(false)));
+    const webview = panel.webview;
+    try {
+      webview.html = buildTimelineHtml({
+        cspSource: webview.cspSource,
+        scriptUri: webview.asWebviewUri(vscode.Uri.joinPath(deps.extensionUri, 'media', 'timeline.js')).toString(),
+        styleUri: webview.asWebviewUri(vscode.Uri.joinPath(deps.extensionUri, 'media', 'timeline.css')).toString(),
+      });
+    } catch (error) {
+      // A panel that cannot be built says so in place, instead of failing the command that opened it.
+      deps.log.error(`timeline: ${error instanceof Error ? error.message : String(error)}`);
+      webview.html = `<!DOCTYPE html><html lang="en"><head><meta http-equiv="Content-Security-Policy" content="default-src 'none'"></head><body><p>The timeline could not be shown. Run “Kube Journey: Show Log” for the reason.</p></body></html>`;
+    }
+    this.updateTitle();
+    this._register(webview.onDidReceiveMessage((message: unknown) => this.receive(message)));
+    this._register(panel.onDidDispose(() => this.dispose()));
+    this._register(
+      deps.session.onDidChangeJourney((id) => {
+        if (rootKeyOf(id) !== this.rootKey) return;
+        if (id !== this.journeyId && this.isNewer(id)) this.journeyId = id;
+        this.snapshots.add(id);
+      }),
+    );
+    this._register(deps.session.onDidClear(() => this.postSnapshot(true)));
+    this._register(panel.onDidChangeViewState(() => this.scheduleClock()));
+    this._register({ dispose: () => clearTimeout(this.clockTimer) });
+  }
+
+  /** Resends an unfinished journey with a later `now` while the panel is visible. */
+  private scheduleClock(): void {
+    clearTimeout(this.clockTimer);
+    this.clockTimer = undefined;
+    const journey = this.deps.session.journey(this.journeyId);
+    if (!this.ready || !this.panel.visible || !journey || journey.done) return;
+    const delay = journey.counts.live > LARGE_JOURNEY_PODS ? CLOCK_MS_LARGE : CLOCK_MS;
+    this.clockTimer = setTimeout(() => {
+      this.clockTimer = undefined;
+      this.postSnapshot(true);
+    }, delay);
+  }
+
+  get shownJourneyId(): string {
+    return this.journeyId;
+  }
+
+  get isReady(): boolean {
+    return this.ready;
+  }
+
+  private isNewer(id: string): boolean {
+    const current = this.deps.session.journey(this.journeyId);
+    const candidate = this.deps.session.journey(id);
+    return !current || (candidate !== undefined && candidate.appliedAt >= current.appliedAt);
+  }
+
+  private focus(journeyId: string, reveal?: StageRef): void {
+    this.journeyId = journeyId;
+    this.rootKey = rootKeyOf(journeyId);
+    this.postSnapshot(true);
+    if (reveal) this.post({ type: 'reveal', target: reveal });
+  }
+
+  private journey(): Journey | undefined {
+    const exact = this.deps.session.journey(this.journeyId);
+    if (exact) return exact;
+    // After a reload the id is from the previous session: show the root's newest journey, once traced again.
+    const query = rootQuery(this.rootKey);
+    const newest = query ? this.deps.session.lookup(query) : undefined;
+    if (newest) this.journeyId = newest.id;
+    return newest;
+  }
+
+  private updateTitle(journey = this.journey()): void {
+    const query = rootQuery(this.rootKey);
+    this.panel.title = query ? `Journey: ${query.name}` : 'Journey';
+    if (journey) this.panel.title += journey.done ? '' : ' ●';
+  }
+
+  private post(message: HostToWebviewMessage): void {
+    if (!this.ready) return;
+    void this.panel.webview.postMessage(message);
+    this.postedEmitter.fire(message);
+  }
+
+  /** Sends the current journey when it changed since the last snapshot (or always, when `force`). */
+  private postSnapshot(force: boolean): void {
+    if (!this.ready) return;
+    const journey = this.journey();
+    this.updateTitle(journey);
+    const journeys = journey ? [journey] : [];
+    const unchanged = journeys.every((j) => this.sentVersions.get(j.id) === j.version) && journeys.length === this.sentVersions.size;
+    if (unchanged && !force) return;
+    this.sentVersions.clear();
+    for (const j of journeys) this.sentVersions.set(j.id, j.version);
+    const keep = this.selected ? new Set([this.selected]) : undefined;
+    this.post(buildSnapshot(journeys, { focusJourneyId: journey?.id, source: this.deps.sourceLabel(), now: Date.now(), keep }));
+    this.scheduleClock();
+  }
+
+  private receive(raw: unknown): void {
+    if (!isWebviewToHostMessage(raw)) {
+      this.deps.log.warn(`timeline: ignored a malformed message from the webview`);
+      return;
+    }
+    const message: WebviewToHostMessage = raw;
+    switch (message.type) {
+      case 'ready':
+        if (message.protocolVersion !== TIMELINE_PROTOCOL_VERSION) this.deps.log.warn(`timeline: the webview speaks protocol ${message.protocolVersion}, the host ${TIMELINE_PROTOCOL_VERSION}`);
+        this.ready = true;
+        this.sentVersions.clear();
+        this.postSnapshot(true);
+        if (this.pendingReveal) {
+          this.post({ type: 'reveal', target: this.pendingReveal });
+          this.pendingReveal = undefined;
+        }
+        return;
+      case 'selectionChanged':
+        this.selected = message.selection ? journeyObjectKey(message.selection.object) : undefined;
+        return;
+      case 'requestObjectDetail':
+        this.post(answerObjectDetail(this.deps.session.journey(message.journeyId), message));
+        return;
+      case 'openObjectYaml':
+      case 'revealInTree':
+        void this.answer(message);
+        return;
+      case 'webviewError':
+        this.deps.log.error(`timeline webview: ${message.message}`);
+        return;
+      default: {
+        const _unhandled: never = message;
+        return;
+      }
+    }
+  }
+
+  private async answer(request: WebviewRequest): Promise<void> {
+    let result: RequestResultMessage;
+    try {
+      const ok =
+        request.type === 'openObjectYaml'
+          ? await this.deps.openObjectYaml(request.journeyId, request.object, request.time)
+          : await this.deps.revealInTree(request.journeyId, request.object);
+      result = ok
+        ? { type: 'requestResult', requestId: request.requestId, ok: true }
+        : { type: 'requestResult', requestId: request.requestId, ok: false, error: `${request.object.kind} ${request.object.namespace}/${request.object.name} is no longer recorded.` };
+    } catch (error) {
+      result = { type: 'requestResult', requestId: request.requestId, ok: false, error: error instanceof Error ? error.message : String(error) };
+    }
+    this.post(result);
+  }
+
+  override dispose(): void {
+    if (this.isDisposed) return;
+    TimelinePanel.open.delete(this);
+    super.dispose();
+    this.panel.dispose();
+  }
+}
+
+/** Brings timeline panels back after a window reload. */
+export class TimelineSerializer implements vscode.WebviewPanelSerializer {
+  constructor(private readonly deps: TimelineDeps) {}
+
+  async deserializeWebviewPanel(panel: vscode.WebviewPanel, state: unknown): Promise<void> {
+    TimelinePanel.restore(this.deps, panel, state);
+  }
+}

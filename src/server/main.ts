@@ -1,0 +1,61 @@
+/**
+ * Entry of dist/simulator-server.js: the built-in simulator as a child process of the extension.
+ *   node dist/simulator-server.js [--nodes N] [--speed X] [--seed S] [--port P] [--kubeconfig FILE]
+ * Prints one JSON line on stdout once the API answers — {"url", "token", "caPem", "kubeconfigPath"}
+ * — and exits when its stdin closes, so the simulator never outlives the extension host that
+ * started it (even one that crashed). Errors go to stderr with exit code 1 (2 for bad arguments).
+ */
+import { parseArgs } from 'node:util';
+import { runSimulator, type RunningSimulator } from './simulator-process';
+
+export interface ServerReadyLine {
+  url: string;
+  token: string;
+  caPem: string;
+  kubeconfigPath?: string;
+}
+
+function positive(value: string | undefined, name: string, fallback: number, integer: boolean, allowZero = false): number {
+  if (value === undefined) return fallback;
+  const n = Number(value);
+  const ok = Number.isFinite(n) && (allowZero ? n >= 0 : n > 0) && (!integer || Number.isInteger(n));
+  if (!ok) throw new ArgumentError(`--${name} must be ${integer ? 'a whole number' : 'a number'} ${allowZero ? '≥ 0' : '> 0'}, got "${value}"`);
+  return n;
+}
+
+class ArgumentError extends Error {}
+
+async function main(argv: string[]): Promise<void> {
+  const { values } = parseArgs({
+    args: argv,
+    options: { nodes: { type: 'string' }, speed: { type: 'string' }, seed: { type: 'string' }, port: { type: 'string' }, kubeconfig: { type: 'string' } },
+    strict: true,
+  });
+  const running: RunningSimulator = await runSimulator({
+    nodes: positive(values.nodes, 'nodes', 3, true),
+    speed: positive(values.speed, 'speed', 1, false),
+    seed: positive(values.seed, 'seed', 1, true, true),
+    port: positive(values.port, 'port', 0, true, true),
+    kubeconfigPath: values.kubeconfig,
+  });
+  let stopping = false;
+  const stop = (): void => {
+    if (stopping) return;
+    stopping = true;
+    void running.stop().finally(() => process.exit(0));
+  };
+  process.stdin.on('end', stop);
+  process.stdin.on('close', stop);
+  process.stdin.on('error', stop);
+  process.stdin.resume();
+  process.once('SIGTERM', stop);
+  process.once('SIGINT', stop);
+  const ready: ServerReadyLine = { url: running.api.url, token: running.token, caPem: running.caPem, kubeconfigPath: running.kubeconfigPath };
+  process.stdout.write(`${JSON.stringify(ready)}\n`);
+}
+
+main(process.argv.slice(2)).catch((error: unknown) => {
+  const usage = error instanceof ArgumentError || (error instanceof Error && 'code' in error && String((error as { code: unknown }).code).startsWith('ERR_PARSE_ARGS'));
+  process.stderr.write(`simulator-server: ${error instanceof Error ? (usage ? error.message : (error.stack ?? error.message)) : String(error)}\n`);
+  process.exit(usage ? 2 : 1);
+});

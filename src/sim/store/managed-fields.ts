@@ -1,0 +1,69 @@
+/**
+ * `metadata.managedFields` entries as the store stamps them. An entry says who wrote an object,
+ * how and in which second; thousands of objects written by the same manager in the same second
+ * carry equal entries, so one frozen instance is shared by all of them (stored objects are
+ * read-only for everyone, and a copy made for a change is a fresh, unfrozen one).
+ */
+import type { ManagedFieldsEntry } from '../../core/k8s';
+
+export interface StampRequest {
+  manager: string;
+  operation: 'Apply' | 'Update';
+  apiVersion: string;
+  /** RFC 3339, whole seconds. */
+  time: string;
+  subresource?: 'status' | 'binding';
+}
+
+const EMPTY_FIELDS = Object.freeze({});
+
+export class ManagedFieldStamps {
+  /** The latest entry per manager, operation, apiVersion and subresource. */
+  private readonly latest = new Map<string, { entry: ManagedFieldsEntry; alone: readonly ManagedFieldsEntry[] }>();
+
+  private lookup(request: StampRequest): { entry: ManagedFieldsEntry; alone: readonly ManagedFieldsEntry[] } {
+    const key = `${request.manager}\u0000${request.operation}\u0000${request.apiVersion}\u0000${request.subresource ?? ''}`;
+    const cached = this.latest.get(key);
+    if (cached && cached.entry.time === request.time) return cached;
+    // Field order as the API server serialises ManagedFieldsEntry; only the status subresource is recorded.
+    const entry: ManagedFieldsEntry = Object.freeze({
+      manager: request.manager,
+      operation: request.operation,
+      apiVersion: request.apiVersion,
+      time: request.time,
+      fieldsType: 'FieldsV1',
+      fieldsV1: EMPTY_FIELDS,
+      ...(request.subresource === 'status' ? { subresource: 'status' } : {}),
+    });
+    const stamped = { entry, alone: Object.freeze([entry]) };
+    this.latest.set(key, stamped);
+    return stamped;
+  }
+
+  /** The managedFields of a new object: this one entry. */
+  forCreate(request: StampRequest): ManagedFieldsEntry[] {
+    return this.lookup(request).alone as ManagedFieldsEntry[];
+  }
+
+  /**
+   * The managedFields after a write: the writer's entry (same manager, operation and
+   * subresource) replaced, or appended. The old list itself when nothing changes.
+   */
+  afterWrite(old: readonly ManagedFieldsEntry[] | undefined, request: StampRequest): ManagedFieldsEntry[] {
+    const { entry, alone } = this.lookup(request);
+    if (!old || old.length === 0) return alone as ManagedFieldsEntry[];
+    // Matched on the request's subresource: a binding's entry records none, so it never matches a later binding.
+    const subresource = request.subresource ?? '';
+    for (let i = 0; i < old.length; i++) {
+      const existing = old[i];
+      if (existing.manager !== entry.manager || existing.operation !== entry.operation || (existing.subresource ?? '') !== subresource) continue;
+      if (existing === entry) return old as ManagedFieldsEntry[];
+      const entries = old.slice();
+      entries[i] = entry;
+      return entries;
+    }
+    const entries = old.slice();
+    entries.push(entry);
+    return entries;
+  }
+}

@@ -1,0 +1,67 @@
+/**
+ * The header's per-phase statistics across a journey's pods: create → scheduled → running →
+ * ready, then create → ready overall. The tracer computes most phases; running → ready is not one
+ * of clusterloader2's transitions, so it is computed here from the pods' marks, with the tracer's
+ * nearest-rank percentiles.
+ */
+import { formatDuration } from '../../core/journey/time';
+import type { DurationStats, Journey, ObjectJourney, PhaseName } from '../../core/journey/types';
+
+export interface PhaseRow {
+  readonly label: string;
+  readonly stats?: DurationStats;
+}
+
+function nearestRank(sorted: Float64Array, p: number): number {
+  return sorted[Math.max(1, Math.ceil(p * sorted.length)) - 1];
+}
+
+export function durationStatsOf(values: readonly number[]): DurationStats | undefined {
+  const sorted = Float64Array.from(values.filter((v) => Number.isFinite(v))).sort();
+  if (sorted.length === 0) return undefined;
+  return { count: sorted.length, min: sorted[0], p50: nearestRank(sorted, 0.5), p90: nearestRank(sorted, 0.9), p99: nearestRank(sorted, 0.99), max: sorted[sorted.length - 1] };
+}
+
+function collectRunToReady(node: ObjectJourney, into: number[]): void {
+  if (node.ref.kind === 'Pod') {
+    const marks = node.pod?.marks;
+    if (!node.preexisting && marks?.running !== undefined && marks.ready !== undefined && marks.ready >= marks.running) into.push(marks.ready - marks.running);
+    return;
+  }
+  for (const child of node.children) collectRunToReady(child, into);
+}
+
+const TRACER_PHASES: readonly [string, PhaseName][] = [
+  ['create → scheduled', 'create_to_schedule'],
+  ['scheduled → running', 'schedule_to_run'],
+];
+
+export function phaseRows(journey: Journey): PhaseRow[] {
+  const rows: PhaseRow[] = TRACER_PHASES.map(([label, name]) => ({ label, stats: journey.phaseStats[name] }));
+  const runToReady: number[] = [];
+  if (journey.tree) collectRunToReady(journey.tree, runToReady);
+  rows.push({ label: 'running → ready', stats: durationStatsOf(runToReady) });
+  rows.push({ label: 'create → ready', stats: journey.phaseStats.create_to_ready });
+  return rows;
+}
+
+/** `p50 1.20s · p90 3.40s · max 5.87s`. */
+export function statsCells(stats: DurationStats | undefined): { count: string; p50: string; p90: string; max: string } {
+  if (!stats) return { count: '0', p50: '—', p90: '—', max: '—' };
+  return { count: String(stats.count), p50: formatDuration(stats.p50), p90: formatDuration(stats.p90), max: formatDuration(stats.max) };
+}
+
+const count = new Intl.NumberFormat('en-US');
+
+/** One line for the header: `9,801/10,000 ready · 9,900 scheduled · 9,801 running · 199 stuck`. */
+export function countsLine(journey: Journey): string {
+  const c = journey.counts;
+  const n = (value: number): string => count.format(value);
+  const parts = [`${n(c.ready)}/${n(c.desired)} ready`, `${n(c.scheduled)} scheduled`, `${n(c.running)} running`];
+  if (journey.stuckCount > 0) parts.push(`${n(journey.stuckCount)} stuck`);
+  if (c.restarts > 0) parts.push(`${n(c.restarts)} restarts`);
+  if (c.terminating > 0) parts.push(`${n(c.terminating)} terminating`);
+  if (c.oldLive > 0) parts.push(`${n(c.oldLive)} old`);
+  if (journey.totalDurationMs !== undefined) parts.push(`complete in ${formatDuration(journey.totalDurationMs)}`);
+  return parts.join(' · ');
+}

@@ -1,0 +1,183 @@
+import assert from 'node:assert/strict';
+import type { InternalStep } from '../../src/core/internals';
+import type { WatchEvent } from '../../src/core/k8s';
+import { ClusterApiError } from '../../src/cluster/errors';
+import { INTERNALS_STREAM_PATH, type InternalsFunction, type InternalsRequest } from '../../src/cluster/internals-reader';
+import type { ListResult, WatchRequest } from '../../src/cluster/reflector';
+import { ServerClock } from '../../src/cluster/server-clock';
+import { ClusterWatcher, describeProblem, type JourneySink } from '../../src/cluster/watcher';
+import { INTERNALS_PATH } from '../../src/server/api-server';
+import { object } from './fake-io';
+
+class RecordingSink implements JourneySink {
+  readonly log: string[] = [];
+  readonly receivedAt: number[] = [];
+  ingest(event: WatchEvent, receivedAt: number): void {
+    this.log.push(`${event.type} ${event.object.kind} ${event.object.metadata?.name}`);
+    this.receivedAt.push(receivedAt);
+  }
+  ingestInternal(step: InternalStep): void {
+    this.log.push(`step ${step.type} ${step.type === 'schedulingCycle' ? step.pod.name : step.object.name}`);
+  }
+}
+
+/** Every collection lists empty and then holds its watch open; `emit` pushes events into an open watch. */
+class OpenWatches {
+  readonly listed: string[] = [];
+  private readonly open = new Map<string, WatchRequest>();
+  private readonly waiting = new Map<string, () => void>();
+  list = async (path: string): Promise<ListResult> => {
+    this.listed.push(path);
+    return { resourceVersion: '1', items: [] };
+  };
+  watch = (request: WatchRequest): Promise<void> => {
+    request.onOpen();
+    this.open.set(request.path, request);
+    this.waiting.get(request.path)?.();
+    return new Promise((resolve) => request.signal.addEventListener('abort', () => resolve(), { once: true }));
+  };
+  delay = async (): Promise<void> => undefined;
+  emit(path: string, type: string, name: string, rv: string): void {
+    const request = this.open.get(path);
+    assert.ok(request, `a watch is open on ${path}`);
+    request.onEvent(type, object(name, rv));
+  }
+}
+
+function step(name: string, time = 0): InternalStep {
+  return { type: 'etcdWrite', time, key: `/registry/pods/default/${name}`, verb: 'update', resourceVersion: '9', object: { kind: 'Pod', namespace: 'default', name }, actor: 'kubelet' };
+}
+
+describe('cluster ClusterWatcher', () => {
+  it('watches Nodes cluster-wide and Deployments, ReplicaSets, Pods and Events per namespace', async () => {
+    const io = new OpenWatches();
+    const watcher = new ClusterWatcher({ sink: new RecordingSink(), io, namespaces: ['default'] });
+    watcher.start();
+    watcher.watchNamespace('shop');
+    watcher.watchNamespace('shop');
+    await watcher.synced();
+    assert.equal(watcher.isWatching(), true);
+    await watcher.stop();
+    assert.equal(watcher.isWatching(), false);
+    assert.deepEqual(io.listed.sort(), [
+      '/api/v1/namespaces/default/events',
+      '/api/v1/namespaces/default/pods',
+      '/api/v1/namespaces/shop/events',
+      '/api/v1/namespaces/shop/pods',
+      '/api/v1/nodes',
+      '/apis/apps/v1/namespaces/default/deployments',
+      '/apis/apps/v1/namespaces/default/replicasets',
+      '/apis/apps/v1/namespaces/shop/deployments',
+      '/apis/apps/v1/namespaces/shop/replicasets',
+    ]);
+    assert.equal(watcher.internals, 'absent', 'no internals function: a real cluster');
+  });
+
+  it('holds watch events and internals steps while applying, then delivers them in arrival order', async () => {
+    const io = new OpenWatches();
+    const sink = new RecordingSink();
+    let feed: InternalsRequest | undefined;
+    const internals: InternalsFunction = (request) => {
+      feed = request;
+      request.onOpen();
+      return new Promise((resolve) => request.signal.addEventListener('abort', () => resolve(), { once: true }));
+    };
+    const watcher = new ClusterWatcher({ sink, io: { ...io, internals }, namespaces: ['default'], kinds: ['Pod'] });
+    watcher.start();
+    await watcher.synced();
+    const release = watcher.hold();
+    io.emit('/api/v1/namespaces/default/pods', 'ADDED', 'web-1', '5');
+    feed!.onStep(1, step('web-1'));
+    io.emit('/api/v1/namespaces/default/pods', 'MODIFIED', 'web-1', '6');
+    assert.deepEqual(sink.log, [], 'nothing reaches the tracer while held');
+    release();
+    release();
+    assert.deepEqual(sink.log, ['ADDED Pod web-1', 'step etcdWrite web-1', 'MODIFIED Pod web-1']);
+    io.emit('/api/v1/namespaces/default/pods', 'MODIFIED', 'web-1', '7');
+    assert.equal(sink.log.length, 4, 'delivered at once when not held');
+    await watcher.stop();
+  });
+
+  it('puts arrival times on the server clock, with the estimate known when delivered', async () => {
+    const io = new OpenWatches();
+    const sink = new RecordingSink();
+    const clock = new ServerClock();
+    const watcher = new ClusterWatcher({ sink, io, namespaces: ['default'], kinds: ['Pod'], clock });
+    watcher.start();
+    await watcher.synced();
+    const release = watcher.hold();
+    const before = Date.now();
+    io.emit('/api/v1/namespaces/default/pods', 'ADDED', 'web-1', '5');
+    // The server turns out to be an hour behind.
+    clock.observeExact(before - 3_600_000, before);
+    release();
+    const after = Date.now();
+    assert.ok(sink.receivedAt[0] >= before - 3_600_000 && sink.receivedAt[0] <= after - 3_600_000, `${sink.receivedAt[0] - before}`);
+    await watcher.stop();
+  });
+
+  it('skips the internals stream when the server answers 404, and resumes it after the last sequence otherwise', async () => {
+    const absent = new ClusterWatcher({
+      sink: new RecordingSink(),
+      io: { ...new OpenWatches(), internals: async () => Promise.reject(new ClusterApiError(404, 'NotFound', 'the server could not find the requested resource')) },
+      kinds: ['Node'],
+    });
+    absent.start();
+    await absent.synced();
+    assert.equal(absent.internals, 'absent');
+    await absent.stop();
+
+    const sink = new RecordingSink();
+    const sinces: number[] = [];
+    let calls = 0;
+    const internals: InternalsFunction = async (request) => {
+      sinces.push(request.since);
+      calls++;
+      if (calls === 1) {
+        request.onOpen();
+        request.onStep(41, step('a'));
+        request.onStep(42, step('b'));
+        throw new Error('socket hang up');
+      }
+      request.onOpen();
+      request.onStep(42, step('b'));
+      request.onStep(43, step('c'));
+      await new Promise((resolve) => request.signal.addEventListener('abort', resolve, { once: true }));
+    };
+    const watcher = new ClusterWatcher({ sink, io: { ...new OpenWatches(), internals }, kinds: ['Node'] });
+    watcher.start();
+    assert.equal(await watcher.waitForStep((s) => s.type === 'etcdWrite' && s.object.name === 'c', 5000), true);
+    assert.deepEqual(sinces, [0, 42]);
+    assert.deepEqual(sink.log, ['step etcdWrite a', 'step etcdWrite b', 'step etcdWrite c']);
+    assert.equal(watcher.internals, 'streaming');
+    await watcher.stop();
+  });
+
+  it('lists what cannot be watched, and keeps the other collections going', async () => {
+    const message = 'events is forbidden: User "dev" cannot list resource "events" in API group "" in the namespace "default"';
+    const io = new OpenWatches();
+    const list = async (path: string): Promise<ListResult> => {
+      if (path.endsWith('/events')) throw new ClusterApiError(403, 'Forbidden', message);
+      return io.list(path);
+    };
+    const sink = new RecordingSink();
+    const watcher = new ClusterWatcher({ sink, io: { ...io, list, delay: (_ms, signal) => new Promise((resolve) => signal.addEventListener('abort', () => resolve(), { once: true })) }, namespaces: ['default'] });
+    const seen: number[] = [];
+    watcher.onProblemsChanged((problems) => seen.push(problems.length));
+    watcher.start();
+    await watcher.synced();
+    const problems = watcher.problems();
+    assert.equal(problems.length, 1);
+    assert.deepEqual({ kind: problems[0].kind, namespace: problems[0].namespace, reason: problems[0].reason, path: problems[0].path }, { kind: 'Event', namespace: 'default', reason: 'Forbidden', path: '/api/v1/namespaces/default/events' });
+    assert.equal(describeProblem(problems[0]), `cannot watch events in namespace "default": ${message}`);
+    assert.deepEqual(seen, [1]);
+    io.emit('/api/v1/namespaces/default/pods', 'ADDED', 'web-1', '2');
+    assert.deepEqual(sink.log, ['ADDED Pod web-1']);
+    assert.equal(watcher.isWatching(), false);
+    await watcher.stop();
+  });
+
+  it('reads the internals stream at the path the simulator serves it', () => {
+    assert.equal(INTERNALS_STREAM_PATH, INTERNALS_PATH);
+  });
+});

@@ -1,0 +1,45 @@
+/**
+ * Records what the built-in simulator streams while applying an example manifest, as a golden
+ * stream: `node --import tsx test/golden/record-simulator.ts` rewrites test/golden/sim-*.
+ * Then `UPDATE_GOLDEN=1 npx mocha test/unit/journey/golden.test.ts` refreshes the expectations.
+ */
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseManifest } from '../../src/core/manifest';
+import { formatStreamRecord, type StreamRecord } from '../../src/core/journey/stream';
+import type { ResourceKind } from '../../src/core/k8s';
+import { Simulator } from '../../src/sim/simulator';
+
+const RECORDINGS: { name: string; file: string; virtualMs: number }[] = [
+  { name: 'sim-nginx-deployment', file: 'examples/nginx-deployment.yaml', virtualMs: 20_000 },
+  { name: 'sim-too-big', file: 'examples/too-big.yaml', virtualMs: 5_000 },
+];
+
+const KINDS: ResourceKind[] = ['Deployment', 'ReplicaSet', 'Pod', 'Event', 'Node'];
+
+for (const recording of RECORDINGS) {
+  const simulator = new Simulator({ nodes: 3, seed: 1 });
+  const records: StreamRecord[] = [];
+  for (const kind of KINDS) {
+    simulator.store.subscribe(kind, (change) => {
+      // Node heartbeats say nothing about the journey and would dominate the file.
+      if (kind === 'Node' && change.type === 'MODIFIED') return;
+      records.push({ receivedAt: simulator.clock.now(), event: { type: change.type, object: structuredClone(change.object) } });
+    });
+  }
+  simulator.internals.onStep((step) => {
+    if (step.type !== 'watchDelivered') records.push({ receivedAt: step.time, internal: structuredClone(step) });
+  });
+  for (const document of parseManifest(readFileSync(recording.file, 'utf8')).documents) {
+    const object = document.object!;
+    if (['Deployment', 'ReplicaSet', 'Pod'].includes(String(object.kind))) {
+      records.push({ receivedAt: simulator.clock.now(), begin: { kind: object.kind as 'Deployment', namespace: object.metadata?.namespace ?? 'default', name: object.metadata?.name ?? '' } });
+    }
+    simulator.apply(object);
+  }
+  simulator.runUntil(() => false, recording.virtualMs);
+  const dir = join('test', 'golden', recording.name);
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, 'stream.ndjson'), `${records.map(formatStreamRecord).join('\n')}\n`);
+  process.stdout.write(`${dir}/stream.ndjson: ${records.length} records\n`);
+}
