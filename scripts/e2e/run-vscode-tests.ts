@@ -1,7 +1,7 @@
 // `npm run test:vscode`: runs test/vscode/suite/*.test.ts inside a real VS Code extension host
 // (code-server), with the packaged product installed next to the test runner extension.
 // Usage: run-vscode-tests.ts [suite files or folders…]   (default: test/vscode/suite)
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { RunResults } from '../../test/vscode/runner-extension/src/results';
 import { launchChromium, openWorkbench } from './browser';
@@ -41,13 +41,18 @@ async function main(): Promise<number> {
     const consoleLines: string[] = [];
     const { page, readyMs } = await openWorkbench(browser, server.url, { explorerEntry: 'examples', onConsole: (line) => consoleLines.push(line) });
     console.log(`[test:vscode] workbench ready in ${seconds(readyMs)}`);
-    const results = await waitFor(() => (existsSync(resultsFile) ? (JSON.parse(readFileSync(resultsFile, 'utf8')) as RunResults) : undefined), {
+    const results = await waitFor(() => {
+      const activationFailure = consoleLines.find((line) => /Activating extension .*kube-journey-test-runner.* failed/i.test(line));
+      if (activationFailure) throw new Error(`the runner extension did not start: ${activationFailure}`);
+      return existsSync(resultsFile) ? (JSON.parse(readFileSync(resultsFile, 'utf8')) as RunResults) : undefined;
+    }, {
       timeoutMs: resultsTimeoutMs,
       what: `the runner extension's results in ${resultsFile} (code-server log: ${server.logFile})`,
       intervalMs: 250,
     });
     mkdirSync(screenshotsDir, { recursive: true });
     await page.screenshot({ path: join(screenshotsDir, 'vscode-suites.png') });
+    writeFileSync(join(screenshotsDir, 'vscode-suites.console.log'), consoleLines.join('\n'));
     return report(results);
   } catch (error) {
     console.error(`[test:vscode] ${error instanceof Error ? error.message : String(error)}`);

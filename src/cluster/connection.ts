@@ -12,7 +12,7 @@ import { ResourceMapper } from './discovery';
 import { ClusterHttp } from './http';
 import { INTERNALS_STREAM_PATH, type InternalsFunction } from './internals-reader';
 import { loadKubeconfig, type ContextInfo, type KubeconfigSource } from './kubeconfig';
-import type { ListFunction, ListResult, WatchFunction } from './reflector';
+import type { ListFunction, WatchFunction } from './reflector';
 import { ClusterWatcher, type ClusterWatcherOptions, type JourneySink, type WatchIo } from './watcher';
 
 export interface ServerVersion {
@@ -99,8 +99,7 @@ export class ClusterConnection {
       resourceVersion ||= page.metadata?.resourceVersion ?? '';
       next = page.metadata?.continue || undefined;
     } while (next);
-    const result: ListResult = { resourceVersion, items };
-    return result;
+    return { resourceVersion, items };
   };
 
   readonly watch: WatchFunction = (request) =>

@@ -174,8 +174,8 @@ export class ClusterHttp {
     try {
       await this.kubeConfig.applyToHTTPSOptions(options);
     } catch (error) {
-      // Credential plugins fail here (exec command missing, expired refresh token…).
-      throw new ClusterUnreachableError(`cannot get credentials for ${this.base}: ${describeError(error)}`);
+      // Credential plugins fail here (exec command missing, expired refresh token…), and so does an http:// server without insecure-skip-tls-verify.
+      throw new ClusterUnreachableError(`cannot connect to ${this.base}: ${describeError(error)}`);
     }
     const transport = url.protocol === 'http:' ? http : https;
     return transport.request(url, {

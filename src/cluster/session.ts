@@ -76,8 +76,8 @@ export class ClusterTraceSession {
       for (const object of objects) {
         const result = await this.connection.applyObject(object, options);
         const entry: SessionApplied = { result };
-        await this.learnServerTime(result, options.fieldManager);
         const root = result.failure || options.dryRun ? undefined : journeyRoot(result.applied ?? object, result.namespace ?? this.connection.namespace);
+        await this.learnServerTime(result, options.fieldManager, root !== undefined);
         // The tracer compares the apply with times the server wrote: give it on the server's clock.
         if (root) entry.journeyId = this.tracer.begin(root, this.clock.toServer(result.requestedAt));
         applied.push(entry);
@@ -90,12 +90,14 @@ export class ClusterTraceSession {
 
   /**
    * The write's second-granular stamp bounds the server's clock; on the simulator, the etcd write
-   * on the internals stream (ms-exact, sent as the request is answered) pins it down.
+   * on the internals stream (ms-exact, sent as the request is answered) pins it down, which is
+   * worth a short wait before a journey begins.
    */
-  private async learnServerTime(result: ApplyResult, fieldManager: string | undefined): Promise<void> {
+  private async learnServerTime(result: ApplyResult, fieldManager: string | undefined, beginsJourney: boolean): Promise<void> {
     const stamp = writeStamp(result, fieldManager);
     if (stamp === undefined || result.answeredAt === undefined) return;
     this.clock.observeWrite(stamp, result.requestedAt, result.answeredAt);
+    if (!beginsJourney) return;
     await this.watcher.waitForStep(
       (step) => step.type === 'etcdWrite' && step.object.kind === result.kind && step.object.name === result.name && (step.object.namespace ?? undefined) === result.namespace && step.time >= stamp,
       WRITE_STEP_WAIT_MS,

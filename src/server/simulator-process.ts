@@ -33,12 +33,14 @@ export async function runSimulator(options: SimulatorProcessOptions): Promise<Ru
   // Clients compare timestamps with their own clock (kubectl's AGE column), so the served
   // simulator keeps virtual time equal to wall time; `speed` shortens the components' delays instead.
   const speed = options.speed ?? 1;
+  // Made before the simulator so its clock starts at the wall time it is served at.
+  const certificate = makeServerCertificate();
   const timings = Object.fromEntries(Object.entries({ ...defaultTimings, ...options.timings }).map(([key, ms]) => [key, ms / speed])) as unknown as Timings;
   const simulator = new Simulator({ ...options, timings, startTime: options.startTime ?? Date.now() });
   const driver = new PacedDriver(simulator.clock, { speed: 1 });
   const token = options.token ?? randomBytes(24).toString('base64url');
-  const certificate = makeServerCertificate();
   const api = await startApiServer({ simulator, driver, token, port: options.port, ...certificate });
+  simulator.clock.advanceTo(Math.max(simulator.clock.now(), Date.now()));
   driver.start();
   if (options.kubeconfigPath) writeKubeconfig(options.kubeconfigPath, api.url, token, certificate.certPem);
   return {

@@ -11,12 +11,12 @@ import { h, replaceChildren } from './dom';
 import { ControlPlaneView } from './control-plane-view';
 import { EvidencePane } from './evidence-view';
 import { HeaderView } from './header-view';
-import { LanesView } from './lanes-view';
+import { journeyBounds, LanesView } from './lanes-view';
 import { controlPlanePod, controlPlaneSteps, stepIndexOf, type ControlPlaneStep } from './model/control-plane';
 import { objectEvidence, stageEvidence } from './model/evidence';
 import { buildLanes, findObject, isTroubled, objectKey, DEFAULT_SIMPLIFY_ABOVE_PODS, type LaneList } from './model/lanes';
 import { restoreViewState, type Cursor, type KeyAction } from './model/navigation';
-import { createTimeScale, fitWindow, zoomWindow, type TimeWindow } from './model/scale';
+import { createTimeScale, zoomWindow, type TimeWindow } from './model/scale';
 import { recordSnapshot } from './perf';
 import { watchTheme } from './theme';
 import type { VsCodeApi } from './vscode-api';
@@ -327,7 +327,7 @@ export class TimelineApp {
   private zoomBy(factor: number): void {
     const journey = this.journey();
     if (!journey) return;
-    const bounds = fitWindow(this.nowFor(journey) - journey.appliedAt);
+    const bounds = journeyBounds(journey, this.laneList(journey), this.nowFor(journey) - journey.appliedAt);
     const scale = createTimeScale(this.state.scale, this.state.window ?? bounds, 0, 1000);
     const next = zoomWindow(scale, factor, 500, bounds);
     this.update({ window: next === bounds ? undefined : next });

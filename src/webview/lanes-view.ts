@@ -59,6 +59,11 @@ const STATUS_COLOUR: Record<string, (p: Palette) => string> = {
 
 const SUMMARY_GROUP: Record<SummaryStageKind, keyof Palette['group']> = { podCreated: 'controllerManager', scheduled: 'scheduler', running: 'kubelet', ready: 'kubelet' };
 
+/** The whole journey on the time axis: from its earliest stage (or the apply) to now. */
+export function journeyBounds(journey: Journey, list: LaneList, nowMs: number): TimeWindow {
+  return fitWindow(Math.max(journey.lastChangeAt - journey.appliedAt, nowMs, list.extent.lastMs), list.extent.firstMs);
+}
+
 export class LanesView {
   readonly element: HTMLElement;
   private readonly scroller: HTMLDivElement;
@@ -203,7 +208,7 @@ export class LanesView {
   }
 
   private bounds(data: LanesData): TimeWindow {
-    return fitWindow(Math.max(data.journey.lastChangeAt - data.journey.appliedAt, data.nowMs));
+    return journeyBounds(data.journey, data.list, data.nowMs);
   }
 
   private currentScale(data: LanesData): TimeScale {
@@ -380,11 +385,14 @@ export class LanesView {
     ctx.fillStyle = STATUS_COLOUR[row.label.status](p);
     ctx.fillText(row.label.glyph, x, mid);
     x += 16;
-    ctx.font = p.monoFont;
-    ctx.fillStyle = p.muted;
-    const kind = row.label.kind;
-    ctx.fillText(kind, x, mid);
-    x += this.measure(kind) + 6;
+    // A narrow panel needs the room for names; the indent still tells the kinds apart.
+    if (gutter >= 220) {
+      ctx.font = p.monoFont;
+      ctx.fillStyle = p.muted;
+      const kind = row.label.kind;
+      ctx.fillText(kind, x, mid);
+      x += this.measure(kind) + 6;
+    }
     ctx.font = p.font;
     ctx.fillStyle = row.type === 'summary' ? p.muted : p.foreground;
     const room = gutter - x - 6;

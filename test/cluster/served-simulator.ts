@@ -4,10 +4,9 @@
  * simulator (an apiserver restart), and an HTTPS proxy in front of it that can forbid paths and
  * cut every connection.
  */
-import { request as httpsRequest } from 'node:https';
-import { createServer, type Server } from 'node:https';
-import type { Socket } from 'node:net';
-import type { AddressInfo } from 'node:net';
+import type { ClientRequest } from 'node:http';
+import { createServer, request as httpsRequest, type Server } from 'node:https';
+import type { AddressInfo, Socket } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { defaultTimings, type Timings } from '../../src/sim/context';
 import { PacedDriver } from '../../src/sim/driver';
@@ -78,7 +77,7 @@ export interface FaultProxy {
 export async function startFaultProxy(target: ServedSimulator): Promise<FaultProxy> {
   const refused: { pattern: RegExp; code: number; reason: string; message: string }[] = [];
   const sockets = new Set<Socket>();
-  const upstream = new Set<import('node:http').ClientRequest>();
+  const upstream = new Set<ClientRequest>();
   const requests: string[] = [];
   const server: Server = createServer({ cert: target.certificate.certPem, key: target.certificate.keyPem }, (req, res) => {
     const path = req.url ?? '/';

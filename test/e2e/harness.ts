@@ -18,7 +18,10 @@ let productVsix: BuiltVsix | undefined;
 export function packagedProduct(): BuiltVsix | undefined {
   const given = process.env.KUBE_JOURNEY_E2E_VSIX;
   if (!productVsix && given) productVsix = { file: resolve(given), bytes: statSync(given).size, ms: 0 };
-  if (!productVsix && productExtensionExists()) productVsix = buildProductVsix();
+  if (!productVsix && productExtensionExists()) {
+    productVsix = buildProductVsix();
+    console.log(`      packaged ${productVsix.file} (${(productVsix.bytes / 1024).toFixed(0)} KiB) in ${(productVsix.ms / 1000).toFixed(1)} s`);
+  }
   return productVsix;
 }
 
@@ -48,6 +51,8 @@ export async function startSession(name: string): Promise<Session> {
     server = await startCodeServer({ workspace: workspace.folder, vsixes: product ? [product.file] : [], keepRunDir: process.env.KUBE_JOURNEY_E2E_KEEP === '1' });
     browser = await launchChromium();
     const { page, readyMs } = await openWorkbench(browser, server.url, { explorerEntry: 'examples', onConsole: (line) => consoleLines.push(line) });
+    const seconds = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;
+    console.log(`      [${name}] extensions installed in ${seconds(server.timings.installExtensionsMs)}, code-server listening in ${seconds(server.timings.listeningMs)}, workbench ready in ${seconds(readyMs)}`);
     return { workbench: new Workbench(page), server, workbenchReadyMs: readyMs, consoleLines, dispose };
   } catch (error) {
     await dispose();

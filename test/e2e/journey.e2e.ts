@@ -20,7 +20,6 @@ describe('real VS Code workbench', () => {
     const kindLine = await workbench.editorLine('kind: Deployment').first().innerText();
     assert.match(kindLine, /kind:\s+Deployment/);
     await workbench.screenshot('00-workbench-file-open');
-    console.log(`      workbench ready in ${(session.workbenchReadyMs / 1000).toFixed(1)} s`);
   });
 });
 
@@ -39,12 +38,12 @@ describe('Kube Journey: the nginx Deployment from the editor context menu', func
     await workbench.openFile('examples/nginx-deployment.yaml');
     await workbench.screenshot('01-nginx-manifest');
     await workbench.editorContextMenu('kind: Deployment', applyAndTrace);
-    await workbench.clearNotifications().catch(() => undefined);
     const rows = await workbench.waitForSidebarRows(
       (texts) => runningPodRows(texts).length === 3 && texts.some((t) => /ReplicaSet/.test(t)) && texts.some((t) => /^nginx-deployment\s*Deployment/.test(t)),
       'the Journeys tree with the Deployment, its ReplicaSet and 3 Running pods',
       journeyTimeoutMs,
     );
+    await workbench.clearNotifications();
     await workbench.screenshot('02-nginx-tree');
     const replicaSet = rows.find((t) => /ReplicaSet/.test(t));
     assert.match(replicaSet ?? '', /^nginx-deployment-[a-z0-9]+\s*ReplicaSet/);

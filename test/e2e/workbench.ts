@@ -130,10 +130,13 @@ export class Workbench {
     let last = '';
     try {
       // Hovers fill in as their providers answer: wait for the content, not for a fixed time.
-      return await waitFor(async () => {
+      const text = await waitFor(async () => {
         last = (await hover.allInnerTexts()).join('\n');
         return expected(last) ? last : undefined;
       }, { timeoutMs: uiTimeoutMs, what });
+      // Hovers fade in: a screenshot taken now would show them half transparent.
+      await this.page.waitForFunction(hoversOpaqueExpression, undefined, { timeout: uiTimeoutMs, polling: 50 });
+      return text;
     } catch (error) {
       throw new Error(`${error instanceof Error ? error.message : String(error)}; last hover text:\n${last}`);
     }
@@ -182,6 +185,18 @@ export class Workbench {
     return this.page.locator('[id="status.editor.mode"]').innerText();
   }
 }
+
+// A string (evaluated in the page; the repository's tsconfig has no DOM types).
+const hoversOpaqueExpression = `(() => {
+  const hovers = document.querySelectorAll('.workbench-hover, .monaco-hover:not(.hidden)');
+  if (hovers.length === 0) return false;
+  for (const hover of hovers) {
+    for (let element = hover; element; element = element.parentElement) {
+      if (getComputedStyle(element).opacity !== '1') return false;
+    }
+  }
+  return true;
+})()`;
 
 type Box = { x: number; y: number; width: number; height: number };
 

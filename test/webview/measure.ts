@@ -123,15 +123,20 @@ async function scrollFrames(page: Page, frames: number, px: number): Promise<{ i
   );
 }
 
+/** Resolves after two animation frames: whatever was scheduled has been drawn. */
+async function nextFrames(page: Page): Promise<void> {
+  await page.evaluate(() => {
+    const w = globalThis as unknown as StubWindow;
+    return new Promise((resolve) => w.requestAnimationFrame(() => w.requestAnimationFrame(resolve)));
+  });
+}
+
 async function drawTimesAfter(page: Page, action: () => Promise<void>): Promise<number[]> {
   await page.evaluate(() => {
     (globalThis as unknown as StubWindow).kubeJourneyTimeline.draws.length = 0;
   });
   await action();
-  await page.evaluate(() => {
-    const w = globalThis as unknown as StubWindow;
-    return new Promise((resolve) => w.requestAnimationFrame(() => w.requestAnimationFrame(resolve)));
-  });
+  await nextFrames(page);
   return page.evaluate(() => [...(globalThis as unknown as StubWindow).kubeJourneyTimeline.draws]);
 }
 
@@ -185,7 +190,11 @@ async function main(): Promise<void> {
       const position = await page.textContent('.cp-position');
       const stepHeading = await page.textContent('.evidence-heading');
       // Restore after a reload: the stub keeps setState in sessionStorage, like VS Code's serializer.
-      await page.waitForTimeout(300);
+      // setState is debounced: wait until the stub has stored the step we are on.
+      await page.waitForFunction((step) => {
+        const stored = (globalThis as unknown as { sessionStorage: { getItem(key: string): string | null } }).sessionStorage.getItem('kube-journey-timeline-state');
+        return stored !== null && (JSON.parse(stored) as { controlPlaneStep?: number }).controlPlaneStep === step;
+      }, Number(/step (\d+)/.exec(position ?? '')?.[1] ?? 0) - 1);
       await page.reload();
       await page.waitForFunction(() => (globalThis as unknown as StubWindow).document.querySelector('.cp-position') !== null);
       await page.waitForSelector('.cp-position');
@@ -238,7 +247,7 @@ async function main(): Promise<void> {
         const scroller = (globalThis as unknown as StubWindow).document.querySelector('.lanes-scroll')!;
         scroller.scrollTop = 1e9;
       });
-      await page.waitForTimeout(100);
+      await nextFrames(page);
       await shot(page, 'large-simplified-end');
       const showAllDraws = await drawTimesAfter(page, async () => {
         await page.click('.show-all input');

@@ -186,10 +186,25 @@ export function compareByRevision(a: ReplicaSetObject, b: ReplicaSetObject): num
 // ---------------------------------------------------------------------------------------------
 // Templates
 
+const hasOwn = (object: object, key: string): boolean => Object.prototype.hasOwnProperty.call(object, key);
+
 function isEmptyValue(value: unknown): boolean {
   if (value === undefined || value === null) return true;
   if (Array.isArray(value)) return value.length === 0;
-  return typeof value === 'object' && Object.keys(value).every((k) => (value as Record<string, unknown>)[k] === undefined);
+  if (typeof value !== 'object') return false;
+  const record = value as Record<string, unknown>;
+  for (const key in record) if (hasOwn(record, key) && record[key] !== undefined) return false;
+  return true;
+}
+
+/**
+ * semanticEqual over the union of two records' own keys, skipping `skip`; `compare` decides each
+ * key. Written without collecting the keys: deployment syncs compare templates on every pod change.
+ */
+function recordsEqual(left: Record<string, unknown>, right: Record<string, unknown>, skip: string | undefined, compare: (key: string) => boolean): boolean {
+  for (const key in left) if (hasOwn(left, key) && key !== skip && !compare(key)) return false;
+  for (const key in right) if (hasOwn(right, key) && key !== skip && !hasOwn(left, key) && !compare(key)) return false;
+  return true;
 }
 
 /** `apiequality.Semantic.DeepEqual`: like deep equality, but a missing, empty or null map/slice are the same. */
@@ -206,20 +221,26 @@ export function semanticEqual(a: unknown, b: unknown): boolean {
   }
   const left = a as Record<string, unknown>;
   const right = b as Record<string, unknown>;
-  const keys = new Set([...Object.keys(left), ...Object.keys(right)]);
-  for (const key of keys) if (!semanticEqual(left[key], right[key])) return false;
-  return true;
+  return recordsEqual(left, right, undefined, (key) => semanticEqual(left[key], right[key]));
 }
 
-function withoutHashLabel(template: PodTemplateSpec | undefined): PodTemplateSpec {
-  const labels = { ...(template?.metadata?.labels ?? {}) };
-  delete labels[DEFAULT_DEPLOYMENT_UNIQUE_LABEL_KEY];
-  return { ...template, metadata: { ...template?.metadata, labels } };
+/** The keys `{ ...value }` would have. */
+function asRecord(value: unknown): Record<string, unknown> {
+  if (typeof value === 'string') return { ...(value as unknown as object) } as Record<string, unknown>;
+  return typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {};
 }
 
 /** `EqualIgnoreHash`: the templates are equal once the pod-template-hash label is ignored. */
 export function equalIgnoreHash(a: PodTemplateSpec | undefined, b: PodTemplateSpec | undefined): boolean {
-  return semanticEqual(withoutHashLabel(a), withoutHashLabel(b));
+  const left = asRecord(a);
+  const right = asRecord(b);
+  if (!recordsEqual(left, right, 'metadata', (key) => semanticEqual(left[key], right[key]))) return false;
+  const leftMeta = asRecord(left.metadata);
+  const rightMeta = asRecord(right.metadata);
+  if (!recordsEqual(leftMeta, rightMeta, 'labels', (key) => semanticEqual(leftMeta[key], rightMeta[key]))) return false;
+  const leftLabels = asRecord(leftMeta.labels);
+  const rightLabels = asRecord(rightMeta.labels);
+  return recordsEqual(leftLabels, rightLabels, DEFAULT_DEPLOYMENT_UNIQUE_LABEL_KEY, (key) => semanticEqual(leftLabels[key], rightLabels[key]));
 }
 
 /** `FindNewReplicaSet`: the oldest ReplicaSet whose template is the deployment's. */

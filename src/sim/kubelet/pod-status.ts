@@ -309,10 +309,12 @@ export function mergePodStatus(old: PodStatus | undefined, generated: GeneratedP
   }
   const oldPhase = old?.phase;
   const phase = oldPhase === 'Succeeded' || oldPhase === 'Failed' ? oldPhase : generated.phase;
-  const { phase: _phase, conditions: _conditions, hostIP: _hostIP, hostIPs: _hostIPs, podIP, podIPs, startTime, initContainerStatuses: _init, containerStatuses: _containers, ...others } = old ?? {};
+  const podIP = old?.podIP;
+  const podIPs = old?.podIPs;
+  const startTime = old?.startTime;
   const keptIP = generated.podIP ?? podIP;
   // Field order as the API server serializes PodStatus.
-  return {
+  const merged: WrittenPodStatus = {
     phase,
     conditions,
     ...(old?.message ? { message: old.message } : {}),
@@ -323,6 +325,15 @@ export function mergePodStatus(old: PodStatus | undefined, generated: GeneratedP
     startTime: startTime ?? rfc3339(generated.startTime),
     ...(generated.initContainerStatuses ? { initContainerStatuses: generated.initContainerStatuses } : {}),
     containerStatuses: generated.containerStatuses,
-    ...others,
   };
+  // Every other field of the old status (qosClass, nominatedNodeName, …) stays, as a spread of the rest would keep it.
+  if (old) {
+    const rest = old as Record<string, unknown>;
+    const out = merged as Record<string, unknown>;
+    for (const field in rest) if (!REGENERATED_STATUS_FIELDS.has(field)) out[field] = rest[field];
+  }
+  return merged;
 }
+
+/** Status fields the merge writes itself. */
+const REGENERATED_STATUS_FIELDS = new Set(['phase', 'conditions', 'hostIP', 'hostIPs', 'podIP', 'podIPs', 'startTime', 'initContainerStatuses', 'containerStatuses']);

@@ -120,13 +120,13 @@ function isWriteStamp(field: string): boolean {
 
 function metadataEqualButWriteStamps(a: Record<string, unknown>, b: Record<string, unknown>): boolean {
   let defined = 0;
-  for (const field of Object.keys(a)) {
+  for (const field in a) {
     const value = a[field];
     if (value === undefined || isWriteStamp(field)) continue;
     defined++;
     if (!deepEqual(value, b[field])) return false;
   }
-  for (const field of Object.keys(b)) if (b[field] !== undefined && !isWriteStamp(field)) defined--;
+  for (const field in b) if (b[field] !== undefined && !isWriteStamp(field)) defined--;
   return defined === 0;
 }
 
@@ -135,7 +135,7 @@ function equalButWriteStamps(a: KubeObject, b: KubeObject): boolean {
   const aRec = a as Record<string, unknown>;
   const bRec = b as Record<string, unknown>;
   let defined = 0;
-  for (const field of Object.keys(aRec)) {
+  for (const field in aRec) {
     const value = aRec[field];
     if (value === undefined) continue;
     defined++;
@@ -143,7 +143,7 @@ function equalButWriteStamps(a: KubeObject, b: KubeObject): boolean {
       if (!metadataEqualButWriteStamps(value as Record<string, unknown>, (bRec.metadata ?? {}) as Record<string, unknown>)) return false;
     } else if (!deepEqual(value, bRec[field])) return false;
   }
-  for (const field of Object.keys(bRec)) if (bRec[field] !== undefined) defined--;
+  for (const field in bRec) if (bRec[field] !== undefined) defined--;
   return defined === 0;
 }
 

@@ -60,6 +60,11 @@ function clock(ms: number): string {
   return `${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}.${pad(d.getMilliseconds(), 3)}`;
 }
 
+/** `+0.025s after the apply`, or `0.377s before the apply` for stamps that precede it. */
+export function relativeToApply(offsetMs: number): string {
+  return offsetMs < 0 ? `${formatOffset(offsetMs).slice(1)} before the apply` : `${formatOffset(offsetMs)} after the apply`;
+}
+
 export function subjectText(o: ObjectJourney): string {
   return `${o.ref.kind} ${o.ref.namespace}/${o.ref.name}`;
 }
@@ -76,9 +81,10 @@ const TIME_SOURCE_TEXT: Record<Stage['timeSource'], string> = {
 export const SCHEDULING_TABLE_ROWS = 100;
 
 /**
- * The scheduler's table for one cycle: one row per evaluated node, one column per filter plugin
- * (✓, or the verbatim reason of the filter that rejected it, `—` where filtering had stopped),
- * one per score plugin (normalised × weight) and the total. The chosen node first, then by total.
+ * The scheduler's table for one cycle: one row per evaluated node, its verdict (chosen, feasible,
+ * or the rejecting plugin with its verbatim reason), one column per filter plugin (✓, the reason,
+ * or `—` where filtering had stopped), one per score plugin (normalised × weight) and the total.
+ * The chosen node first, then by total.
  */
 export function schedulingTable(verdicts: readonly NodeVerdict[], chosen: string | undefined, maxRows = SCHEDULING_TABLE_ROWS): EvidenceTable {
   const filterPlugins: string[] = [];
@@ -95,8 +101,11 @@ export function schedulingTable(verdicts: readonly NodeVerdict[], chosen: string
   const sorted = [...verdicts].sort((a, b) => rank(b) - rank(a) || (b.total ?? -1) - (a.total ?? -1) || (a.node < b.node ? -1 : a.node > b.node ? 1 : 0));
   const shown = sorted.slice(0, maxRows);
   const rows = shown.map((v): EvidenceRow => {
-    const failed: boolean[] = [false];
-    const cells = [v.node];
+    const failing = v.filters.find((f) => f.code !== 'Success');
+    // The verdict column says it all without scrolling to the plugin that decided.
+    const verdict = v.node === chosen ? 'chosen' : failing ? `${failing.plugin}: ${failing.reason ?? failing.code}` : 'feasible';
+    const failed: boolean[] = [false, failing !== undefined];
+    const cells = [v.node, verdict];
     for (const plugin of filterPlugins) {
       const f = v.filters.find((x) => x.plugin === plugin);
       cells.push(f === undefined ? '—' : f.code === 'Success' ? '✓' : f.reason ?? f.code);
@@ -109,11 +118,10 @@ export function schedulingTable(verdicts: readonly NodeVerdict[], chosen: string
     }
     cells.push(v.total === undefined ? '' : String(v.total));
     failed.push(false);
-    const rejected = v.filters.some((f) => f.code !== 'Success');
-    return { cells, failed, mark: v.node === chosen ? 'chosen' : rejected ? 'rejected' : undefined };
+    return { cells, failed, mark: v.node === chosen ? 'chosen' : failing ? 'rejected' : undefined };
   });
-  const columns = ['Node', ...filterPlugins, ...scorePlugins.map((p) => `${p} ×${weights.get(p) ?? 1}`), 'Total'];
-  const numeric = columns.map((_, i) => i > filterPlugins.length);
+  const columns = ['Node', 'Verdict', ...filterPlugins, ...scorePlugins.map((p) => `${p} ×${weights.get(p) ?? 1}`), 'Total'];
+  const numeric = columns.map((_, i) => i > filterPlugins.length + 1);
   const hidden = verdicts.length - shown.length;
   return { columns, numeric, rows, note: hidden > 0 ? `${hidden} more evaluated nodes not shown` : undefined };
 }
@@ -167,7 +175,7 @@ export function stageEvidence(journey: Journey, object: ObjectJourney, stageInde
   if (!stage) return undefined;
   const origin = journey.appliedAt;
   const previous = stageIndex > 0 ? object.stages[stageIndex - 1] : undefined;
-  const facts = [`${formatOffset(stage.time - origin)} after the apply · ${clock(stage.time)} (from ${TIME_SOURCE_TEXT[stage.timeSource]})`];
+  const facts = [`${relativeToApply(stage.time - origin)} · ${clock(stage.time)} (from ${TIME_SOURCE_TEXT[stage.timeSource]})`];
   if (previous) facts.push(`${formatDuration(stage.time - previous.time)} after ${previous.title}`);
   facts.push(`by ${stage.component}`);
   if (stage.reason && stage.reason !== stage.evidence.event?.reason) facts.push(`reason ${stage.reason}`);
@@ -187,7 +195,7 @@ export function stageEvidence(journey: Journey, object: ObjectJourney, stageInde
 export function objectEvidence(journey: Journey, object: ObjectJourney): EvidenceView {
   const origin = journey.appliedAt;
   const facts = [`status ${object.status}`];
-  if (object.createdAt !== undefined) facts.push(`created ${formatOffset(object.createdAt - origin)} after the apply`);
+  if (object.createdAt !== undefined) facts.push(`created ${relativeToApply(object.createdAt - origin)}`);
   if (object.deletedAt !== undefined) facts.push(`deleted ${formatOffset(object.deletedAt - origin)}`);
   if (object.preexisting) facts.push('existed before the apply');
   facts.push(`${object.stages.length} stage${object.stages.length === 1 ? '' : 's'}`);

@@ -63,6 +63,11 @@ export interface LaneList {
   readonly foldedPods: number;
   /** Lane index by lane key. */
   readonly indexByKey: ReadonlyMap<string, number>;
+  /**
+   * Earliest and latest stage of the whole tree, ms from the apply. The earliest can be negative:
+   * whole-second stamps, or an apply recorded after the API server had already stored the object.
+   */
+  readonly extent: { readonly firstMs: number; readonly lastMs: number };
 }
 
 export const DEFAULT_SIMPLIFY_ABOVE_PODS = 1000;
@@ -134,14 +139,27 @@ export function buildLanes(tree: ObjectJourney | undefined, origin: number, now:
   const firstPods = options.firstPods ?? 20;
   const slowestPods = options.slowestPods ?? 5;
   let foldedPods = 0;
+  let firstMs = 0;
+  let lastMs = 0;
+
+  const extend = (node: ObjectJourney): void => {
+    // Stages are ordered by time: the first and the last bound the object.
+    if (node.stages.length === 0) return;
+    firstMs = Math.min(firstMs, node.stages[0].time - origin);
+    const last = node.stages[node.stages.length - 1];
+    lastMs = Math.max(lastMs, (last.lastTime ?? last.time) - origin);
+  };
 
   const visit = (node: ObjectJourney, depth: number): void => {
     const key = objectKey(node.ref);
+    extend(node);
     lanes.push({ type: 'object', key, depth, object: node });
     const pods: ObjectJourney[] = [];
     for (const child of node.children) {
-      if (child.ref.kind === 'Pod') pods.push(child);
-      else visit(child, depth + 1);
+      if (child.ref.kind === 'Pod') {
+        pods.push(child);
+        extend(child);
+      } else visit(child, depth + 1);
     }
     if (pods.length === 0) return;
     if (!simplify || pods.length <= firstPods + slowestPods) {
@@ -179,7 +197,7 @@ export function buildLanes(tree: ObjectJourney | undefined, origin: number, now:
 
   const indexByKey = new Map<string, number>();
   lanes.forEach((lane, index) => indexByKey.set(lane.key, index));
-  return { lanes, totalPods, simplified: simplify, foldedPods, indexByKey };
+  return { lanes, totalPods, simplified: simplify, foldedPods, indexByKey, extent: { firstMs, lastMs } };
 }
 
 /** Finds an object in the tree by `objectKey`. */

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import type { NodeVerdict } from '../../../src/core/internals';
-import { formatConditionChange, formatFieldChange, objectEvidence, schedulingTable, stageEvidence, type EvidenceSection } from '../../../src/webview/model/evidence';
+import { formatConditionChange, formatFieldChange, objectEvidence, relativeToApply, schedulingTable, stageEvidence, type EvidenceSection } from '../../../src/webview/model/evidence';
 import { buildLargeJourney } from '../../webview/journey-fixtures';
 
 function section(sections: readonly EvidenceSection[], title: string): EvidenceSection {
@@ -24,24 +24,29 @@ describe('evidence formatting', () => {
     assert.equal(formatConditionChange({ type: 'Ready', from: 'False', to: 'True', reason: 'PodCompleted' }), 'Ready: False → True (PodCompleted)');
   });
 
+  it('says when a stamp precedes the apply', () => {
+    assert.equal(relativeToApply(25), '+0.025s after the apply');
+    assert.equal(relativeToApply(-377), '0.377s before the apply');
+  });
+
   it('lays out the scheduler table: chosen node first, then by score, filters as ✓ or their verbatim reason', () => {
     const table = schedulingTable([verdict('node-3', false), verdict('node-1', true, 390), verdict('node-2', true, 397)], 'node-1');
-    assert.deepEqual(table.columns, ['Node', 'NodeUnschedulable', 'NodeResourcesFit', 'TaintToleration ×3', 'NodeResourcesFit ×1', 'Total']);
-    assert.deepEqual(table.numeric, [false, false, false, true, true, true]);
+    assert.deepEqual(table.columns, ['Node', 'Verdict', 'NodeUnschedulable', 'NodeResourcesFit', 'TaintToleration ×3', 'NodeResourcesFit ×1', 'Total']);
+    assert.deepEqual(table.numeric, [false, false, false, false, true, true, true]);
     assert.deepEqual(table.rows.map((r) => r.cells), [
-      ['node-1', '✓', '✓', '300', '90', '390'],
-      ['node-2', '✓', '✓', '300', '97', '397'],
-      ['node-3', '✓', 'Insufficient cpu', '', '', ''],
+      ['node-1', 'chosen', '✓', '✓', '300', '90', '390'],
+      ['node-2', 'feasible', '✓', '✓', '300', '97', '397'],
+      ['node-3', 'NodeResourcesFit: Insufficient cpu', '✓', 'Insufficient cpu', '', '', ''],
     ]);
     assert.deepEqual(table.rows.map((r) => r.mark), ['chosen', undefined, 'rejected']);
-    assert.deepEqual(table.rows[2].failed, [false, false, true, false, false, false]);
+    assert.deepEqual(table.rows[2].failed, [false, true, false, true, false, false, false]);
     assert.equal(table.note, undefined);
   });
 
   it('marks filters that never ran and caps long tables with a note', () => {
     const stopped: NodeVerdict = { node: 'node-9', filters: [{ plugin: 'NodeUnschedulable', code: 'UnschedulableAndUnresolvable', reason: 'node(s) were unschedulable' }] };
     const table = schedulingTable([verdict('node-1', true, 397), stopped], undefined);
-    assert.deepEqual(table.rows[1].cells.slice(0, 3), ['node-9', 'node(s) were unschedulable', '—']);
+    assert.deepEqual(table.rows[1].cells.slice(0, 4), ['node-9', 'NodeUnschedulable: node(s) were unschedulable', 'node(s) were unschedulable', '—']);
     const many = Array.from({ length: 250 }, (_, i) => verdict(`node-${i}`, true, 300 + (i % 50)));
     const capped = schedulingTable(many, 'node-7', 100);
     assert.equal(capped.rows.length, 100);

@@ -56,6 +56,14 @@ describe('lane list', () => {
     assert.equal(all.lanes.length, 42);
   });
 
+  it('knows the earliest and latest stage, also before the apply', () => {
+    const list = buildLanes(tree, journey.appliedAt, journey.lastChangeAt, { showAllPods: false });
+    assert.equal(list.extent.firstMs, 0);
+    assert.ok(list.extent.lastMs >= journey.lastChangeAt - journey.appliedAt - 1);
+    const late = buildLanes(tree, journey.appliedAt + 377, journey.lastChangeAt, { showAllPods: false });
+    assert.equal(late.extent.firstMs, -377, 'an apply recorded after the object was stored');
+  });
+
   it('finds objects and their path by key', () => {
     assert.equal(countPods(tree), 40);
     assert.equal(findObject(tree, objectKey(pods[3].ref)), pods[3]);

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { densityStrips, hitTest, layoutRows, nearestStageIndex, scrollToRow, visibleRange, type ObjectRowLayout, type SummaryRowLayout } from '../../../src/webview/model/layout';
-import { buildLanes, objectKey } from '../../../src/webview/model/lanes';
-import { createTimeScale, fitWindow } from '../../../src/webview/model/scale';
+import type { Journey } from '../../../src/core/journey/types';
+import { buildLanes, objectKey, type LaneList } from '../../../src/webview/model/lanes';
+import { createTimeScale, fitWindow, type TimeScale } from '../../../src/webview/model/scale';
 import { buildLargeJourney } from '../../webview/journey-fixtures';
 
 const measure = (text: string): number => text.length * 7;
@@ -23,9 +24,14 @@ describe('lanes layout', () => {
 
   describe('with 10,000 pods', function () {
     this.timeout(60_000);
-    const journey = buildLargeJourney({ pods: 10_000 });
-    const all = buildLanes(journey.tree, journey.appliedAt, journey.lastChangeAt, { showAllPods: true });
-    const scale = createTimeScale('linear', fitWindow(journey.lastChangeAt - journey.appliedAt), 300, 1200);
+    let journey: Journey;
+    let all: LaneList;
+    let scale: TimeScale;
+    before(() => {
+      journey = buildLargeJourney({ pods: 10_000 });
+      all = buildLanes(journey.tree, journey.appliedAt, journey.lastChangeAt, { showAllPods: true });
+      scale = createTimeScale('linear', fitWindow(journey.lastChangeAt - journey.appliedAt), 300, 1200);
+    });
 
     it('lays out only the rows in the viewport', () => {
       assert.equal(all.lanes.length, 10_002);
