@@ -1,7 +1,7 @@
 // `npm run test:vscode`: runs test/vscode/suite/*.test.ts inside a real VS Code extension host
 // (code-server), with the packaged product installed next to the test runner extension.
 // Usage: run-vscode-tests.ts [suite files or folders…]   (default: test/vscode/suite)
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { RunResults } from '../../test/vscode/runner-extension/src/results';
 import { launchChromium, openWorkbench } from './browser';
@@ -62,6 +62,7 @@ async function main(): Promise<number> {
     await browser.close();
     await server.stop();
     workspace.dispose();
+    rmSync(resultsFile, { force: true });
   }
 }
 

@@ -35,7 +35,8 @@ export function escapeHtml(text: string): string {
 
 /** `cspSource` lands inside the policy itself, so it must not be able to add directives. */
 function checkCspSource(cspSource: string): string {
-  if (!/^[\w\-.:/*]+( [\w\-.:/*]+)*$/.test(cspSource)) throw new Error(`timeline-html: unexpected cspSource ${JSON.stringify(cspSource)}`);
+  // Host sources (`https://*.vscode-cdn.net`) or the `'self'` keyword (code-server sends `'self' https://*.vscode-cdn.net`), space-separated.
+  if (!/^(?:[\w\-.:/*]+|'self')(?: (?:[\w\-.:/*]+|'self'))*$/.test(cspSource)) throw new Error(`timeline-html: unexpected cspSource ${JSON.stringify(cspSource)}`);
   return cspSource;
 }
 

@@ -51,7 +51,11 @@ export interface ClockOptions {
 
 export class VirtualClock {
   private current: number;
-  private heap: Timer[] = [];
+  // A binary heap in three parallel arrays: sifting compares only the two number arrays, which
+  // stay contiguous in memory, instead of visiting a timer object per comparison.
+  private readonly heap: Timer[] = [];
+  private readonly heapAt: number[] = [];
+  private readonly heapSeq: number[] = [];
   private nextId = 1;
   private nextSeq = 0;
   /** Timers set and neither run nor cancelled. */
@@ -131,23 +135,33 @@ export class VirtualClock {
   }
 
   private push(timer: Timer): void {
-    const heap = this.heap;
+    const { heap, heapAt, heapSeq } = this;
+    const at = timer.at;
+    const seq = timer.seq;
     let i = heap.length;
     heap.push(timer);
+    heapAt.push(at);
+    heapSeq.push(seq);
     while (i > 0) {
       const parent = (i - 1) >> 1;
-      const above = heap[parent];
-      if (!earlier(timer, above)) break;
-      heap[i] = above;
+      const parentAt = heapAt[parent];
+      if (!(at < parentAt || (at === parentAt && seq < heapSeq[parent]))) break;
+      heap[i] = heap[parent];
+      heapAt[i] = parentAt;
+      heapSeq[i] = heapSeq[parent];
       i = parent;
     }
     heap[i] = timer;
+    heapAt[i] = at;
+    heapSeq[i] = seq;
   }
 
   private pop(): Timer | undefined {
-    const heap = this.heap;
+    const { heap, heapAt, heapSeq } = this;
     const top = heap[0];
     const last = heap.pop();
+    const lastAt = heapAt.pop()!;
+    const lastSeq = heapSeq.pop()!;
     const size = heap.length;
     if (size > 0 && last) {
       let i = 0;
@@ -155,17 +169,19 @@ export class VirtualClock {
         const left = 2 * i + 1;
         if (left >= size) break;
         const right = left + 1;
-        const child = right < size && earlier(heap[right], heap[left]) ? right : left;
-        if (!earlier(heap[child], last)) break;
+        let child = left;
+        if (right < size && (heapAt[right] < heapAt[left] || (heapAt[right] === heapAt[left] && heapSeq[right] < heapSeq[left]))) child = right;
+        const childAt = heapAt[child];
+        if (!(childAt < lastAt || (childAt === lastAt && heapSeq[child] < lastSeq))) break;
         heap[i] = heap[child];
+        heapAt[i] = childAt;
+        heapSeq[i] = heapSeq[child];
         i = child;
       }
       heap[i] = last;
+      heapAt[i] = lastAt;
+      heapSeq[i] = lastSeq;
     }
     return top;
   }
-}
-
-function earlier(a: Timer, b: Timer): boolean {
-  return a.at < b.at || (a.at === b.at && a.seq < b.seq);
 }

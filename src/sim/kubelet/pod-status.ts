@@ -43,7 +43,24 @@ class SharedParts<T> {
   }
 }
 
-const sharedConditions = new SharedParts<WrittenPodCondition>();
+/** Conditions filed by transition time (the same few string instances), then matched field by field: no key to build. */
+class SharedConditions {
+  private readonly byTime = new Map<string, WrittenPodCondition[]>();
+
+  get(type: string, status: string, lastTransitionTime: string, reason: string | undefined, message: string | undefined): WrittenPodCondition {
+    let list = this.byTime.get(lastTransitionTime);
+    if (!list) {
+      if (this.byTime.size >= 4096) this.byTime.clear();
+      this.byTime.set(lastTransitionTime, (list = []));
+    }
+    for (const c of list) if (c.type === type && c.status === status && c.reason === reason && c.message === message) return c;
+    const condition: WrittenPodCondition = Object.freeze({ type, status, lastProbeTime: null, lastTransitionTime, ...(reason ? { reason } : {}), ...(message ? { message } : {}) });
+    list.push(condition);
+    return condition;
+  }
+}
+
+const sharedConditions = new SharedConditions();
 const sharedRunningStates = new SharedParts<ContainerStatus['state']>();
 const sharedHostIPs = new SharedParts<ReadonlyArray<{ ip: string }>>();
 const NO_LAST_STATE: ContainerStatus['lastState'] = Object.freeze({});
@@ -304,8 +321,7 @@ export function mergePodStatus(old: PodStatus | undefined, generated: GeneratedP
   for (const c of generated.conditions) {
     const previous = oldConditions.find((o) => o.type === c.type);
     const lastTransitionTime = previous && previous.status === c.status && previous.lastTransitionTime ? previous.lastTransitionTime : rfc3339(now);
-    const key = `${c.type}\u0000${c.status}\u0000${lastTransitionTime}\u0000${c.reason ?? ''}\u0000${c.message ?? ''}`;
-    conditions.push(sharedConditions.get(key, () => ({ type: c.type, status: c.status, lastProbeTime: null, lastTransitionTime: lastTransitionTime!, ...(c.reason ? { reason: c.reason } : {}), ...(c.message ? { message: c.message } : {}) })));
+    conditions.push(sharedConditions.get(c.type, c.status, lastTransitionTime!, c.reason || undefined, c.message || undefined));
   }
   const oldPhase = old?.phase;
   const phase = oldPhase === 'Succeeded' || oldPhase === 'Failed' ? oldPhase : generated.phase;

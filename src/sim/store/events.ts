@@ -41,14 +41,18 @@ function sameIdentity(a: EventIdentity, b: EventIdentity): boolean {
   return a.reason === b.reason && a.type === b.type && a.component === b.component && a.host === b.host && a.message === b.message;
 }
 
+/** Aggregates of one involved object: a short list, or by message once there are many (a ReplicaSet's SuccessfulCreate). */
+type Filed = Aggregate[] | Map<string, Aggregate[]>;
+const SHORT_LIST = 16;
+
 /**
- * The correlator's LRU of recent events, filed by involved object and message (a ReplicaSet has
- * thousands of distinct SuccessfulCreate messages): a lookup builds no key string, and a linked
- * list keeps the recency order (a Map used as an LRU, deleted from and re-inserted
- * into, leaves holes at its front that every eviction walks over again).
+ * The correlator's LRU of recent events, filed by involved object: a lookup builds no key string
+ * (hashing one per event cost more than everything else the recorder does), and a linked list
+ * keeps the recency order (a Map used as an LRU, deleted from and re-inserted into, leaves holes
+ * at its front that every eviction walks over again).
  */
 class RecentEvents {
-  private readonly byInvolved = new Map<string, Map<string, Aggregate[]>>();
+  private readonly byInvolved = new Map<string, Filed>();
   private size = 0;
   private oldest: Aggregate | undefined;
   private newest: Aggregate | undefined;
@@ -57,7 +61,17 @@ class RecentEvents {
 
   /** The aggregate for this event, made the most recent. */
   touch(involvedUid: string, identity: EventIdentity): Aggregate | undefined {
-    const aggregate = this.byInvolved.get(involvedUid)?.get(identity.message)?.find((candidate) => sameIdentity(candidate, identity));
+    const filed = this.byInvolved.get(involvedUid);
+    if (!filed) return undefined;
+    const candidates = Array.isArray(filed) ? filed : filed.get(identity.message);
+    if (!candidates) return undefined;
+    let aggregate: Aggregate | undefined;
+    for (const candidate of candidates) {
+      if (sameIdentity(candidate, identity)) {
+        aggregate = candidate;
+        break;
+      }
+    }
     if (aggregate && aggregate !== this.newest) {
       this.unlink(aggregate);
       this.append(aggregate);
@@ -81,24 +95,30 @@ class RecentEvents {
       older: undefined,
       newer: undefined,
     };
-    let byMessage = this.byInvolved.get(involvedUid);
-    if (!byMessage) this.byInvolved.set(involvedUid, (byMessage = new Map()));
-    const filed = byMessage.get(identity.message);
-    if (filed) filed.push(aggregate);
-    else byMessage.set(identity.message, [aggregate]);
+    const filed = this.byInvolved.get(involvedUid);
+    if (!filed) this.byInvolved.set(involvedUid, [aggregate]);
+    else if (!Array.isArray(filed)) fileByMessage(filed, aggregate);
+    else if (filed.length < SHORT_LIST) filed.push(aggregate);
+    else {
+      const byMessage = new Map<string, Aggregate[]>();
+      for (const earlier of filed) fileByMessage(byMessage, earlier);
+      fileByMessage(byMessage, aggregate);
+      this.byInvolved.set(involvedUid, byMessage);
+    }
     this.size++;
     this.append(aggregate);
     if (this.size > this.capacity) this.remove(this.oldest!);
   }
 
   remove(aggregate: Aggregate): void {
-    const byMessage = this.byInvolved.get(aggregate.involvedUid);
-    const filed = byMessage?.get(aggregate.message);
-    const index = filed ? filed.indexOf(aggregate) : -1;
+    const filed = this.byInvolved.get(aggregate.involvedUid);
+    if (!filed) return;
+    const list = Array.isArray(filed) ? filed : filed.get(aggregate.message);
+    const index = list ? list.indexOf(aggregate) : -1;
     if (index < 0) return;
-    if (filed!.length > 1) filed!.splice(index, 1);
-    else if (byMessage!.size > 1) byMessage!.delete(aggregate.message);
-    else this.byInvolved.delete(aggregate.involvedUid);
+    list!.splice(index, 1);
+    if (!Array.isArray(filed) && list!.length === 0) filed.delete(aggregate.message);
+    if (Array.isArray(filed) ? filed.length === 0 : filed.size === 0) this.byInvolved.delete(aggregate.involvedUid);
     this.size--;
     this.unlink(aggregate);
   }
@@ -154,12 +174,18 @@ class ExpiryQueue {
   }
 }
 
+function fileByMessage(byMessage: Map<string, Aggregate[]>, aggregate: Aggregate): void {
+  const list = byMessage.get(aggregate.message);
+  if (list) list.push(aggregate);
+  else byMessage.set(aggregate.message, [aggregate]);
+}
+
 /** Parts many events share; stored objects are read-only, so one frozen instance serves them all. */
 const EMPTY_SOURCE = Object.freeze({});
 
 export class StoreEventRecorder implements EventRecorder {
   private readonly recent = new RecentEvents(LRU_ENTRIES);
-  private readonly sources = new Map<string, Readonly<Record<string, string>>>();
+  private readonly sources = new Map<string, Map<string, Readonly<Record<string, string>>>>();
   private readonly expiry = new ExpiryQueue();
   private readonly reportingInstances = new Map<string, string>();
   /** The involvedObject of the last event, shared by the next one about the same object version. */
@@ -271,15 +297,18 @@ export class StoreEventRecorder implements EventRecorder {
 
   /** The `source` of a legacy event, one shared instance per component and host. */
   private legacySource(source: EventSource): Readonly<Record<string, string>> {
-    const key = source.host ? `${source.component}\u0000${source.host}` : source.component;
-    let shared = this.sources.get(key);
+    let byHost = this.sources.get(source.component);
+    if (!byHost) this.sources.set(source.component, (byHost = new Map()));
+    const host = source.host ?? '';
+    let shared = byHost.get(host);
     if (!shared) {
       const fields: Record<string, string> = source.host ? { component: source.component, host: source.host } : { component: source.component };
       shared = Object.freeze(fields);
-      this.sources.set(key, shared);
+      byHost.set(host, shared);
     }
     return shared;
   }
+
 
   /** Event names embed the time in nanoseconds; keep them unique when several events share a millisecond. */
   private uniqueNanos(now: number): bigint {

@@ -17,13 +17,30 @@ export interface StampRequest {
 
 const EMPTY_FIELDS = Object.freeze({});
 
-export class ManagedFieldStamps {
-  /** The latest entry per manager, operation, apiVersion and subresource. */
-  private readonly latest = new Map<string, { entry: ManagedFieldsEntry; alone: readonly ManagedFieldsEntry[] }>();
+interface Stamped {
+  operation: string;
+  apiVersion: string;
+  subresource: string;
+  entry: ManagedFieldsEntry;
+  /** `[entry]`, the managedFields of an object this entry alone wrote. */
+  alone: readonly ManagedFieldsEntry[];
+}
 
-  private lookup(request: StampRequest): { entry: ManagedFieldsEntry; alone: readonly ManagedFieldsEntry[] } {
-    const key = `${request.manager}\u0000${request.operation}\u0000${request.apiVersion}\u0000${request.subresource ?? ''}`;
-    const cached = this.latest.get(key);
+export class ManagedFieldStamps {
+  /** Per manager, the latest entry of each operation, apiVersion and subresource it writes with. */
+  private readonly latest = new Map<string, Stamped[]>();
+
+  private lookup(request: StampRequest): Stamped {
+    let variants = this.latest.get(request.manager);
+    if (!variants) this.latest.set(request.manager, (variants = []));
+    const subresource = request.subresource ?? '';
+    let index = 0;
+    while (index < variants.length) {
+      const { operation, apiVersion, subresource: recorded } = variants[index];
+      if (operation === request.operation && apiVersion === request.apiVersion && recorded === subresource) break;
+      index++;
+    }
+    const cached = variants[index] as Stamped | undefined;
     if (cached && cached.entry.time === request.time) return cached;
     // Field order as the API server serialises ManagedFieldsEntry; only the status subresource is recorded.
     const entry: ManagedFieldsEntry = Object.freeze({
@@ -35,8 +52,8 @@ export class ManagedFieldStamps {
       fieldsV1: EMPTY_FIELDS,
       ...(request.subresource === 'status' ? { subresource: 'status' } : {}),
     });
-    const stamped = { entry, alone: Object.freeze([entry]) };
-    this.latest.set(key, stamped);
+    const stamped: Stamped = { operation: request.operation, apiVersion: request.apiVersion, subresource, entry, alone: Object.freeze([entry]) };
+    variants[index] = stamped;
     return stamped;
   }
 

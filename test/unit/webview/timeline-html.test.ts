@@ -44,6 +44,8 @@ describe('timeline panel HTML', () => {
     assert.doesNotMatch(html, /<script>alert/);
     assert.match(html, /<title>&lt;b&gt;web&lt;\/b&gt;<\/title>/);
     assert.throws(() => timelineCsp("https://x; script-src 'unsafe-inline'", 'n'), /cspSource/);
+    assert.throws(() => timelineCsp("'unsafe-inline'", 'n'), /cspSource/);
+    assert.match(timelineCsp("'self' https://*.vscode-cdn.net", 'n'), /style-src 'self' https:\/\/\*\.vscode-cdn\.net;/);
     assert.throws(() => buildTimelineHtml({ ...options, nonce: "n' 'unsafe-inline" }), /nonce/);
     assert.equal(escapeHtml(`<a href="x">'&'</a>`), '&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;');
   });
