@@ -80,7 +80,13 @@ describe('cluster connection: end to end against the served simulator', function
       const [applied] = await session.apply([object]);
       assert.equal(applied.result.action, 'created');
       assert.ok(applied.journeyId);
-      assert.equal(await session.waitFor(() => tracer.journey(applied.journeyId!)!.done, 30_000), true, 'the journey finished');
+      // Each collection has its own watch stream, so the Deployment's last change can arrive
+      // before the last pod's: wait until every object reached its end state, as the fault tests do.
+      const allComplete = (): boolean => {
+        const current = tracer.journey(applied.journeyId!)!;
+        return current.done && treeShape(current).every((line) => line.includes('[complete]'));
+      };
+      assert.equal(await session.waitFor(allComplete, 30_000), true, `the journey finished: ${treeShape(tracer.journey(applied.journeyId!)!).join('\n')}`);
       const journey = tracer.journey(applied.journeyId!)!;
 
       assert.equal(journey.status, 'complete');
