@@ -9,7 +9,7 @@
  */
 import type { KubeObject, OwnerReference } from '../../core/k8s';
 import { informer, objectKey, splitKey, type SimContext } from '../context';
-import { deepEqual, rfc3339 } from '../store/object-utils';
+import { cloneAsJson, deepEqual, rfc3339 } from '../store/object-utils';
 import { ApiError, type StoreChange } from '../store/types';
 import { controllerOf, newControllerRef, SyncError, type PodObject, type ReplicaSetCondition, type ReplicaSetObject, type ReplicaSetStatus } from './controller-types';
 import { recordEvent } from './controller-events';
@@ -51,6 +51,10 @@ export class ReplicaSetController {
   /** ReplicaSet uid → its pod template labels, for the fully-labeled count. */
   private readonly templateLabels = new Map<string, Record<string, string> | undefined>();
   private readonly seeded = new Set<string>();
+  /** Template labels → the frozen copy pods get. */
+  private readonly podLabels = new WeakMap<Record<string, string>, Record<string, string>>();
+  /** ReplicaSet uid → the frozen ownerReferences its pods get. */
+  private readonly podOwnerReferences = new Map<string, OwnerReference[]>();
   private readonly unsubscribe: (() => void)[] = [];
 
   constructor(private readonly ctx: SimContext) {
@@ -78,6 +82,7 @@ export class ReplicaSetController {
     const key = objectKey(rs);
     if (change.type === 'DELETED') {
       this.templateLabels.delete(uid);
+      this.podOwnerReferences.delete(uid);
       this.seeded.delete(uid);
       this.expectations.delete(key);
     } else {
@@ -234,9 +239,7 @@ export class ReplicaSetController {
     if (diff < 0) {
       const toCreate = Math.min(-diff, BURST_REPLICAS);
       this.expectations.expectCreations(key, toCreate);
-      const template = rs.spec?.template ?? {};
-      const specJson = JSON.stringify(template.spec ?? {});
-      const result = slowStartBatch(toCreate, SLOW_START_INITIAL_BATCH_SIZE, () => this.createPod(rs, specJson));
+      const result = slowStartBatch(toCreate, SLOW_START_INITIAL_BATCH_SIZE, () => this.createPod(rs));
       // Creations never attempted will never be observed.
       for (let i = result.successes; i < toCreate; i++) this.expectations.creationObserved(key);
       if (result.error !== undefined) throw result.error;
@@ -271,19 +274,20 @@ export class ReplicaSetController {
   }
 
   /** `RealPodControl.CreatePods` with `GetPodFromTemplate`. */
-  private createPod(rs: ReplicaSetObject, specJson: string): void {
+  private createPod(rs: ReplicaSetObject): void {
     const template = rs.spec?.template ?? {};
     const labels = template.metadata?.labels;
     if (!labels || Object.keys(labels).length === 0) throw new SyncError('unable to create pods, no labels');
     const metadata: NonNullable<KubeObject['metadata']> = {
       generateName: generateNamePrefix(rs.metadata?.name ?? ''),
       namespace: rs.metadata?.namespace,
-      labels: { ...labels },
-      ownerReferences: [newControllerRef(rs, 'apps/v1', 'ReplicaSet')],
+      labels: this.sharedLabels(labels),
+      ownerReferences: this.sharedOwnerReferences(rs),
     };
     if (template.metadata?.annotations) metadata.annotations = { ...template.metadata.annotations };
     if (template.metadata?.finalizers) metadata.finalizers = [...template.metadata.finalizers];
-    const pod: PodObject = { apiVersion: 'v1', kind: 'Pod', metadata, spec: JSON.parse(specJson) };
+    // A JSON copy of the template's spec, as GetPodFromTemplate's deep copy, sharing the template's strings.
+    const pod: PodObject = { apiVersion: 'v1', kind: 'Pod', metadata, spec: cloneAsJson(template.spec ?? ({} as NonNullable<PodObject['spec']>)) };
     let created: PodObject;
     try {
       created = this.ctx.store.create<PodObject>('Pod', pod, { fieldManager: COMPONENT });
@@ -294,6 +298,26 @@ export class ReplicaSetController {
       throw error;
     }
     recordEvent(this.ctx, COMPONENT, rs, 'Normal', 'SuccessfulCreate', `Created pod: ${created.metadata?.name ?? ''}`);
+  }
+
+  /**
+   * The labels and controller reference every pod of a ReplicaSet carries: one frozen instance
+   * per ReplicaSet instead of a copy per pod (stored objects are read-only).
+   */
+  private sharedLabels(labels: Record<string, string>): Record<string, string> {
+    let shared = this.podLabels.get(labels);
+    if (!shared) this.podLabels.set(labels, (shared = Object.freeze({ ...labels })));
+    return shared;
+  }
+
+  private sharedOwnerReferences(rs: ReplicaSetObject): OwnerReference[] {
+    const uid = rs.metadata?.uid ?? '';
+    let refs = this.podOwnerReferences.get(uid);
+    if (!refs || refs[0].name !== (rs.metadata?.name ?? '')) {
+      refs = Object.freeze([Object.freeze(newControllerRef(rs, 'apps/v1', 'ReplicaSet'))]) as OwnerReference[];
+      this.podOwnerReferences.set(uid, refs);
+    }
+    return refs;
   }
 
   /** `RealPodControl.DeletePod`; returns the error instead of throwing so every victim is attempted. */

@@ -53,11 +53,19 @@ export function parseImageReference(image: string): ImageParseResult {
   return { ok: true, reference: { original: image, domain, explicitDomain, path, tag, digest } };
 }
 
+/** Normalized names by the reference as written: every pod of a Deployment shares one string. */
+const normalizedNames = new Map<string, string>();
+
 /** The name containerd stores and reports, e.g. `docker.io/library/nginx:1.25`. */
 export function normalizedImageName(ref: ImageReference): string {
-  const repository = `${ref.domain}/${ref.path}`;
-  if (ref.digest) return `${repository}@${ref.digest}`;
-  return `${repository}:${ref.tag ?? 'latest'}`;
+  let name = normalizedNames.get(ref.original);
+  if (name === undefined) {
+    const repository = `${ref.domain}/${ref.path}`;
+    name = ref.digest ? `${repository}@${ref.digest}` : `${repository}:${ref.tag ?? 'latest'}`;
+    if (normalizedNames.size >= 10_000) normalizedNames.clear();
+    normalizedNames.set(ref.original, name);
+  }
+  return name;
 }
 
 export function repositoryName(ref: ImageReference): string {
@@ -84,20 +92,21 @@ function fnv1a(text: string, seed = 0x811c9dc5): number {
 
 const HEX_BYTES = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
 
-/** 64 hex digits derived from `text`: a stand-in for a sha256 digest or a container id. */
-export function hex64(text: string): string {
+/** 64 hex digits derived from `text`, after `prefix`: a stand-in for a sha256 digest or a container id. */
+export function hex64(text: string, prefix = ''): string {
   // Two independent 32-bit hashes seed a small generator: 64 bits of identity, cheap to expand.
   let a = fnv1a(text);
   let b = fnv1a(text, 0x9e3779b9);
-  let out = '';
+  // Joined once: a string grown piece by piece is kept in memory as a chain of its pieces.
+  const parts = [prefix];
   for (let i = 0; i < 8; i++) {
     a = (a + 0x6d2b79f5) >>> 0;
     let t = Math.imul(a ^ (a >>> 15), 1 | b);
     t ^= t + Math.imul(t ^ (t >>> 7), 61 | a);
     b = (b ^ t ^ (t >>> 14)) >>> 0;
-    out += HEX_BYTES[b >>> 24] + HEX_BYTES[(b >>> 16) & 255] + HEX_BYTES[(b >>> 8) & 255] + HEX_BYTES[b & 255];
+    parts.push(HEX_BYTES[b >>> 24], HEX_BYTES[(b >>> 16) & 255], HEX_BYTES[(b >>> 8) & 255], HEX_BYTES[b & 255]);
   }
-  return out;
+  return parts.join('');
 }
 
 /** Compressed sizes of well-known images, in bytes (what containerd reports after a pull). */

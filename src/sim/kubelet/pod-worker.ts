@@ -67,9 +67,9 @@ const SANDBOX_STOP_MS = 60;
 /** A readiness probe's own duration (an HTTP GET or TCP connect to the container). */
 const PROBE_MS = 3;
 
-function recordFingerprint(record: ContainerRecord): string {
+function addRecordFingerprint(parts: unknown[], record: ContainerRecord): void {
   const { current, previous, waiting } = record;
-  return `|${record.ready}|${current?.id}|${current?.startedAt}|${current?.finishedAt}|${previous?.id}|${waiting?.reason}|${waiting?.message}`;
+  parts.push(record.ready, current?.id, current?.startedAt, current?.finishedAt, previous?.id, waiting?.reason, waiting?.message);
 }
 
 /** A pod as the store holds it. */
@@ -445,14 +445,17 @@ export class PodWorker {
    * generating the status (the status manager's "unchanged, skip the write" check).
    */
   private fingerprint(): string {
-    let text = `${this.sandboxReady}|${this.podIP}|${this.terminalView}`;
-    for (const record of this.initContainers) text += recordFingerprint(record);
-    for (const record of this.containers) text += recordFingerprint(record);
-    for (const gate of this.pod.spec?.readinessGates ?? []) {
-      text += `|${gate.conditionType}=${this.pod.status?.conditions?.find((c) => c.type === gate.conditionType)?.status}`;
+    const parts: unknown[] = [this.sandboxReady, this.podIP, this.terminalView];
+    for (const record of this.initContainers) addRecordFingerprint(parts, record);
+    for (const record of this.containers) addRecordFingerprint(parts, record);
+    const gates = this.pod.spec?.readinessGates;
+    if (gates) {
+      for (const gate of gates) parts.push(`${gate.conditionType}=${this.pod.status?.conditions?.find((c) => c.type === gate.conditionType)?.status}`);
     }
-    return text;
+    // One joined string, kept until the next write: a concatenated one would be kept as its ~15 pieces.
+    return parts.join('|');
   }
+
 
   /** The status manager: write the generated status when it differs from the last write. */
   private writeStatus(): GeneratedPodStatus['phase'] | undefined {

@@ -64,7 +64,7 @@ export class ContainerRuntime {
 
   /** A container id as containerd reports it in pod status. */
   containerId(podUid: string, containerName: string, attempt: number): string {
-    return `containerd://${hex64(`${podUid}/${containerName}/${attempt}`)}`;
+    return hex64(`${podUid}/${containerName}/${attempt}`, 'containerd://');
   }
 
   private pullNext(): void {

@@ -15,6 +15,9 @@ import { rfc3339, rfc3339Micro } from './object-utils';
 import { ApiError, type StoreApi } from './types';
 
 const LRU_ENTRIES = 4096;
+/** Bounds of the caches that let events share strings and objects. */
+const MESSAGES_KEPT = 8192;
+const INVOLVED_KEPT = 8192;
 export const EVENT_TTL_MS = 60 * 60 * 1000;
 const SWEEP_EVERY_MS = 60 * 1000;
 
@@ -188,8 +191,13 @@ export class StoreEventRecorder implements EventRecorder {
   private readonly sources = new Map<string, Map<string, Readonly<Record<string, string>>>>();
   private readonly expiry = new ExpiryQueue();
   private readonly reportingInstances = new Map<string, string>();
-  /** The involvedObject of the last event, shared by the next one about the same object version. */
-  private lastInvolved: Readonly<Record<string, string | undefined>> | undefined;
+  /** The involvedObject last written per object uid, shared by the next events about the same version. */
+  private readonly involvedObjects = new Map<string, Readonly<Record<string, string | undefined>>>();
+  /**
+   * Messages seen lately, so that equal messages (every pod's "Created container: app") are one
+   * string, and a message built from many pieces is kept as one flat string, not as its pieces.
+   */
+  private readonly messages = new Map<string, string>();
   private sweeping = false;
   private lastNanos = 0n;
 
@@ -204,7 +212,7 @@ export class StoreEventRecorder implements EventRecorder {
     const meta = involved.metadata ?? {};
     const namespace = meta.namespace || 'default';
     const involvedUid = meta.uid ?? '';
-    const identity: EventIdentity = { type, reason, message, component: source.component, host: source.host ?? '' };
+    const identity: EventIdentity = { type, reason, message: this.shared(message), component: source.component, host: source.host ?? '' };
     const now = this.clock.now();
     const known = this.recent.touch(involvedUid, identity);
     if (known) {
@@ -232,7 +240,7 @@ export class StoreEventRecorder implements EventRecorder {
           metadata,
           involvedObject,
           reason,
-          message,
+          message: identity.message,
           source: EMPTY_SOURCE,
           firstTimestamp: null,
           lastTimestamp: null,
@@ -249,7 +257,7 @@ export class StoreEventRecorder implements EventRecorder {
           metadata,
           involvedObject,
           reason,
-          message,
+          message: identity.message,
           source: this.legacySource(source),
           firstTimestamp: rfc3339(now),
           lastTimestamp: rfc3339(now),
@@ -272,10 +280,19 @@ export class StoreEventRecorder implements EventRecorder {
     if (this.expire) this.scheduleExpiry(now, namespace, name);
   }
 
+  private shared(message: string): string {
+    const known = this.messages.get(message);
+    if (known !== undefined) return known;
+    if (this.messages.size >= MESSAGES_KEPT) this.messages.clear();
+    this.messages.set(message, message);
+    return message;
+  }
+
   private involvedObject(involved: KubeObject): Readonly<Record<string, string | undefined>> {
     const meta = involved.metadata ?? {};
-    const last = this.lastInvolved;
-    if (last && last.uid === meta.uid && last.resourceVersion === meta.resourceVersion && last.name === meta.name && last.namespace === meta.namespace && last.kind === involved.kind && last.apiVersion === involved.apiVersion) return last;
+    const uid = meta.uid ?? '';
+    const last = this.involvedObjects.get(uid);
+    if (last && last.resourceVersion === meta.resourceVersion && last.name === meta.name && last.namespace === meta.namespace && last.kind === involved.kind && last.apiVersion === involved.apiVersion) return last;
     const fields: Record<string, string | undefined> = {
       kind: involved.kind,
       namespace: meta.namespace,
@@ -284,8 +301,10 @@ export class StoreEventRecorder implements EventRecorder {
       apiVersion: involved.apiVersion,
       resourceVersion: meta.resourceVersion,
     };
-    this.lastInvolved = Object.freeze(fields);
-    return this.lastInvolved;
+    const frozen = Object.freeze(fields);
+    if (this.involvedObjects.size >= INVOLVED_KEPT) this.involvedObjects.clear();
+    this.involvedObjects.set(uid, frozen);
+    return frozen;
   }
 
   /** `<component>-control-plane`, the instance name events.k8s.io recorders report, built once per component. */

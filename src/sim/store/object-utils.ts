@@ -42,6 +42,49 @@ export function cloneJson<T>(value: T): T {
   return out as T;
 }
 
+/**
+ * What `JSON.parse(JSON.stringify(value))` returns for JSON-like data (undefined members dropped,
+ * undefined array items and non-finite numbers as null), but keeping the very string instances:
+ * a thousand pods made from one template then share the template's strings.
+ */
+export function cloneAsJson<T>(value: T): T {
+  return cloneMember(value) as T;
+}
+
+function cloneMember(value: unknown): unknown {
+  switch (typeof value) {
+    case 'string':
+    case 'boolean':
+      return value;
+    case 'number':
+      // JSON writes -0 as 0.
+      return Number.isFinite(value) ? (value === 0 ? 0 : value) : null;
+    case 'object':
+      break;
+    default:
+      // bigint throws, functions and symbols vanish: exactly as JSON would have it.
+      return JSON.parse(JSON.stringify([value]) ?? '[null]')[0];
+  }
+  if (value === null) return null;
+  if (typeof (value as { toJSON?: unknown }).toJSON === 'function') return JSON.parse(JSON.stringify(value));
+  if (Array.isArray(value)) {
+    const out = new Array<unknown>(value.length);
+    for (let i = 0; i < value.length; i++) {
+      const item = value[i];
+      out[i] = item === undefined || typeof item === 'function' || typeof item === 'symbol' ? null : cloneMember(item);
+    }
+    return out;
+  }
+  const source = value as Record<string, unknown>;
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(source)) {
+    const member = source[key];
+    if (member === undefined || typeof member === 'function' || typeof member === 'symbol') continue;
+    out[key] = cloneMember(member);
+  }
+  return out;
+}
+
 // Every write stamps whole-second times, and virtual time moves forward: remembering the last
 // second formatted saves a Date and an ISO string per write.
 let cachedSecond = NaN;
@@ -68,5 +111,6 @@ export function rfc3339Micro(ms: number): string {
     cachedPrefixSecond = second;
   }
   const millis = whole - second * 1000;
-  return `${cachedPrefix}${millis < 10 ? '00' : millis < 100 ? '0' : ''}${millis}${String(Math.round((ms % 1) * 1000)).padStart(3, '0')}Z`;
+  // Joined, not concatenated: the result is kept (eventTime) and a concatenation is stored as its pieces.
+  return [cachedPrefix, millis < 10 ? '00' : millis < 100 ? '0' : '', millis, String(Math.round((ms % 1) * 1000)).padStart(3, '0'), 'Z'].join('');
 }

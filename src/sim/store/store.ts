@@ -46,6 +46,11 @@ export interface StoreOptions {
 
 const GENERATE_NAME_ALPHABET = 'bcdfghjklmnpqrstvwxz2456789';
 const HEX_CODES = Array.from('0123456789abcdef', (c) => c.charCodeAt(0));
+const VARIANT_CODES = Array.from('89ab', (c) => c.charCodeAt(0));
+const HEX_DIGIT = -1;
+const VARIANT_DIGIT = -2;
+/** xxxxxxxx-xxxx-4xxx-Vxxx-xxxxxxxxxxxx: a random hex digit, the variant digit, or a fixed character code. */
+const UUID_LAYOUT = Array.from('xxxxxxxx-xxxx-4xxx-Vxxx-xxxxxxxxxxxx', (c) => (c === 'x' ? HEX_DIGIT : c === 'V' ? VARIANT_DIGIT : c.charCodeAt(0)));
 const noAdmission: Admission = { applyDefaults: () => undefined, validate: () => undefined };
 
 /** A fixed-capacity ring of changes, oldest overwritten first. */
@@ -78,10 +83,10 @@ class ChangeHistory {
 
 interface KindTable {
   info: ResourceInfo;
-  /** uid → object, in creation order (the order lists return). */
-  objects: Map<string, KubeObject>;
-  /** namespace ('' when cluster-scoped) → name → object. Keyed by the strings objects already hold, so a lookup builds no key. */
-  byName: Map<string, Map<string, KubeObject>>;
+  /** uid → slot, in creation order (the order lists return). */
+  objects: Map<string, Slot>;
+  /** namespace ('' when cluster-scoped) → name → slot. Keyed by the strings objects already hold, so a lookup builds no key. */
+  byName: Map<string, Map<string, Slot>>;
   /** Replaced, never changed in place, so a commit can call the listeners it started with. */
   listeners: readonly ChangeListener[];
   history: ChangeHistory;
@@ -89,8 +94,20 @@ interface KindTable {
   byController: Map<string, Set<string>>;
 }
 
-function lookup(table: KindTable, namespace: string | undefined, name: string): KubeObject | undefined {
+/**
+ * Where the current version of one object is kept. Both indexes point at the slot, so a write
+ * replaces one field instead of updating two large maps.
+ */
+interface Slot {
+  object: KubeObject;
+}
+
+function lookupSlot(table: KindTable, namespace: string | undefined, name: string): Slot | undefined {
   return table.byName.get(namespace ?? '')?.get(name);
+}
+
+function lookup(table: KindTable, namespace: string | undefined, name: string): KubeObject | undefined {
+  return table.byName.get(namespace ?? '')?.get(name)?.object;
 }
 
 function uidOf(object: KubeObject): string {
@@ -221,8 +238,8 @@ export class MemoryStore implements StoreApi {
     const matches = this.predicate(options);
     const items: T[] = [];
     // One namespace's objects keep their creation order there too.
-    const objects = options.namespace && table.info.namespaced ? table.byName.get(options.namespace)?.values() ?? [] : table.objects.values();
-    for (const object of objects) if (matches(object)) items.push(object as T);
+    const slots = options.namespace && table.info.namespaced ? table.byName.get(options.namespace)?.values() ?? [] : table.objects.values();
+    for (const { object } of slots) if (matches(object)) items.push(object as T);
     return { items, resourceVersion: String(this.revision) };
   }
 
@@ -238,8 +255,8 @@ export class MemoryStore implements StoreApi {
     if (!uids) return [];
     const out: T[] = [];
     for (const uid of uids) {
-      const object = table.objects.get(uid);
-      if (object) out.push(object as T);
+      const slot = table.objects.get(uid);
+      if (slot) out.push(slot.object as T);
     }
     return out;
   }
@@ -250,8 +267,8 @@ export class MemoryStore implements StoreApi {
     const pods = this.table('Pod').objects;
     const out: KubeObject[] = [];
     for (const uid of uids) {
-      const pod = pods.get(uid);
-      if (pod) out.push(pod);
+      const slot = pods.get(uid);
+      if (slot) out.push(slot.object);
     }
     return out;
   }
@@ -311,21 +328,22 @@ export class MemoryStore implements StoreApi {
     const meta = metaOf(object);
     const namespace = this.namespaceOf(info, object);
     const name = meta.name ?? '';
-    const existing = lookup(table, namespace, name);
-    if (!existing) throw this.notFound(info, name);
+    const slot = lookupSlot(table, namespace, name);
+    if (!slot) throw this.notFound(info, name);
+    const existing = slot.object;
     if (meta.resourceVersion && meta.resourceVersion !== existing.metadata?.resourceVersion) {
       throw new ApiError(409, 'Conflict', `Operation cannot be fulfilled on ${qualifiedResource(info)} "${name}": the object has been modified; please apply your changes to the latest version and try again`, { name, group: info.group, kind: info.plural });
     }
-    return this.replace(table, existing, object, options);
+    return this.replace(table, slot, object, options);
   }
 
   mutate<T extends KubeObject>(kind: ResourceKind, namespace: string | undefined, name: string, change: (copy: T) => void, options: WriteOptions = {}): T {
     const table = this.table(kind);
-    const existing = lookup(table, table.info.namespaced ? namespace || 'default' : undefined, name);
-    if (!existing) throw this.notFound(table.info, name);
-    const copy = this.copyForChange(existing, options.subresource) as T;
+    const slot = lookupSlot(table, table.info.namespaced ? namespace || 'default' : undefined, name);
+    if (!slot) throw this.notFound(table.info, name);
+    const copy = this.copyForChange(slot.object, options.subresource) as T;
     change(copy);
-    return this.replace(table, existing, copy, options);
+    return this.replace(table, slot, copy, options);
   }
 
   /**
@@ -334,13 +352,15 @@ export class MemoryStore implements StoreApi {
    * `spec.nodeName`, so spec is copied one level deep; any other write gets a deep copy.
    */
   private copyForChange(existing: KubeObject, subresource: WriteOptions['subresource']): KubeObject {
-    if (subresource === 'status') return { ...existing, metadata: { ...existing.metadata }, status: cloneJson(existing.status) };
+    // The metadata is shared with the stored object: a status write must not touch it (StoreApi.mutate), and replace copies it.
+    if (subresource === 'status') return { ...existing, status: cloneJson(existing.status) };
     if (subresource === 'binding') return { ...existing, metadata: { ...existing.metadata }, spec: existing.spec === undefined ? undefined : { ...existing.spec } };
     return cloneJson(existing);
   }
 
   /** The shared tail of update and mutate: subresource rules, generation, admission, commit. */
-  private replace<T extends KubeObject>(table: KindTable, existing: KubeObject, input: T, options: WriteOptions): T {
+  private replace<T extends KubeObject>(table: KindTable, slot: Slot, input: T, options: WriteOptions): T {
+    const existing = slot.object;
     let object: KubeObject = input;
     const info = table.info;
     const oldMeta = existing.metadata ?? {};
@@ -377,7 +397,7 @@ export class MemoryStore implements StoreApi {
       // A no-op write does not bump the resourceVersion, as in etcd3's GuaranteedUpdate.
       return existing as T;
     }
-    this.commit(table, 'MODIFIED', object, existing, options.fieldManager ?? 'unknown');
+    this.commit(table, 'MODIFIED', object, existing, options.fieldManager ?? 'unknown', slot);
     this.afterUpdate(table, object);
     return object as T;
   }
@@ -463,7 +483,7 @@ export class MemoryStore implements StoreApi {
           }
         }
       }
-      const current = table.objects.get(uidOf(existing));
+      const current = table.objects.get(uidOf(existing))?.object;
       if (current) this.remove(table, current, 'namespace-controller');
     });
     return copy;
@@ -487,7 +507,8 @@ export class MemoryStore implements StoreApi {
   // ----------------------------------------------------------------------------------------
   // Commit: the single place where state, indexes, history, internals and listeners change.
 
-  private commit(table: KindTable, type: StoreChange['type'], object: KubeObject, previous: KubeObject | undefined, actor: string): void {
+  /** `slot`, when the caller holds it, saves looking the object up again. */
+  private commit(table: KindTable, type: StoreChange['type'], object: KubeObject, previous: KubeObject | undefined, actor: string, slot?: Slot): void {
     const info = table.info;
     this.revision++;
     const meta = metaOf(object);
@@ -504,10 +525,15 @@ export class MemoryStore implements StoreApi {
       if (names?.size === 0) table.byName.delete(namespace);
     } else {
       meta.resourceVersion = String(this.revision);
-      table.objects.set(uid, object);
-      let names = table.byName.get(namespace);
-      if (!names) table.byName.set(namespace, (names = new Map()));
-      names.set(name, object);
+      const current = type === 'MODIFIED' ? (slot ?? table.objects.get(uid)) : undefined;
+      if (current) current.object = object;
+      else {
+        const added: Slot = { object };
+        table.objects.set(uid, added);
+        let names = table.byName.get(namespace);
+        if (!names) table.byName.set(namespace, (names = new Map()));
+        names.set(name, added);
+      }
     }
     this.reindex(table, uid, type === 'DELETED' ? undefined : object, previous);
     if (this.internals.recordsSteps !== false) this.recordWrite(info, type, meta, actor);
@@ -620,7 +646,7 @@ export class MemoryStore implements StoreApi {
   }
 
   private resolve(uid: string): KubeObject | undefined {
-    return this.tableOf(uid)?.objects.get(uid);
+    return this.tableOf(uid)?.objects.get(uid)?.object;
   }
 
   private refTo(uid: string, ownerUid: string): OwnerReference | undefined {
@@ -629,7 +655,7 @@ export class MemoryStore implements StoreApi {
 
   private deleteDependent(uid: string, policy: 'Background' | 'Foreground'): void {
     const table = this.tableOf(uid);
-    const object = table?.objects.get(uid);
+    const object = table?.objects.get(uid)?.object;
     if (!table || !object) return;
     const kind = table.info.kind;
     try {
@@ -641,7 +667,7 @@ export class MemoryStore implements StoreApi {
 
   private orphan(uid: string, ownerUid: string): void {
     const table = this.tableOf(uid);
-    const object = table?.objects.get(uid);
+    const object = table?.objects.get(uid)?.object;
     if (!table || !object) return;
     this.mutate(table.info.kind, object.metadata?.namespace, object.metadata?.name ?? '', (copy) => {
       const refs = (copy.metadata?.ownerReferences ?? []).filter((r) => r.uid !== ownerUid);
@@ -727,29 +753,18 @@ export class MemoryStore implements StoreApi {
     throw new ApiError(409, 'AlreadyExists', `${qualifiedResource(table.info)} "${base}" already exists, the server was not able to generate a unique name for the object`);
   }
 
-  /** A random version-4 UUID. Built from character codes: a string grown digit by digit is a chain of 36 pieces in memory. */
+  /** A random version-4 UUID, written into a reused buffer of character codes (one flat string, no pieces). */
   private newUid(): string {
     const random = this.clock.random;
     const codes = this.uidCodes;
-    let at = 0;
-    const hex = (n: number): void => {
-      for (let i = 0; i < n; i++) codes[at++] = HEX_CODES[Math.floor(random.next() * 16)];
-    };
-    const char = (c: string): void => {
-      codes[at++] = c.charCodeAt(0);
-    };
-    hex(8);
-    char('-');
-    hex(4);
-    char('-');
-    char('4');
-    hex(3);
-    char('-');
-    char('89ab'[random.int(0, 3)]);
-    hex(3);
-    char('-');
-    hex(12);
-    return String.fromCharCode(...codes);
+    for (let at = 0; at < 36; at++) {
+      const layout = UUID_LAYOUT[at];
+      if (layout === HEX_DIGIT) codes[at] = HEX_CODES[Math.floor(random.next() * 16)];
+      else if (layout === VARIANT_DIGIT) codes[at] = VARIANT_CODES[random.int(0, 3)];
+      else codes[at] = layout;
+    }
+    return String.fromCharCode.apply(null, codes);
   }
+
 
 }
