@@ -12,6 +12,7 @@ interface RunResult {
   pods: number;
   outcome: string;
   wallMs: number;
+  cpuMs: number;
   podsPerSecond: number;
   peakRssMiB: number;
   virtualSeconds: number;
@@ -39,7 +40,7 @@ if (scenarios.length === 0) {
 
 process.stdout.write(`machine: ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}\n`);
 process.stdout.write(`runs per scenario: ${runs}${values.trace ? ', journey tracer attached' : ''}\n\n`);
-process.stdout.write(`${'scenario'.padEnd(22)}${'pods/s (median)'.padStart(16)}${'wall s'.padStart(9)}${'peak RSS MiB'.padStart(14)}${'simulated s'.padStart(13)}   all runs (pods/s)\n`);
+process.stdout.write(`${'scenario'.padEnd(22)}${'pods/s (median)'.padStart(16)}${'wall s'.padStart(9)}${'cpu s'.padStart(8)}${'peak RSS MiB'.padStart(14)}${'simulated s'.padStart(13)}   all runs (pods/s)\n`);
 for (const [nodes, pods] of scenarios) {
   const results: RunResult[] = [];
   for (let i = 0; i < runs; i++) {
@@ -52,7 +53,7 @@ for (const [nodes, pods] of scenarios) {
   const label = `${nodes.toLocaleString('en')} nodes / ${pods.toLocaleString('en')} pods`;
   process.stdout.write(
     `${label.padEnd(22)}${String(Math.round(median(results.map((r) => r.podsPerSecond)))).padStart(16)}` +
-      `${(median(results.map((r) => r.wallMs)) / 1000).toFixed(1).padStart(9)}${String(Math.round(median(results.map((r) => r.peakRssMiB)))).padStart(14)}` +
+      `${(median(results.map((r) => r.wallMs)) / 1000).toFixed(1).padStart(9)}${(median(results.map((r) => r.cpuMs)) / 1000).toFixed(1).padStart(8)}${String(Math.round(median(results.map((r) => r.peakRssMiB)))).padStart(14)}` +
       `${median(results.map((r) => r.virtualSeconds)).toFixed(1).padStart(13)}   ${results.map((r) => r.podsPerSecond).join(', ')}\n`,
   );
 }
