@@ -1,7 +1,8 @@
 /**
  * `npm run bench [-- --runs N] [--only 1000x10000] [--trace]`: runs each scenario N times, each in
- * a fresh process, and prints the medians of pods/s (apply → all pods Running, wall clock) and
- * peak resident memory, with the machine it ran on.
+ * a fresh process, and prints the medians of pods/s (apply → all pods Running, wall clock), CPU
+ * time (steadier than wall time on a shared machine) and peak resident memory, with the machine
+ * it ran on.
  */
 import { execFileSync } from 'node:child_process';
 import { cpus, totalmem } from 'node:os';

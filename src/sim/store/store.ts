@@ -130,6 +130,24 @@ function metaOf(object: KubeObject): ServerMeta {
   return object.metadata as ServerMeta;
 }
 
+/**
+ * `{ ...object }` for the store's objects. Spreading objects of the many shapes the store holds
+ * makes V8 give up on its fast path (a runtime call per spread, one of the costliest lines of a
+ * write); a for…in copy stays fast and yields the same keys in the same order.
+ */
+function shallowCopy<T extends object>(object: T): T {
+  const source = object as Record<string, unknown>;
+  const copy: Record<string, unknown> = {};
+  for (const key in source) copy[key] = source[key];
+  return copy as T;
+}
+
+/** `{ ...copy, [field]: value }` on a copy the caller owns: an existing field keeps its place. */
+function withField<T extends object>(copy: T, field: string, value: unknown): T {
+  (copy as Record<string, unknown>)[field] = value;
+  return copy;
+}
+
 /** Metadata fields every write stamps anew; a write that changes nothing else is a no-op. */
 function isWriteStamp(field: string): boolean {
   return field === 'managedFields' || field === 'resourceVersion';
@@ -353,8 +371,11 @@ export class MemoryStore implements StoreApi {
    */
   private copyForChange(existing: KubeObject, subresource: WriteOptions['subresource']): KubeObject {
     // The metadata is shared with the stored object: a status write must not touch it (StoreApi.mutate), and replace copies it.
-    if (subresource === 'status') return { ...existing, status: cloneJson(existing.status) };
-    if (subresource === 'binding') return { ...existing, metadata: { ...existing.metadata }, spec: existing.spec === undefined ? undefined : { ...existing.spec } };
+    if (subresource === 'status') return withField(shallowCopy(existing), 'status', cloneJson(existing.status));
+    if (subresource === 'binding') {
+      const copy = withField(shallowCopy(existing), 'metadata', shallowCopy(existing.metadata ?? {}));
+      return withField(copy, 'spec', existing.spec === undefined ? undefined : shallowCopy(existing.spec as object));
+    }
     return cloneJson(existing);
   }
 
@@ -366,7 +387,7 @@ export class MemoryStore implements StoreApi {
     const oldMeta = existing.metadata ?? {};
     if (options.subresource === 'status') {
       // A status write changes only status; everything else is taken from the stored object.
-      object = { ...existing, status: input.status, metadata: { ...oldMeta } };
+      object = withField(withField(shallowCopy(existing), 'status', input.status), 'metadata', shallowCopy(oldMeta));
     } else {
       object.apiVersion = info.apiVersion;
       object.kind = info.kind;
