@@ -51,11 +51,22 @@ export class Workbench {
     await this.page.keyboard.press('Enter');
   }
 
-  /** Right-clicks a line of the active editor and picks an entry of the editor context menu. */
+  /**
+   * Right-clicks a line of the active editor and picks an entry of the editor context menu. Right
+   * after the workbench loads, an entry whose enablement depends on a context key the workbench
+   * sets late (`isWorkspaceTrusted`) can show disabled; a person would close the menu and open it
+   * again, and so does this.
+   */
   async editorContextMenu(lineText: string | RegExp, item: string | RegExp): Promise<void> {
-    await this.editorLine(lineText).first().click({ button: 'right' });
     const entry = this.page.getByRole('menuitem', { name: item, exact: typeof item === 'string' });
-    await entry.waitFor({ timeout: uiTimeoutMs });
+    await waitFor(async () => {
+      await this.editorLine(lineText).first().click({ button: 'right' });
+      await entry.waitFor({ timeout: uiTimeoutMs });
+      if ((await entry.getAttribute('aria-disabled')) !== 'true') return true;
+      await this.page.keyboard.press('Escape');
+      await entry.waitFor({ state: 'hidden', timeout: uiTimeoutMs });
+      return false;
+    }, { timeoutMs: uiTimeoutMs, intervalMs: 500, what: `the context menu entry ${String(item)} to be enabled` });
     await entry.click();
   }
 
