@@ -125,10 +125,15 @@ export interface ScoreTable {
 export interface Placement {
   /** Nodes the filters looked at. */
   evaluated: number;
+  feasibleCount: number;
+  /** The feasible nodes; empty when the attempt was asked not to keep its table (see `findPlacement`). */
   feasible: NodeInfo[];
   failures: NodeFailure[];
   chosen: NodeInfo | undefined;
-  /** Present when more than one node was feasible (a single feasible node is chosen without scoring, as upstream). */
+  /**
+   * Present when more than one node was feasible (a single feasible node is chosen without
+   * scoring, as upstream) and the table was kept.
+   */
   scores: ScoreTable | undefined;
 }
 
@@ -155,7 +160,12 @@ export class SchedulingAlgorithm {
     private readonly percentageOfNodesToScore = 0,
   ) {}
 
-  findPlacement(pod: PodSchedulingInfo): Placement {
+  /**
+   * `keepTable: false` (the scheduler's summary mode) returns the chosen node and the counts
+   * without the feasible list and per-plugin scores; the choice is the same, and the common case
+   * (no affinity preferences, no PreferNoSchedule taints) is scored in one pass without them.
+   */
+  findPlacement(pod: PodSchedulingInfo, keepTable = true): Placement {
     const nodes = this.cache.nodes;
     const count = nodes.length;
     const wanted = numFeasibleNodesToFind(count, this.percentageOfNodesToScore);
@@ -169,6 +179,7 @@ export class SchedulingAlgorithm {
     const requestsNothing = pod.requestsNothing;
     const found = this.found;
     let feasibleCount = 0;
+    let feasibleFlags = 0;
     const failures: NodeFailure[] = [];
     let processed = 0;
     let index = count === 0 ? 0 : this.nextStartNodeIndex % count;
@@ -188,18 +199,70 @@ export class SchedulingAlgorithm {
       if (failure) failures.push({ node: nodes[index], failure });
       else {
         rows[feasibleCount] = index;
-        found[feasibleCount++] = nodes[index];
+        feasibleFlags |= flags[index];
+        if (keepTable) found[feasibleCount] = nodes[index];
+        feasibleCount++;
       }
       processed++;
       index = index + 1 === count ? 0 : index + 1;
     }
     this.nextStartNodeIndex = count === 0 ? 0 : (this.nextStartNodeIndex + processed) % count;
-    const feasible = found.slice(0, feasibleCount);
-    if (feasible.length === 0) return { evaluated: processed, feasible, failures, chosen: undefined, scores: undefined };
-    if (feasible.length === 1) return { evaluated: processed, feasible, failures, chosen: feasible[0], scores: undefined };
-    const scores = this.score(pod, feasible);
-    const chosen = feasible[selectHost(scores.totals, feasible.length, this.random)];
-    return { evaluated: processed, feasible, failures, chosen, scores };
+    const evaluated = processed;
+    if (feasibleCount <= 1 || !keepTable) {
+      const feasible = keepTable ? found.slice(0, feasibleCount) : [];
+      if (feasibleCount === 0) return { evaluated, feasibleCount, feasible, failures, chosen: undefined, scores: undefined };
+      if (feasibleCount === 1) return { evaluated, feasibleCount, feasible, failures, chosen: nodes[rows[0]], scores: undefined };
+      if (!nodeAffinityScoreApplies(pod) && (feasibleFlags & FLAG_PREFER_NO_SCHEDULE_TAINTS) === 0) {
+        return { evaluated, feasibleCount, feasible, failures, chosen: nodes[rows[this.pickWithoutTable(pod, feasibleCount)]], scores: undefined };
+      }
+      // Preferences that need normalising across the feasible nodes: the full scoring below.
+      for (let i = 0; i < feasibleCount; i++) found[i] = nodes[rows[i]];
+    }
+    const scored = found.slice(0, feasibleCount);
+    const scores = this.score(pod, scored);
+    const chosen = scored[selectHost(scores.totals, feasibleCount, this.random)];
+    return { evaluated, feasibleCount, feasible: keepTable ? scored : [], failures, chosen, scores: keepTable ? scores : undefined };
+  }
+
+  /**
+   * The row (index into `this.rows`) `score` + `selectHost` would choose, for a pod without
+   * preferred node affinity on nodes without PreferNoSchedule taints: then TaintToleration gives
+   * every node the same 100 (×3), NodeAffinity is skipped, and no other plugin normalises, so one
+   * pass computes each total exactly as `score` sums it.
+   */
+  private pickWithoutTable(pod: PodSchedulingInfo, length: number): number {
+    this.ensureCapacity(length);
+    const totals = this.totals;
+    const rows = this.rows;
+    const t = this.cache.table;
+    const r = pod.resources;
+    const withBalance = balancedAllocationApplies(pod);
+    const { sizes: imageSizes, holders: imageHolders } = this.podImages(pod);
+    const totalNodes = this.cache.nodeCount;
+    const containers = pod.images.length;
+    const taintScore = MAX_SCORE * 3;
+    const allocCPU = t.allocatableMilliCPU;
+    const allocMemory = t.allocatableMemory;
+    const nonZeroCPU = t.nonZeroMilliCPU;
+    const nonZeroMemory = t.nonZeroMemory;
+    const requestedCPU = t.requestedMilliCPU;
+    const requestedMemory = t.requestedMemory;
+    for (let i = 0; i < length; i++) {
+      const row = rows[i];
+      const fit = leastAllocatedScore(nonZeroCPU[row] + r.nonZeroMilliCPU, allocCPU[row], nonZeroMemory[row] + r.nonZeroMemory, allocMemory[row]);
+      let image = 0;
+      if (containers !== 0) {
+        let sum = 0;
+        for (let k = 0; k < imageSizes.length; k++) {
+          const size = imageSizes[k][row];
+          if (size > 0) sum += scaledImageScore(size, imageHolders[k], totalNodes);
+        }
+        image = imageLocalityScore(sum, containers);
+      }
+      const balance = withBalance ? balancedScore(requestedCPU[row] + r.milliCPU, allocCPU[row], requestedMemory[row] + r.memory, allocMemory[row]) : 0;
+      totals[i] = taintScore + fit + image + balance;
+    }
+    return selectHost(totals, length, this.random);
   }
 
   /**

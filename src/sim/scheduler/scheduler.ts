@@ -195,7 +195,7 @@ export class Scheduler {
       this.recordCycle(qp, info, undefined, totalNodes, NO_NODES_AVAILABLE);
       return this.fail(qp, NO_NODES_AVAILABLE);
     }
-    const placement = this.algorithm.findPlacement(info);
+    const placement = this.algorithm.findPlacement(info, this.fullVerdicts);
     const chosen = placement.chosen;
     if (!chosen) {
       const reasons = new ReasonHistogram();
@@ -246,7 +246,7 @@ export class Scheduler {
       attempt: qp.attempts,
       totalNodes,
       evaluatedNodes: placement?.evaluated ?? 0,
-      feasibleNodes: placement?.feasible.length ?? 0,
+      feasibleNodes: placement?.feasibleCount ?? 0,
       result: chosen ? 'Scheduled' : 'Unschedulable',
       ...(chosen ? { node: chosen.name } : { message }),
       verdicts: this.fullVerdicts && placement ? buildVerdicts(placement) : [],

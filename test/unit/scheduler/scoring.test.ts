@@ -6,7 +6,8 @@ import { scoreNodeAffinity } from '../../../src/sim/scheduler/plugins/node-affin
 import { scoreLeastAllocated } from '../../../src/sim/scheduler/plugins/node-resources-fit';
 import { scoreTaintToleration } from '../../../src/sim/scheduler/plugins/taint-toleration';
 import { SeededRandom } from '../../../src/sim/clock';
-import { cacheWith, info, nodeOf, type NodeSpec } from './fixtures';
+import type { NodeCache } from '../../../src/sim/scheduler/node-cache';
+import { cacheWith, info, nodeOf, type NodeSpec, type PodSpecInput } from './fixtures';
 
 const MB = 1024 * 1024;
 
@@ -95,6 +96,72 @@ describe('scheduler scoring', () => {
     assert.ok(fitRow);
     assert.equal(fitRow.weight, 1);
   });
+});
+
+describe('scheduler summary mode (no score table kept)', () => {
+  /** 300 nodes of mixed sizes, some with the image, some tainted, pods already placed: room for ties and for clear winners. */
+  function mixedCluster(preferNoScheduleTaints: boolean): NodeCache {
+    const random = new SeededRandom(11);
+    const nodes: NodeSpec[] = [];
+    const placed: PodSpecInput[] = [];
+    for (let i = 0; i < 300; i++) {
+      const name = `node-${i}`;
+      nodes.push({
+        name,
+        cpu: ['2', '4', '8'][i % 3],
+        memory: ['4Gi', '8Gi', '16Gi'][i % 3],
+        labels: { zone: `z${i % 4}` },
+        ...(i % 5 === 0 ? { images: [{ names: ['nginx:1.25'], sizeBytes: (100 + i) * MB }] } : {}),
+        ...(preferNoScheduleTaints && i % 7 === 0 ? { taints: [{ key: 'spot', effect: 'PreferNoSchedule' as const }] } : {}),
+      });
+      const busy = Math.floor(random.next() * 4);
+      for (let k = 0; k < busy; k++) placed.push({ name: `placed-${i}-${k}`, nodeName: name, cpu: `${100 + Math.floor(random.next() * 900)}m`, memory: `${64 + Math.floor(random.next() * 900)}Mi` });
+    }
+    return cacheWith(nodes, placed);
+  }
+
+  const pods = [
+    info({ name: 'plain' }),
+    info({ name: 'requests', cpu: '250m', memory: '256Mi' }),
+    info({ name: 'no-image-anywhere', image: 'busybox:1.36', cpu: '1' }),
+    info({
+      name: 'preferring',
+      cpu: '100m',
+      affinity: { nodeAffinity: { preferredDuringSchedulingIgnoredDuringExecution: [{ weight: 40, preference: { matchExpressions: [{ key: 'zone', operator: 'In', values: ['z1'] }] } }] } },
+    }),
+  ];
+
+  for (const tainted of [false, true]) {
+    it(`chooses the node the full scoring chooses, pod after pod${tainted ? ', with PreferNoSchedule taints' : ''}`, () => {
+      const seeded = (): (() => number) => {
+        const random = new SeededRandom(3);
+        return () => random.next();
+      };
+      const fullCache = mixedCluster(tainted);
+      const summaryCache = mixedCluster(tainted);
+      const full = new SchedulingAlgorithm(fullCache, seeded());
+      const summary = new SchedulingAlgorithm(summaryCache, seeded());
+      let differentNodes = 0;
+      let previous = '';
+      for (let round = 0; round < 200; round++) {
+        const pod = { ...pods[round % pods.length], uid: `round-${round}` };
+        const withTable = full.findPlacement(pod, true);
+        const without = summary.findPlacement(pod, false);
+        // Place each pod, as the scheduler assumes it, so the cluster fills up and the choices move.
+        const contribution = { uid: pod.uid, namespace: 'default', name: pod.name, priority: 0, resources: pod.resources, hostPorts: pod.hostPorts };
+        if (withTable.chosen) fullCache.placePod(withTable.chosen.name, contribution, true);
+        if (without.chosen) summaryCache.placePod(without.chosen.name, contribution, true);
+        assert.equal(without.chosen?.name, withTable.chosen?.name, `round ${round}, pod ${pod.name}`);
+        assert.equal(without.feasibleCount, withTable.feasible.length);
+        assert.equal(without.evaluated, withTable.evaluated);
+        assert.equal(without.scores, undefined);
+        assert.deepEqual(without.feasible, []);
+        if (withTable.chosen && withTable.chosen.name !== previous) differentNodes++;
+        previous = withTable.chosen?.name ?? '';
+      }
+      assert.ok(differentNodes > 100, `the rounds exercise many different choices (${differentNodes})`);
+    });
+  }
 });
 
 describe('scheduler sampling (percentageOfNodesToScore)', () => {
