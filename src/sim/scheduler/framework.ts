@@ -146,6 +146,24 @@ function needsOnlyResourceChecks(pod: PodSchedulingInfo): boolean {
   return pod.nodeName === '' && pod.nodeSelector.length === 0 && pod.requiredTerms === undefined && pod.resources.scalar.length === 0;
 }
 
+/** The filters for one node; `resourcesOnly` when the node table already showed nothing else can refuse it. */
+function filterNode(pod: PodSchedulingInfo, node: NodeInfo, resourcesOnly: boolean): FilterFailure | null {
+  return resourcesOnly ? filterNodeResourcesFit(pod, node) : runFilters(pod, node);
+}
+
+interface PodImages {
+  /** Per image some node has: its size on each node row. */
+  sizes: Float64Array[];
+  /** Per such image: how many nodes have it. */
+  holders: number[];
+}
+
+/** Everything of a pod that the resource checks and `totalOf` read. */
+function scoreKeyOf(pod: PodSchedulingInfo): string {
+  const r = pod.resources;
+  return `${r.milliCPU}|${r.memory}|${r.ephemeralStorage}|${r.nonZeroMilliCPU}|${r.nonZeroMemory}|${pod.requestsNothing}|${pod.images.join(' ')}`;
+}
+
 export class SchedulingAlgorithm {
   private nextStartNodeIndex = 0;
   private buffers: Float64Array[] = [];
@@ -153,6 +171,8 @@ export class SchedulingAlgorithm {
   private rows = new Int32Array(0);
   /** Reused across attempts so the walk does not grow a fresh array every time. */
   private readonly found: NodeInfo[] = [];
+  /** `placeFromMemo`'s per-row outcomes; stamp 0 is never handed out, so fresh rows never match. */
+  private readonly memo = { key: '', imageEpoch: -1, nodeCount: -1, stamp: 0, stamps: new Float64Array(0), versions: new Float64Array(0), totals: new Float64Array(0) };
 
   constructor(
     private readonly cache: NodeCache,
@@ -166,6 +186,10 @@ export class SchedulingAlgorithm {
    * (no affinity preferences, no PreferNoSchedule taints) is scored in one pass without them.
    */
   findPlacement(pod: PodSchedulingInfo, keepTable = true): Placement {
+    if (!keepTable && needsOnlyResourceChecks(pod) && !nodeAffinityScoreApplies(pod)) {
+      const placement = this.placeFromMemo(pod);
+      if (placement) return placement;
+    }
     const nodes = this.cache.nodes;
     const count = nodes.length;
     const wanted = numFeasibleNodesToFind(count, this.percentageOfNodesToScore);
@@ -183,19 +207,19 @@ export class SchedulingAlgorithm {
     const failures: NodeFailure[] = [];
     let processed = 0;
     let index = count === 0 ? 0 : this.nextStartNodeIndex % count;
+    // Locals: the loop then reads the arrays without loading them from the table each time.
+    const { podCount, allocatablePods, allocatableMilliCPU, requestedMilliCPU, allocatableMemory, requestedMemory, allocatableEphemeralStorage, requestedEphemeralStorage } = t;
     while (processed < count && feasibleCount < wanted) {
-      let failure: FilterFailure | null;
-      if (fast && (flags[index] & blocking) === 0) {
-        const fits =
-          t.podCount[index] + 1 <= t.allocatablePods[index] &&
-          (requestsNothing ||
-            (milliCPU <= t.allocatableMilliCPU[index] - t.requestedMilliCPU[index] &&
-              memory <= t.allocatableMemory[index] - t.requestedMemory[index] &&
-              ephemeralStorage <= t.allocatableEphemeralStorage[index] - t.requestedEphemeralStorage[index]));
-        failure = fits ? null : filterNodeResourcesFit(pod, nodes[index]);
-      } else {
-        failure = runFilters(pod, nodes[index]);
-      }
+      const fits =
+        fast &&
+        (flags[index] & blocking) === 0 &&
+        podCount[index] + 1 <= allocatablePods[index] &&
+        (requestsNothing ||
+          (milliCPU <= allocatableMilliCPU[index] - requestedMilliCPU[index] &&
+            memory <= allocatableMemory[index] - requestedMemory[index] &&
+            ephemeralStorage <= allocatableEphemeralStorage[index] - requestedEphemeralStorage[index]));
+      // Anything but a plain fit goes through the filters themselves (kept out of this loop, which stays small).
+      const failure = fits ? null : filterNode(pod, nodes[index], fast && (flags[index] & blocking) === 0);
       if (failure) failures.push({ node: nodes[index], failure });
       else {
         rows[feasibleCount] = index;
@@ -227,42 +251,124 @@ export class SchedulingAlgorithm {
   /**
    * The row (index into `this.rows`) `score` + `selectHost` would choose, for a pod without
    * preferred node affinity on nodes without PreferNoSchedule taints: then TaintToleration gives
-   * every node the same 100 (×3), NodeAffinity is skipped, and no other plugin normalises, so one
-   * pass computes each total exactly as `score` sums it.
+   * every node the same 100 (×3), NodeAffinity is skipped, and no other plugin normalises, so each
+   * node's total is computed on its own (`totalOf`).
    */
   private pickWithoutTable(pod: PodSchedulingInfo, length: number): number {
     this.ensureCapacity(length);
     const totals = this.totals;
     const rows = this.rows;
+    const images = this.podImages(pod);
+    for (let i = 0; i < length; i++) totals[i] = this.totalOf(pod, rows[i], images);
+    return selectHost(totals, length, this.random);
+  }
+
+  /** A node's weighted total as `score` sums it, under `pickWithoutTable`'s conditions. */
+  private totalOf(pod: PodSchedulingInfo, row: number, images: PodImages): number {
     const t = this.cache.table;
     const r = pod.resources;
-    const withBalance = balancedAllocationApplies(pod);
-    const { sizes: imageSizes, holders: imageHolders } = this.podImages(pod);
-    const totalNodes = this.cache.nodeCount;
+    const fit = leastAllocatedScore(t.nonZeroMilliCPU[row] + r.nonZeroMilliCPU, t.allocatableMilliCPU[row], t.nonZeroMemory[row] + r.nonZeroMemory, t.allocatableMemory[row]);
     const containers = pod.images.length;
-    const taintScore = MAX_SCORE * 3;
-    const allocCPU = t.allocatableMilliCPU;
-    const allocMemory = t.allocatableMemory;
-    const nonZeroCPU = t.nonZeroMilliCPU;
-    const nonZeroMemory = t.nonZeroMemory;
-    const requestedCPU = t.requestedMilliCPU;
-    const requestedMemory = t.requestedMemory;
-    for (let i = 0; i < length; i++) {
-      const row = rows[i];
-      const fit = leastAllocatedScore(nonZeroCPU[row] + r.nonZeroMilliCPU, allocCPU[row], nonZeroMemory[row] + r.nonZeroMemory, allocMemory[row]);
-      let image = 0;
-      if (containers !== 0) {
-        let sum = 0;
-        for (let k = 0; k < imageSizes.length; k++) {
-          const size = imageSizes[k][row];
-          if (size > 0) sum += scaledImageScore(size, imageHolders[k], totalNodes);
-        }
-        image = imageLocalityScore(sum, containers);
+    let image = 0;
+    if (containers !== 0) {
+      const { sizes, holders } = images;
+      const totalNodes = this.cache.nodeCount;
+      let sum = 0;
+      for (let k = 0; k < sizes.length; k++) {
+        const size = sizes[k][row];
+        if (size > 0) sum += scaledImageScore(size, holders[k], totalNodes);
       }
-      const balance = withBalance ? balancedScore(requestedCPU[row] + r.milliCPU, allocCPU[row], requestedMemory[row] + r.memory, allocMemory[row]) : 0;
-      totals[i] = taintScore + fit + image + balance;
+      image = imageLocalityScore(sum, containers);
     }
-    return selectHost(totals, length, this.random);
+    const balance = balancedAllocationApplies(pod) ? balancedScore(t.requestedMilliCPU[row] + r.milliCPU, t.allocatableMilliCPU[row], t.requestedMemory[row] + r.memory, t.allocatableMemory[row]) : 0;
+    return MAX_SCORE * 3 + fit + image + balance;
+  }
+
+  /**
+   * Summary mode for a pod that only needs resource checks and has no affinity preferences: the
+   * walk and the scores of `findPlacement` and `pickWithoutTable`, with each node's outcome (does
+   * not fit, or its total) remembered until that node's row changes, the pod's requests and images
+   * differ from the previous pod's, or image spread changes. Between two attempts only the nodes
+   * that received or lost a pod change, so most nodes are a lookup. Undefined (nothing advanced)
+   * when a feasible node has PreferNoSchedule taints, whose scores need the full normalisation.
+   */
+  private placeFromMemo(pod: PodSchedulingInfo): Placement | undefined {
+    const nodes = this.cache.nodes;
+    const count = nodes.length;
+    const wanted = numFeasibleNodesToFind(count, this.percentageOfNodesToScore);
+    if (this.rows.length < wanted) this.rows = new Int32Array(Math.max(wanted, this.rows.length * 2));
+    this.ensureCapacity(wanted);
+    const stamp = this.memoStampFor(pod);
+    const t = this.cache.table;
+    const { flags, versions, podCount, allocatablePods, allocatableMilliCPU, requestedMilliCPU, allocatableMemory, requestedMemory, allocatableEphemeralStorage, requestedEphemeralStorage } = t;
+    const { stamps: memoStamps, versions: memoVersions, totals: memoTotals } = this.memo;
+    const rows = this.rows;
+    const totals = this.totals;
+    const blocking = FLAG_UNSCHEDULABLE | FLAG_HARD_TAINTS | (pod.hostPorts.length > 0 ? FLAG_USED_PORTS : 0);
+    const { milliCPU, memory, ephemeralStorage } = pod.resources;
+    const requestsNothing = pod.requestsNothing;
+    let images: PodImages | undefined;
+    const failures: NodeFailure[] = [];
+    let feasibleCount = 0;
+    let feasibleFlags = 0;
+    let processed = 0;
+    let index = count === 0 ? 0 : this.nextStartNodeIndex % count;
+    while (processed < count && feasibleCount < wanted) {
+      let total = -1;
+      let failure: FilterFailure | null = null;
+      if ((flags[index] & blocking) === 0) {
+        if (memoStamps[index] === stamp && memoVersions[index] === versions[index]) total = memoTotals[index];
+        else {
+          const fits =
+            podCount[index] + 1 <= allocatablePods[index] &&
+            (requestsNothing ||
+              (milliCPU <= allocatableMilliCPU[index] - requestedMilliCPU[index] &&
+                memory <= allocatableMemory[index] - requestedMemory[index] &&
+                ephemeralStorage <= allocatableEphemeralStorage[index] - requestedEphemeralStorage[index]));
+          total = fits ? this.totalOf(pod, index, (images ??= this.podImages(pod))) : -1;
+          memoStamps[index] = stamp;
+          memoVersions[index] = versions[index];
+          memoTotals[index] = total;
+        }
+        if (total < 0) failure = filterNodeResourcesFit(pod, nodes[index]);
+      } else failure = runFilters(pod, nodes[index]);
+      if (failure) failures.push({ node: nodes[index], failure });
+      else {
+        rows[feasibleCount] = index;
+        totals[feasibleCount] = total >= 0 ? total : this.totalOf(pod, index, (images ??= this.podImages(pod)));
+        feasibleFlags |= flags[index];
+        feasibleCount++;
+      }
+      processed++;
+      index = index + 1 === count ? 0 : index + 1;
+    }
+    if ((feasibleFlags & FLAG_PREFER_NO_SCHEDULE_TAINTS) !== 0) return undefined;
+    this.nextStartNodeIndex = count === 0 ? 0 : (this.nextStartNodeIndex + processed) % count;
+    const placement: Placement = { evaluated: processed, feasibleCount, feasible: [], failures, chosen: undefined, scores: undefined };
+    if (feasibleCount === 1) placement.chosen = nodes[rows[0]];
+    else if (feasibleCount > 1) placement.chosen = nodes[rows[selectHost(totals, feasibleCount, this.random)]];
+    return placement;
+  }
+
+  /** The memo's stamp for this pod: a new one when the previous attempt's pod scored differently or image spread changed. */
+  private memoStampFor(pod: PodSchedulingInfo): number {
+    const memo = this.memo;
+    const key = (pod.scoreKey ??= scoreKeyOf(pod));
+    const epoch = this.cache.imageEpoch;
+    const nodeCount = this.cache.nodeCount;
+    if (key !== memo.key || epoch !== memo.imageEpoch || nodeCount !== memo.nodeCount) {
+      memo.key = key;
+      memo.imageEpoch = epoch;
+      memo.nodeCount = nodeCount;
+      memo.stamp++;
+    }
+    const capacity = this.cache.table.versions.length;
+    if (memo.stamps.length < capacity) {
+      memo.stamps = new Float64Array(capacity);
+      memo.versions = new Float64Array(capacity);
+      memo.totals = new Float64Array(capacity);
+    }
+    return memo.stamp;
   }
 
   /**
@@ -316,7 +422,7 @@ export class SchedulingAlgorithm {
   }
 
   /** For each of the pod's images that some node has: its per-node sizes and how many nodes have it. */
-  private podImages(pod: PodSchedulingInfo): { sizes: Float64Array[]; holders: number[] } {
+  private podImages(pod: PodSchedulingInfo): PodImages {
     const sizes: Float64Array[] = [];
     const holders: number[] = [];
     for (const name of pod.images) {

@@ -24,6 +24,7 @@ export class NodeCache {
   /** Pods placed on a node the cache does not know (yet): applied when the node arrives. */
   private readonly orphans = new Map<string, Map<string, PodContribution>>();
   private readonly imageNodeCounts = new Map<string, number>();
+  private imageEpochCounter = 0;
 
   get nodeCount(): number {
     return this.nodes.length;
@@ -31,6 +32,11 @@ export class NodeCache {
 
   node(name: string): NodeInfo | undefined {
     return this.byName.get(name);
+  }
+
+  /** Changes whenever some node's images are counted in or out, so ImageLocality's spread may have changed. */
+  get imageEpoch(): number {
+    return this.imageEpochCounter;
   }
 
   /** How many nodes hold the image (by exact name). */
@@ -133,6 +139,7 @@ export class NodeCache {
   }
 
   private countImages(info: NodeInfo, delta: 1 | -1): void {
+    if (info.images.size > 0) this.imageEpochCounter++;
     for (const name of info.images.keys()) {
       const next = (this.imageNodeCounts.get(name) ?? 0) + delta;
       if (next <= 0) this.imageNodeCounts.delete(name);

@@ -38,12 +38,15 @@ export class NodeTable {
   podCount = new Float64Array(0);
   nonZeroMilliCPU = new Float64Array(0);
   nonZeroMemory = new Float64Array(0);
+  /** Bumped on every change to a row (its numbers, flags or images): lets a reader cache what it derived from the row. */
+  versions = new Float64Array(0);
   /** Image name → size of that image on each node (0: absent). */
   private readonly imageSizes = new Map<string, Float64Array>();
   private capacity = 0;
 
   write(index: number, row: NodeRow): void {
     this.ensure(index + 1);
+    this.versions[index]++;
     this.flags[index] = row.flags;
     this.allocatableMilliCPU[index] = row.allocatableMilliCPU;
     this.allocatableMemory[index] = row.allocatableMemory;
@@ -59,6 +62,7 @@ export class NodeTable {
 
   setImage(name: string, index: number, size: number): void {
     this.ensure(index + 1);
+    this.versions[index]++;
     let sizes = this.imageSizes.get(name);
     if (!sizes) {
       if (size === 0) return;
@@ -92,6 +96,7 @@ export class NodeTable {
     this.podCount = grow(this.podCount, f64);
     this.nonZeroMilliCPU = grow(this.nonZeroMilliCPU, f64);
     this.nonZeroMemory = grow(this.nonZeroMemory, f64);
+    this.versions = grow(this.versions, f64);
     for (const [name, sizes] of this.imageSizes) this.imageSizes.set(name, grow(sizes, f64));
     this.capacity = capacity;
   }

@@ -7,7 +7,7 @@ import { scoreLeastAllocated } from '../../../src/sim/scheduler/plugins/node-res
 import { scoreTaintToleration } from '../../../src/sim/scheduler/plugins/taint-toleration';
 import { SeededRandom } from '../../../src/sim/clock';
 import type { NodeCache } from '../../../src/sim/scheduler/node-cache';
-import { cacheWith, info, nodeOf, type NodeSpec, type PodSpecInput } from './fixtures';
+import { cacheWith, info, makeNode, nodeOf, type NodeSpec, type PodSpecInput } from './fixtures';
 
 const MB = 1024 * 1024;
 
@@ -113,6 +113,9 @@ describe('scheduler summary mode (no score table kept)', () => {
         labels: { zone: `z${i % 4}` },
         ...(i % 5 === 0 ? { images: [{ names: ['nginx:1.25'], sizeBytes: (100 + i) * MB }] } : {}),
         ...(preferNoScheduleTaints && i % 7 === 0 ? { taints: [{ key: 'spot', effect: 'PreferNoSchedule' as const }] } : {}),
+        ...(i % 11 === 0 ? { taints: [{ key: 'dedicated', effect: 'NoSchedule' as const }] } : {}),
+        ...(i % 13 === 0 ? { unschedulable: true } : {}),
+        ...(i % 17 === 0 ? { pods: '3' } : {}),
       });
       const busy = Math.floor(random.next() * 4);
       for (let k = 0; k < busy; k++) placed.push({ name: `placed-${i}-${k}`, nodeName: name, cpu: `${100 + Math.floor(random.next() * 900)}m`, memory: `${64 + Math.floor(random.next() * 900)}Mi` });
@@ -124,6 +127,8 @@ describe('scheduler summary mode (no score table kept)', () => {
     info({ name: 'plain' }),
     info({ name: 'requests', cpu: '250m', memory: '256Mi' }),
     info({ name: 'no-image-anywhere', image: 'busybox:1.36', cpu: '1' }),
+    info({ name: 'tolerating', cpu: '300m', tolerations: [{ key: 'dedicated', operator: 'Exists' }] }),
+    info({ name: 'greedy', cpu: '3', memory: '6Gi' }),
     info({
       name: 'preferring',
       cpu: '100m',
@@ -151,6 +156,11 @@ describe('scheduler summary mode (no score table kept)', () => {
         const contribution = { uid: pod.uid, namespace: 'default', name: pod.name, priority: 0, resources: pod.resources, hostPorts: pod.hostPorts };
         if (withTable.chosen) fullCache.placePod(withTable.chosen.name, contribution, true);
         if (without.chosen) summaryCache.placePod(without.chosen.name, contribution, true);
+        // Now and then an image lands on one more node: ImageLocality's spread changes for every node.
+        if (round % 25 === 24) {
+          const imageNode = makeNode({ name: `node-${round + 1}`, cpu: ['2', '4', '8'][(round + 1) % 3], memory: ['4Gi', '8Gi', '16Gi'][(round + 1) % 3], labels: { zone: `z${(round + 1) % 4}` }, images: [{ names: ['nginx:1.25'], sizeBytes: 300 * MB }] });
+          for (const cache of [fullCache, summaryCache]) cache.updateNode(imageNode);
+        }
         assert.equal(without.chosen?.name, withTable.chosen?.name, `round ${round}, pod ${pod.name}`);
         assert.equal(without.feasibleCount, withTable.feasible.length);
         assert.equal(without.evaluated, withTable.evaluated);
