@@ -110,8 +110,8 @@ export async function runTraceCluster(options: TraceClusterOptions): Promise<num
     printResults(options.file, results, options.json, options.out, options.err);
 
     const journeyIds = applied.flatMap((entry) => (entry.journeyId ? [entry.journeyId] : []));
-    const allDone = (): boolean => journeyIds.every((id) => tracer.journey(id)?.done === true);
-    const anyStuck = (): boolean => journeyIds.some((id) => tracer.journey(id)?.stuck === true);
+    const allDone = (): boolean => journeyIds.every((id) => tracer.progress(id)?.done === true);
+    const anyStuck = (): boolean => journeyIds.some((id) => tracer.progress(id)?.stuck === true);
     const outcome = (await session.waitFor(allDone, options.timeoutMs)) ? 'done' : 'timeout';
     // As in the simulator path: a crash-looping container can look Ready for a moment.
     if (outcome === 'done' && journeyIds.length > 0) await session.waitFor(anyStuck, options.settleMs ?? SETTLE_MS);

@@ -168,8 +168,8 @@ export async function runTrace(options: TraceOptions): Promise<number> {
   }
   printResults(options.file, results, options.json, options.out, options.err);
 
-  const allDone = (): boolean => journeyIds.every((id) => tracer.journey(id)?.done === true);
-  const anyStuck = (): boolean => journeyIds.some((id) => tracer.journey(id)?.stuck === true);
+  const allDone = (): boolean => journeyIds.every((id) => tracer.progress(id)?.done === true);
+  const anyStuck = (): boolean => journeyIds.some((id) => tracer.progress(id)?.stuck === true);
   const run = (until: () => boolean, ms: number) => (options.speed === undefined ? Promise.resolve(simulator.runUntil(until, ms)) : runPaced(simulator, until, ms, options.speed));
   const outcome = await run(allDone, options.timeoutMs);
   // A crash-looping container can look Ready for a moment, as in a real cluster; watch a little

@@ -204,10 +204,19 @@ function stuckEntries(journey: JourneyRecord, limit: number): StuckEntry[] {
   return entries.slice(0, limit);
 }
 
+/** A journey's status is its root object's (pending until the root is seen). */
+export function journeyStatus(journey: JourneyRecord): JourneyStatus {
+  return journey.rootRecord ? journey.rootRecord.status : 'pending';
+}
+
+export function isFinished(status: JourneyStatus): boolean {
+  return status === 'complete' || status === 'failed' || status === 'deleted';
+}
+
 export function journeySnapshot(journey: JourneyRecord, ctx: SnapshotContext): Journey {
   if (journey.snapshot) return journey.snapshot;
   const root = journey.rootRecord;
-  const status: JourneyStatus = root ? root.status : 'pending';
+  const status = journeyStatus(journey);
   const phaseStats: Partial<Record<PhaseName, DurationStats>> = {};
   for (const name of PHASE_NAMES) {
     const stats = durationStats(journey.phaseValues[name]);
@@ -218,7 +227,7 @@ export function journeySnapshot(journey: JourneyRecord, ctx: SnapshotContext): J
     root: root ? refOf(root) : { ...journey.root },
     appliedAt: journey.appliedAt,
     status,
-    done: status === 'complete' || status === 'failed' || status === 'deleted',
+    done: isFinished(status),
     stuck: journey.stuckObjects.size > 0,
     lastChangeAt: journey.lastChangeAt,
     version: journey.version,

@@ -40,7 +40,7 @@ import {
   type StageDraft,
   type StageRecord,
 } from './records';
-import { journeySnapshot, type SnapshotContext } from './snapshot';
+import { isFinished, journeySnapshot, journeyStatus, type SnapshotContext } from './snapshot';
 import { podMarks, podPhases, statusOf } from './status';
 import {
   PHASE_NAMES,
@@ -248,6 +248,17 @@ export class JourneyTracer {
   journey(id: string): Journey | undefined {
     const journey = this.journeys.get(id);
     return journey ? this.build(journey) : undefined;
+  }
+
+  /**
+   * Whether a journey has finished and whether anything in it is stuck: the `done` and `stuck` of
+   * `journey(id)` without building a snapshot, for callers that ask after every step of a run
+   * (a snapshot of a journey with thousands of pods costs milliseconds).
+   */
+  progress(id: string): { done: boolean; stuck: boolean } | undefined {
+    const journey = this.journeys.get(id);
+    if (!journey) return undefined;
+    return { done: isFinished(journeyStatus(journey)), stuck: journey.stuckObjects.size > 0 };
   }
 
   journeyIds(): string[] {

@@ -189,3 +189,27 @@ describe('stuck detection', () => {
     assert.equal(j.counts.stuck, 3);
   });
 });
+
+describe('journey progress without a snapshot', () => {
+  const streams = ['nginx-deployment', 'unschedulable', 'crash-loop-backoff', 'image-pull-backoff', 'rolling-update', 'deletion-replacement', 'sim-too-big'];
+  for (const name of streams) {
+    it(`agrees with the snapshot's done and stuck after every record of ${name}`, () => {
+      const tracer = new JourneyTracer();
+      const ids: string[] = [];
+      const seen = new Set<string>();
+      for (const record of parseStream(readFileSync(join(golden, name, 'stream.ndjson'), 'utf8'))) {
+        replay([record], tracer).forEach((id) => ids.push(id));
+        for (const id of ids) {
+          const journey = tracer.journey(id) as Journey;
+          assert.deepEqual(tracer.progress(id), { done: journey.done, stuck: journey.stuck });
+          seen.add(`${journey.done}/${journey.stuck}`);
+        }
+      }
+      assert.ok(ids.length > 0 && seen.size > 1, `the stream moves its journey through more than one state (${[...seen].join(', ')})`);
+    });
+  }
+
+  it('knows no journey it did not begin', () => {
+    assert.equal(new JourneyTracer().progress('nope'), undefined);
+  });
+});
