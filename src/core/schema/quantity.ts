@@ -8,8 +8,8 @@ export type QuantityFormat = 'DecimalSI' | 'BinarySI' | 'DecimalExponent';
 
 export interface Quantity {
   /** The value × 10^9, rounded away from zero (ParseQuantity keeps nano precision). */
-  nano: bigint;
-  format: QuantityFormat;
+  readonly nano: bigint;
+  readonly format: QuantityFormat;
 }
 
 /** apimachinery's ErrFormatWrong, ErrNumeric and ErrSuffix. */
@@ -75,8 +75,31 @@ function interpretSuffix(suffix: string): { base: 2 | 10; exponent: number; form
 /** ⌈a / b⌉ for non-negative a and positive b. */
 const ceilDiv = (a: bigint, b: bigint): bigint => (a + b - 1n) / b;
 
+const parseCache = new Map<string, ParseResult>();
+const PARSE_CACHE_LIMIT = 10_000;
+
+/**
+ * ParseQuantity. Results are cached (and frozen, as they are shared): every pod of a template
+ * carries the same few strings, parsed by defaulting, validation and the QoS class alike.
+ */
 export function parseQuantity(input: string | number): ParseResult {
-  const text = String(input).trim();
+  const key = typeof input === 'string' ? input : String(input);
+  const cached = parseCache.get(key);
+  if (cached !== undefined) return cached;
+  const result = frozen(parseQuantityText(key));
+  // A bounded cache: a client sending ever new strings cannot grow it without limit.
+  if (parseCache.size >= PARSE_CACHE_LIMIT) parseCache.clear();
+  parseCache.set(key, result);
+  return result;
+}
+
+function frozen(result: ParseResult): ParseResult {
+  if (result.quantity) Object.freeze(result.quantity);
+  return Object.freeze(result);
+}
+
+function parseQuantityText(input: string): ParseResult {
+  const text = input.trim();
   if (text.length === 0) return { error: QUANTITY_FORMAT_ERROR };
   const pieces = splitQuantity(text);
   if (!pieces) return { error: QUANTITY_FORMAT_ERROR };

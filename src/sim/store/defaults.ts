@@ -8,7 +8,7 @@
  * - the pod strategy's PrepareForCreate (`prepareForCreate`): status Pending and the QoS class.
  */
 import type { Container, KubeObject, PodSpec, ResourceKind, Toleration } from '../../core/k8s';
-import { canonicalResourceQuantity, parseQuantity, type Quantity } from '../../core/schema/quantity';
+import { canonicalResourceQuantity, parseQuantity } from '../../core/schema/quantity';
 import { ApiError } from './types';
 
 export interface DefaultingOptions {
@@ -55,9 +55,12 @@ const SERVICE_ACCOUNT_PROJECTION = deepFreeze({
   defaultMode: 420,
 });
 
+const NOT_READY_TAINT = 'node.kubernetes.io/not-ready';
+const UNREACHABLE_TAINT = 'node.kubernetes.io/unreachable';
+
 const DEFAULT_TOLERATIONS: Readonly<Record<string, Toleration>> = deepFreeze(
   Object.fromEntries(
-    ['node.kubernetes.io/not-ready', 'node.kubernetes.io/unreachable'].map((taint) => [taint, { key: taint, operator: 'Exists', effect: 'NoExecute', tolerationSeconds: DEFAULT_TOLERATION_SECONDS }]),
+    [NOT_READY_TAINT, UNREACHABLE_TAINT].map((taint) => [taint, { key: taint, operator: 'Exists', effect: 'NoExecute', tolerationSeconds: DEFAULT_TOLERATION_SECONDS }]),
   ),
 );
 
@@ -73,6 +76,12 @@ function record(parent: Json, key: string): Json {
 
 function records(value: unknown): Json[] {
   return Array.isArray(value) ? value.filter(isRecord) : [];
+}
+
+/** Calls `visit` for each object in `list` (when it is an array), without building a filtered copy. */
+function forEachRecord(list: unknown, visit: (item: Json) => void): void {
+  if (!Array.isArray(list)) return;
+  for (const item of list) if (isRecord(item)) visit(item);
 }
 
 function setIfAbsent(target: Json, key: string, value: unknown): void {
@@ -144,10 +153,10 @@ function defaultPodSpec(spec: Json): void {
   // Conversion keeps the deprecated serviceAccount field in step with serviceAccountName.
   if (!spec.serviceAccountName && typeof spec.serviceAccount === 'string' && spec.serviceAccount) spec.serviceAccountName = spec.serviceAccount;
   if (spec.serviceAccountName) spec.serviceAccount = spec.serviceAccountName;
-  for (const key of ['initContainers', 'containers', 'ephemeralContainers']) {
-    for (const container of records(spec[key])) defaultContainer(container);
-  }
-  for (const volume of records(spec.volumes)) defaultVolume(volume);
+  forEachRecord(spec.initContainers, defaultContainer);
+  forEachRecord(spec.containers, defaultContainer);
+  forEachRecord(spec.ephemeralContainers, defaultContainer);
+  forEachRecord(spec.volumes, defaultVolume);
   if (isRecord(spec.overhead)) canonicalizeResourceList(spec.overhead);
 }
 
@@ -155,22 +164,31 @@ function defaultContainer(container: Json): void {
   if (!container.imagePullPolicy) container.imagePullPolicy = imageTag(typeof container.image === 'string' ? container.image : '') === 'latest' ? 'Always' : 'IfNotPresent';
   setIfAbsent(container, 'terminationMessagePath', '/dev/termination-log');
   setIfAbsent(container, 'terminationMessagePolicy', 'File');
-  for (const port of records(container.ports)) setIfAbsent(port, 'protocol', 'TCP');
+  forEachRecord(container.ports, defaultPort);
   // ResourceRequirements is a struct, not a pointer: it is always serialized, as `resources: {}` when empty.
   const resources = record(container, 'resources');
   if (isRecord(resources.limits)) canonicalizeResourceList(resources.limits);
   if (isRecord(resources.requests)) canonicalizeResourceList(resources.requests);
-  for (const probe of ['livenessProbe', 'readinessProbe', 'startupProbe']) {
-    if (isRecord(container[probe])) defaultProbe(container[probe]);
-  }
+  if (isRecord(container.livenessProbe)) defaultProbe(container.livenessProbe);
+  if (isRecord(container.readinessProbe)) defaultProbe(container.readinessProbe);
+  if (isRecord(container.startupProbe)) defaultProbe(container.startupProbe);
   if (isRecord(container.lifecycle)) {
-    for (const handler of [container.lifecycle.postStart, container.lifecycle.preStop]) {
-      if (isRecord(handler) && isRecord(handler.httpGet)) defaultHttpGet(handler.httpGet);
-    }
+    defaultLifecycleHandler(container.lifecycle.postStart);
+    defaultLifecycleHandler(container.lifecycle.preStop);
   }
-  for (const env of records(container.env)) {
-    if (isRecord(env.valueFrom) && isRecord(env.valueFrom.fieldRef)) setIfAbsent(env.valueFrom.fieldRef, 'apiVersion', 'v1');
-  }
+  forEachRecord(container.env, defaultEnvVar);
+}
+
+function defaultPort(port: Json): void {
+  setIfAbsent(port, 'protocol', 'TCP');
+}
+
+function defaultLifecycleHandler(handler: unknown): void {
+  if (isRecord(handler) && isRecord(handler.httpGet)) defaultHttpGet(handler.httpGet);
+}
+
+function defaultEnvVar(env: Json): void {
+  if (isRecord(env.valueFrom) && isRecord(env.valueFrom.fieldRef)) setIfAbsent(env.valueFrom.fieldRef, 'apiVersion', 'v1');
 }
 
 function defaultProbe(probe: Json): void {
@@ -224,10 +242,12 @@ export function imageTag(image: string): string {
 
 /** Quantities come back canonical (`0.5` → `500m`), rounded up to milli units (SetDefaults_ResourceList). */
 function canonicalizeResourceList(list: Json): void {
-  for (const [name, value] of Object.entries(list)) {
+  for (const name of Object.keys(list)) {
+    const value = list[name];
     if (typeof value !== 'string' && typeof value !== 'number') continue;
     const canonical = canonicalResourceQuantity(value);
-    if (canonical !== undefined) list[name] = canonical;
+    // Most values are canonical already: skip the store then (the list may be shared with a template).
+    if (canonical !== undefined && canonical !== value) list[name] = canonical;
   }
 }
 
@@ -235,19 +255,12 @@ function defaultPod(pod: KubeObject, options: DefaultingOptions): void {
   const spec = record(pod, 'spec');
   defaultPodSpec(spec);
   // SetDefaults_Pod: only pods (not templates) get requests copied from limits and service links on.
-  for (const key of ['containers', 'initContainers']) {
-    for (const container of records(spec[key])) {
-      const resources = record(container, 'resources');
-      if (!isRecord(resources.limits)) continue;
-      const requests = record(resources, 'requests');
-      for (const [name, limit] of Object.entries(resources.limits)) if (requests[name] === undefined) requests[name] = limit;
-    }
-  }
+  forEachRecord(spec.containers, defaultRequestsFromLimits);
+  forEachRecord(spec.initContainers, defaultRequestsFromLimits);
   if (typeof spec.enableServiceLinks !== 'boolean') spec.enableServiceLinks = true;
   if (spec.hostNetwork === true) {
-    for (const key of ['containers', 'initContainers']) {
-      for (const container of records(spec[key])) for (const port of records(container.ports)) if (!port.hostPort) port.hostPort = port.containerPort;
-    }
+    forEachRecord(spec.containers, defaultHostPorts);
+    forEachRecord(spec.initContainers, defaultHostPorts);
   }
   if (options.old) {
     // Priority admission on update: the stored values stand (validation rejects changes to them).
@@ -263,26 +276,49 @@ function defaultPod(pod: KubeObject, options: DefaultingOptions): void {
   admitDefaultTolerations(spec);
 }
 
+function defaultRequestsFromLimits(container: Json): void {
+  const resources = record(container, 'resources');
+  if (!isRecord(resources.limits)) return;
+  const requests = record(resources, 'requests');
+  for (const [name, limit] of Object.entries(resources.limits)) if (requests[name] === undefined) requests[name] = limit;
+}
+
+function defaultHostPorts(container: Json): void {
+  forEachRecord(container.ports, (port) => {
+    if (!port.hostPort) port.hostPort = port.containerPort;
+  });
+}
+
 /** The ServiceAccount admission plugin: the `default` account and its projected API token volume. */
 function admitServiceAccount(pod: KubeObject, spec: Json, options: DefaultingOptions): void {
   if (!spec.serviceAccountName) spec.serviceAccountName = 'default';
   spec.serviceAccount = spec.serviceAccountName;
   if (options.mountServiceAccountToken === false || spec.automountServiceAccountToken === false) return;
   const volumeName = TOKEN_VOLUME_PREFIX + (options.randomSuffix ? options.randomSuffix() : derivedSuffix(`${pod.metadata?.namespace ?? ''}/${pod.metadata?.name ?? pod.metadata?.generateName ?? ''}`));
-  let mounted = false;
-  for (const key of ['initContainers', 'containers']) {
-    for (const container of records(spec[key])) {
-      const mounts = Array.isArray(container.volumeMounts) ? (container.volumeMounts as unknown[]) : [];
-      if (records(mounts).some((mount) => mount.mountPath === SERVICE_ACCOUNT_MOUNT_PATH)) continue;
-      mounts.push({ name: volumeName, readOnly: true, mountPath: SERVICE_ACCOUNT_MOUNT_PATH });
-      container.volumeMounts = mounts;
-      mounted = true;
-    }
-  }
-  if (!mounted) return;
+  const mountedInInit = mountTokenVolume(spec.initContainers, volumeName);
+  const mounted = mountTokenVolume(spec.containers, volumeName);
+  if (!mountedInInit && !mounted) return;
   const volumes = Array.isArray(spec.volumes) ? (spec.volumes as unknown[]) : [];
   volumes.push({ name: volumeName, projected: SERVICE_ACCOUNT_PROJECTION });
   spec.volumes = volumes;
+}
+
+/** Mounts the token volume into each container that has nothing at its path yet; whether any was. */
+function mountTokenVolume(containers: unknown, volumeName: string): boolean {
+  let mounted = false;
+  forEachRecord(containers, (container) => {
+    const mounts = Array.isArray(container.volumeMounts) ? (container.volumeMounts as unknown[]) : [];
+    if (hasMountAt(mounts, SERVICE_ACCOUNT_MOUNT_PATH)) return;
+    mounts.push({ name: volumeName, readOnly: true, mountPath: SERVICE_ACCOUNT_MOUNT_PATH });
+    container.volumeMounts = mounts;
+    mounted = true;
+  });
+  return mounted;
+}
+
+function hasMountAt(mounts: readonly unknown[], mountPath: string): boolean {
+  for (const mount of mounts) if (isRecord(mount) && mount.mountPath === mountPath) return true;
+  return false;
 }
 
 /** Five characters from the generator's alphabet, from an FNV-1a hash of `seed`. */
@@ -325,13 +361,21 @@ function podForbidden(pod: KubeObject, reason: string): ApiError {
 
 /** DefaultTolerationSeconds: tolerate not-ready and unreachable nodes for 300 s unless the pod already does. */
 function admitDefaultTolerations(spec: Json): void {
-  const tolerations = records(spec.tolerations) as Toleration[];
-  const tolerates = (taint: string): boolean => tolerations.some((t) => (t.key === taint || !t.key) && (t.effect === 'NoExecute' || !t.effect));
-  const added: Toleration[] = [];
-  for (const taint of ['node.kubernetes.io/not-ready', 'node.kubernetes.io/unreachable']) {
-    if (!tolerates(taint)) added.push(DEFAULT_TOLERATIONS[taint]);
+  const existing: readonly unknown[] = Array.isArray(spec.tolerations) ? spec.tolerations : [];
+  const addNotReady = !toleratesNoExecute(existing, NOT_READY_TAINT);
+  const addUnreachable = !toleratesNoExecute(existing, UNREACHABLE_TAINT);
+  if (!addNotReady && !addUnreachable) return;
+  const tolerations = [...existing];
+  if (addNotReady) tolerations.push(DEFAULT_TOLERATIONS[NOT_READY_TAINT]);
+  if (addUnreachable) tolerations.push(DEFAULT_TOLERATIONS[UNREACHABLE_TAINT]);
+  spec.tolerations = tolerations;
+}
+
+function toleratesNoExecute(tolerations: readonly unknown[], taint: string): boolean {
+  for (const toleration of tolerations) {
+    if (isRecord(toleration) && (toleration.key === taint || !toleration.key) && (toleration.effect === 'NoExecute' || !toleration.effect)) return true;
   }
-  if (added.length > 0) spec.tolerations = [...(Array.isArray(spec.tolerations) ? spec.tolerations : []), ...added];
+  return false;
 }
 
 function defaultNamespace(namespace: KubeObject): void {
@@ -363,41 +407,54 @@ export function prepareForCreate(kind: ResourceKind, object: KubeObject): void {
   object.status = status;
 }
 
-const QOS_RESOURCES = ['cpu', 'memory'];
-
-function positiveQuantity(value: unknown): Quantity | undefined {
+function positiveNano(value: unknown): bigint | undefined {
   if (typeof value !== 'string' && typeof value !== 'number') return undefined;
   const parsed = parseQuantity(value).quantity;
-  return parsed && parsed.nano > 0n ? parsed : undefined;
+  return parsed && parsed.nano > 0n ? parsed.nano : undefined;
+}
+
+/** The pod's summed positive cpu and memory requests and limits, as qos.GetPodQOS adds them up. */
+class QOSTally {
+  requestCpu: bigint | undefined;
+  requestMemory: bigint | undefined;
+  limitCpu: bigint | undefined;
+  limitMemory: bigint | undefined;
+  /** Whether every container so far has both a cpu and a memory limit. */
+  everyContainerLimited = true;
+
+  add(container: Container): void {
+    const requests = container.resources?.requests;
+    const limits = container.resources?.limits;
+    this.requestCpu = sum(this.requestCpu, positiveNano(requests?.cpu));
+    this.requestMemory = sum(this.requestMemory, positiveNano(requests?.memory));
+    const limitCpu = positiveNano(limits?.cpu);
+    const limitMemory = positiveNano(limits?.memory);
+    this.limitCpu = sum(this.limitCpu, limitCpu);
+    this.limitMemory = sum(this.limitMemory, limitMemory);
+    if (limitCpu === undefined || limitMemory === undefined) this.everyContainerLimited = false;
+  }
+
+  qosClass(): 'BestEffort' | 'Burstable' | 'Guaranteed' {
+    const anyRequest = this.requestCpu !== undefined || this.requestMemory !== undefined;
+    const anyLimit = this.limitCpu !== undefined || this.limitMemory !== undefined;
+    if (!anyRequest && !anyLimit) return 'BestEffort';
+    // Guaranteed: every container limits both, and each requested resource is requested exactly at its limit.
+    const requestsMatchLimits =
+      (this.requestCpu === undefined || this.requestCpu === this.limitCpu) && (this.requestMemory === undefined || this.requestMemory === this.limitMemory);
+    const sameResources = (this.requestCpu === undefined) === (this.limitCpu === undefined) && (this.requestMemory === undefined) === (this.limitMemory === undefined);
+    return this.everyContainerLimited && requestsMatchLimits && sameResources ? 'Guaranteed' : 'Burstable';
+  }
+}
+
+function sum(total: bigint | undefined, value: bigint | undefined): bigint | undefined {
+  if (value === undefined) return total;
+  return total === undefined ? value : total + value;
 }
 
 /** qos.GetPodQOS: BestEffort, Burstable or Guaranteed from the cpu and memory requests and limits. */
 export function podQOSClass(spec: PodSpec): 'BestEffort' | 'Burstable' | 'Guaranteed' {
-  const requests = new Map<string, bigint>();
-  const limits = new Map<string, bigint>();
-  let guaranteed = true;
+  const tally = new QOSTally();
   const containers: Container[] = [...(spec.initContainers ?? []), ...(spec.containers ?? [])];
-  for (const container of containers) {
-    const found = new Set<string>();
-    for (const name of QOS_RESOURCES) {
-      const request = positiveQuantity(container.resources?.requests?.[name]);
-      if (request) requests.set(name, (requests.get(name) ?? 0n) + request.nano);
-      const limit = positiveQuantity(container.resources?.limits?.[name]);
-      if (limit) {
-        found.add(name);
-        limits.set(name, (limits.get(name) ?? 0n) + limit.nano);
-      }
-    }
-    if (found.size < QOS_RESOURCES.length) guaranteed = false;
-  }
-  if (requests.size === 0 && limits.size === 0) return 'BestEffort';
-  if (guaranteed) {
-    for (const [name, request] of requests) {
-      if (limits.get(name) !== request) {
-        guaranteed = false;
-        break;
-      }
-    }
-  }
-  return guaranteed && requests.size === limits.size ? 'Guaranteed' : 'Burstable';
+  for (const container of containers) tally.add(container);
+  return tally.qosClass();
 }

@@ -4,6 +4,10 @@
  * causes and messages a client receives: `validate` lists the causes, `validationError` turns
  * them into the 422 `Invalid` status, `decodeCheck` is the 400 a malformed body gets before that.
  * Checks run in upstream's order, since a multi-cause message lists them in that order.
+ *
+ * Every pod and event the simulator creates passes through here, so the checks add their causes
+ * to one list (`check*(…, errors)`) instead of returning lists to concatenate, and the paths of
+ * list items and the messages are built only once a problem is found.
  */
 import type { KubeObject, LabelSelector, ResourceKind, StatusCause } from '../../core/k8s';
 import { decodeFailureMessage, inspectDecoding, strictDecodingMessage } from '../../core/schema/fields';
@@ -19,8 +23,8 @@ import {
   nameIsDNSSubdomain,
   regexError,
 } from '../../core/schema/name-rules';
-import { compareQuantities, formatQuantity, parseQuantity } from '../../core/schema/quantity';
-import { applyDefaults } from './defaults';
+import { compareQuantities, formatQuantity, parseQuantity, type Quantity } from '../../core/schema/quantity';
+import { applyDefaults, type DefaultingOptions } from './defaults';
 import { ApiError } from './types';
 
 export type CauseReason =
@@ -66,50 +70,73 @@ function notSupported(field: string, value: string, validValues: readonly string
   return { reason: 'FieldValueNotSupported', field, message: withDetail(`Unsupported value: ${value}`, detail) };
 }
 
-function nonNegative(value: unknown, field: string): Errors {
-  return typeof value === 'number' && value < 0 ? [invalid(field, String(value), IS_NEGATIVE)] : [];
+function checkNonNegative(value: unknown, field: string, errors: Errors): void {
+  if (typeof value === 'number' && value < 0) errors.push(invalid(field, String(value), IS_NEGATIVE));
+}
+
+/** One `Invalid value` cause per message of a name rule (none for a valid name). */
+function addInvalid(field: string, value: string, messages: readonly string[], errors: Errors): void {
+  for (const message of messages) errors.push(invalid(field, goQuote(value), message));
 }
 
 // ---------------------------------------------------------------------------------------------
-// Small readers over untyped JSON.
+// Small readers over untyped JSON. A list item that is not an object reads as an empty object,
+// the Go zero value; shared read-only stand-ins keep the valid path free of allocations.
+
+const NO_FIELDS: Json = Object.freeze({});
+const NO_ITEMS: readonly unknown[] = Object.freeze([]);
+const NO_MESSAGES: readonly string[] = NO_ITEMS as readonly string[];
 
 const isRecord = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
 const str = (value: unknown): string => (typeof value === 'string' ? value : value === undefined || value === null ? '' : String(value));
+const listOf = (value: unknown): readonly unknown[] => (Array.isArray(value) ? value : NO_ITEMS);
+const recordAt = (list: readonly unknown[], index: number): Json => {
+  const item = list[index];
+  return isRecord(item) ? item : NO_FIELDS;
+};
 const records = (value: unknown): Json[] => (Array.isArray(value) ? value.map((item) => (isRecord(item) ? item : {})) : []);
 const stringMap = (value: unknown): Record<string, string> | undefined => (isRecord(value) ? (value as Record<string, string>) : undefined);
-const objectOf = (value: unknown): Json => (isRecord(value) ? value : {});
+const objectOf = (value: unknown): Json => (isRecord(value) ? value : NO_FIELDS);
+const isNonEmptyList = (value: unknown): boolean => Array.isArray(value) && value.length > 0;
+const isSet = (value: unknown): boolean => value !== undefined && value !== null;
 
 // ---------------------------------------------------------------------------------------------
 // ObjectMeta (k8s.io/apimachinery/pkg/api/validation/objectmeta.go)
 
 const TOTAL_ANNOTATION_SIZE_LIMIT = 256 * 1024;
+const IDENTITY_FIELDS = ['name', 'namespace', 'uid', 'creationTimestamp'] as const;
 
-type NameRule = (name: string, prefix: boolean) => string[];
+type NameRule = (name: string, prefix: boolean) => readonly string[];
+
+function checkLabels(labels: Record<string, string> | undefined, field: string, errors: Errors): void {
+  // Decoded JSON objects inherit no enumerable keys: for…in visits exactly Object.entries' keys, in its order.
+  for (const key in labels) {
+    addInvalid(field, key, isQualifiedName(key), errors);
+    const value = str(labels[key]);
+    addInvalid(field, value, isValidLabelValue(value), errors);
+  }
+}
 
 export function validateLabels(labels: Record<string, string> | undefined, field: string): Errors {
   const errors: Errors = [];
-  for (const [key, value] of Object.entries(labels ?? {})) {
-    for (const message of isQualifiedName(key)) errors.push(invalid(field, goQuote(key), message));
-    for (const message of isValidLabelValue(str(value))) errors.push(invalid(field, goQuote(str(value)), message));
-  }
+  checkLabels(labels, field, errors);
   return errors;
 }
 
-function validateAnnotations(annotations: Record<string, string> | undefined, field: string): Errors {
-  const errors: Errors = [];
+function checkAnnotations(annotations: Record<string, string> | undefined, field: string, errors: Errors): void {
   let size = 0;
-  for (const [key, value] of Object.entries(annotations ?? {})) {
+  for (const key in annotations) {
     // The rule is QualifiedName except that case does not matter.
-    for (const message of isQualifiedName(key.toLowerCase())) errors.push(invalid(field, goQuote(key), message));
-    size += key.length + str(value).length;
+    addInvalid(field, key, isQualifiedName(key.toLowerCase()), errors);
+    size += key.length + str(annotations[key]).length;
   }
   if (size > TOTAL_ANNOTATION_SIZE_LIMIT) errors.push(tooLong(field, TOTAL_ANNOTATION_SIZE_LIMIT));
-  return errors;
 }
 
-function validateOwnerReferences(references: unknown, field: string): Errors {
-  const errors: Errors = [];
-  for (const reference of records(references)) {
+function checkOwnerReferences(references: unknown, field: string, errors: Errors): void {
+  const list = listOf(references);
+  for (let index = 0; index < list.length; index++) {
+    const reference = recordAt(list, index);
     const apiVersion = str(reference.apiVersion);
     const version = apiVersion.includes('/') ? apiVersion.slice(apiVersion.indexOf('/') + 1) : apiVersion;
     if (!version) errors.push(invalid(`${field}.apiVersion`, goQuote(apiVersion), 'version must not be empty'));
@@ -117,66 +144,67 @@ function validateOwnerReferences(references: unknown, field: string): Errors {
     if (!str(reference.name)) errors.push(invalid(`${field}.name`, goQuote(''), 'must not be empty'));
     if (!str(reference.uid)) errors.push(invalid(`${field}.uid`, goQuote(''), 'must not be empty'));
   }
-  return errors;
 }
 
-function validateMetaCommon(meta: Json, namespaced: boolean): Errors {
-  const errors: Errors = [];
+function checkFinalizers(finalizers: unknown, errors: Errors): void {
+  for (const finalizer of listOf(finalizers)) {
+    const name = str(finalizer);
+    addInvalid('metadata.finalizers', name, isQualifiedName(name), errors);
+  }
+}
+
+function checkMetaCommon(meta: Json, namespaced: boolean, errors: Errors): void {
   if (namespaced) {
     const namespace = str(meta.namespace);
     if (!namespace) errors.push(required('metadata.namespace'));
-    else for (const message of nameIsDNSLabel(namespace, false)) errors.push(invalid('metadata.namespace', goQuote(namespace), message));
+    else addInvalid('metadata.namespace', namespace, nameIsDNSLabel(namespace, false), errors);
   } else if (str(meta.namespace)) {
     errors.push(forbidden('metadata.namespace', 'not allowed on this type'));
   }
-  errors.push(...nonNegative(meta.generation, 'metadata.generation'));
-  errors.push(...validateLabels(stringMap(meta.labels), 'metadata.labels'));
-  errors.push(...validateAnnotations(stringMap(meta.annotations), 'metadata.annotations'));
-  errors.push(...validateOwnerReferences(meta.ownerReferences, 'metadata.ownerReferences'));
-  for (const finalizer of Array.isArray(meta.finalizers) ? meta.finalizers : []) {
-    for (const message of isQualifiedName(str(finalizer))) errors.push(invalid('metadata.finalizers', goQuote(str(finalizer)), message));
-  }
-  return errors;
+  checkNonNegative(meta.generation, 'metadata.generation', errors);
+  checkLabels(stringMap(meta.labels), 'metadata.labels', errors);
+  checkAnnotations(stringMap(meta.annotations), 'metadata.annotations', errors);
+  checkOwnerReferences(meta.ownerReferences, 'metadata.ownerReferences', errors);
+  checkFinalizers(meta.finalizers, errors);
 }
 
 /** ValidateObjectMeta on create (the name has been generated already when generateName was used). */
-function validateObjectMeta(object: KubeObject, namespaced: boolean, nameRule: NameRule): Errors {
+function checkObjectMeta(object: KubeObject, namespaced: boolean, nameRule: NameRule, errors: Errors): void {
   const meta = objectOf(object.metadata);
-  const errors: Errors = [];
   const generateName = str(meta.generateName);
-  if (generateName) for (const message of nameRule(generateName, true)) errors.push(invalid('metadata.generateName', goQuote(generateName), message));
+  if (generateName) addInvalid('metadata.generateName', generateName, nameRule(generateName, true), errors);
   const name = str(meta.name);
   if (!name) errors.push(required('metadata.name', 'name or generateName is required'));
-  else for (const message of nameRule(name, false)) errors.push(invalid('metadata.name', goQuote(name), message));
-  errors.push(...validateMetaCommon(meta, namespaced));
-  return errors;
+  else addInvalid('metadata.name', name, nameRule(name, false), errors);
+  checkMetaCommon(meta, namespaced, errors);
 }
 
-/** ValidateObjectMetaUpdate: identity fields are immutable, the rest is validated again. */
-function validateObjectMetaUpdate(object: KubeObject, old: KubeObject): Errors {
+/**
+ * ValidateObjectMetaUpdate: identity fields are immutable, the rest is validated again. A labels,
+ * annotations, ownerReferences or finalizers value that is the stored object's own (stored objects
+ * are read-only, so unchanged subtrees are shared between versions) passed these same checks when
+ * it was written: it is not checked again.
+ */
+function checkObjectMetaUpdate(object: KubeObject, old: KubeObject, errors: Errors): void {
   const meta = objectOf(object.metadata);
   const oldMeta = objectOf(old.metadata);
-  const errors: Errors = [];
   if (typeof meta.generation === 'number' && typeof oldMeta.generation === 'number' && meta.generation < oldMeta.generation) {
     errors.push(invalid('metadata.generation', String(meta.generation), 'must not be decremented'));
   }
-  for (const key of ['name', 'namespace', 'uid', 'creationTimestamp']) {
+  for (const key of IDENTITY_FIELDS) {
     if (str(meta[key]) !== str(oldMeta[key])) errors.push(invalid(`metadata.${key}`, goQuote(str(meta[key])), FIELD_IMMUTABLE));
   }
-  errors.push(...validateLabels(stringMap(meta.labels), 'metadata.labels'));
-  errors.push(...validateAnnotations(stringMap(meta.annotations), 'metadata.annotations'));
-  errors.push(...validateOwnerReferences(meta.ownerReferences, 'metadata.ownerReferences'));
-  for (const finalizer of Array.isArray(meta.finalizers) ? meta.finalizers : []) {
-    for (const message of isQualifiedName(str(finalizer))) errors.push(invalid('metadata.finalizers', goQuote(str(finalizer)), message));
-  }
-  return errors;
+  if (meta.labels !== oldMeta.labels) checkLabels(stringMap(meta.labels), 'metadata.labels', errors);
+  if (meta.annotations !== oldMeta.annotations) checkAnnotations(stringMap(meta.annotations), 'metadata.annotations', errors);
+  if (meta.ownerReferences !== oldMeta.ownerReferences) checkOwnerReferences(meta.ownerReferences, 'metadata.ownerReferences', errors);
+  if (meta.finalizers !== oldMeta.finalizers) checkFinalizers(meta.finalizers, errors);
 }
 
 // ---------------------------------------------------------------------------------------------
 // Label selectors (k8s.io/apimachinery/pkg/apis/meta/v1/validation)
 
-function validateLabelSelector(selector: LabelSelector, field: string): Errors {
-  const errors = validateLabels(selector.matchLabels, `${field}.matchLabels`);
+function checkLabelSelector(selector: LabelSelector, field: string, errors: Errors): void {
+  checkLabels(selector.matchLabels, `${field}.matchLabels`, errors);
   (selector.matchExpressions ?? []).forEach((requirement, index) => {
     const path = `${field}.matchExpressions[${index}]`;
     const values = requirement.values ?? [];
@@ -192,12 +220,11 @@ function validateLabelSelector(selector: LabelSelector, field: string): Errors {
       default:
         errors.push(invalid(`${path}.operator`, goQuote(str(requirement.operator)), 'not a valid selector operator'));
     }
-    for (const message of isQualifiedName(str(requirement.key))) errors.push(invalid(`${path}.key`, goQuote(str(requirement.key)), message));
+    addInvalid(`${path}.key`, str(requirement.key), isQualifiedName(str(requirement.key)), errors);
     values.forEach((value, valueIndex) => {
-      for (const message of isValidLabelValue(str(value))) errors.push(invalid(`${path}.values[${valueIndex}]`, goQuote(str(value)), message));
+      addInvalid(`${path}.values[${valueIndex}]`, str(value), isValidLabelValue(str(value)), errors);
     });
   });
-  return errors;
 }
 
 /**
@@ -232,11 +259,14 @@ const DNS_POLICIES = ['ClusterFirstWithHostNet', 'ClusterFirst', 'Default', 'Non
 const PULL_POLICIES = ['Always', 'IfNotPresent', 'Never'];
 const PORT_PROTOCOLS = ['SCTP', 'TCP', 'UDP'];
 const TAINT_EFFECTS = ['NoSchedule', 'PreferNoSchedule', 'NoExecute'];
+const TERMINATION_MESSAGE_POLICIES = ['File', 'FallbackToLogsOnError'];
+const TOLERATION_OPERATORS = ['Equal', 'Exists'];
 const VOLUME_SOURCES = [
   'hostPath', 'emptyDir', 'gcePersistentDisk', 'awsElasticBlockStore', 'gitRepo', 'secret', 'nfs', 'iscsi', 'glusterfs',
   'persistentVolumeClaim', 'rbd', 'flexVolume', 'cinder', 'cephfs', 'flocker', 'downwardAPI', 'fc', 'azureFile', 'configMap',
   'vsphereVolume', 'quobyte', 'azureDisk', 'photonPersistentDisk', 'projected', 'portworxVolume', 'scaleIO', 'storageos', 'csi', 'ephemeral',
 ];
+const VOLUME_SOURCE_NAMES = new Set(VOLUME_SOURCES);
 const ENV_VAR_NAME_FMT = '[-._a-zA-Z][-._a-zA-Z0-9]*';
 const ENV_VAR_NAME = new RegExp(`^${ENV_VAR_NAME_FMT}$`);
 const STANDARD_CONTAINER_RESOURCES = new Set(['cpu', 'memory', 'ephemeral-storage']);
@@ -246,13 +276,9 @@ const STANDARD_RESOURCES = new Set([
   'configmaps', 'persistentvolumeclaims', 'services.nodeports', 'services.loadbalancers',
 ]);
 
-function validateDNS1123Label(value: string, field: string): Errors {
-  return isDNS1123Label(value).map((message) => invalid(field, goQuote(value), message));
-}
-
-function validatePortNumber(value: unknown, field: string): Errors {
+function checkPortNumber(value: unknown, field: string, errors: Errors): void {
   const port = typeof value === 'number' ? value : Number(value);
-  return port >= 1 && port <= 65535 ? [] : [invalid(field, goScalar(value as number), inclusiveRangeError(1, 65535))];
+  if (!(port >= 1 && port <= 65535)) errors.push(invalid(field, goScalar(value as number), inclusiveRangeError(1, 65535)));
 }
 
 function isValidPortName(port: string): string[] {
@@ -265,63 +291,57 @@ function isValidPortName(port: string): string[] {
   return errors;
 }
 
-function validateContainerPorts(ports: unknown, field: string): Errors {
-  const errors: Errors = [];
+function checkContainerPorts(ports: readonly unknown[], field: string, errors: Errors): void {
   const names = new Set<string>();
-  records(ports).forEach((port, index) => {
-    const path = `${field}[${index}]`;
+  for (let index = 0; index < ports.length; index++) {
+    const port = recordAt(ports, index);
     const name = str(port.name);
     if (name) {
       const messages = isValidPortName(name);
-      if (messages.length > 0) for (const message of messages) errors.push(invalid(`${path}.name`, goQuote(name), message));
-      else if (names.has(name)) errors.push(duplicate(`${path}.name`, goQuote(name)));
+      if (messages.length > 0) addInvalid(`${field}[${index}].name`, name, messages, errors);
+      else if (names.has(name)) errors.push(duplicate(`${field}[${index}].name`, goQuote(name)));
       else names.add(name);
     }
-    if (!port.containerPort) errors.push(required(`${path}.containerPort`));
-    else errors.push(...validatePortNumber(port.containerPort, `${path}.containerPort`));
-    if (port.hostPort) errors.push(...validatePortNumber(port.hostPort, `${path}.hostPort`));
+    if (!port.containerPort) errors.push(required(`${field}[${index}].containerPort`));
+    else checkPortNumber(port.containerPort, `${field}[${index}].containerPort`, errors);
+    if (port.hostPort) checkPortNumber(port.hostPort, `${field}[${index}].hostPort`, errors);
     const protocol = str(port.protocol);
-    if (!protocol) errors.push(required(`${path}.protocol`));
-    else if (!PORT_PROTOCOLS.includes(protocol)) errors.push(notSupported(`${path}.protocol`, goQuote(protocol), PORT_PROTOCOLS));
-  });
-  return errors;
+    if (!protocol) errors.push(required(`${field}[${index}].protocol`));
+    else if (!PORT_PROTOCOLS.includes(protocol)) errors.push(notSupported(`${field}[${index}].protocol`, goQuote(protocol), PORT_PROTOCOLS));
+  }
 }
 
-function validateEnv(env: unknown, field: string): Errors {
-  const errors: Errors = [];
-  records(env).forEach((variable, index) => {
-    const path = `${field}[${index}]`;
+function checkEnv(env: readonly unknown[], field: string, errors: Errors): void {
+  for (let index = 0; index < env.length; index++) {
+    const variable = recordAt(env, index);
     const name = str(variable.name);
-    if (!name) errors.push(required(`${path}.name`));
+    if (!name) errors.push(required(`${field}[${index}].name`));
     else {
       if (!ENV_VAR_NAME.test(name)) {
-        errors.push(invalid(`${path}.name`, goQuote(name), regexError("a valid environment variable name must consist of alphabetic characters, digits, '_', '-', or '.', and must not start with a digit", ENV_VAR_NAME_FMT, 'my.env-name', 'MY_ENV.NAME', 'MyEnvName1')));
+        errors.push(invalid(`${field}[${index}].name`, goQuote(name), regexError("a valid environment variable name must consist of alphabetic characters, digits, '_', '-', or '.', and must not start with a digit", ENV_VAR_NAME_FMT, 'my.env-name', 'MY_ENV.NAME', 'MyEnvName1')));
       }
-      if (name === '.') errors.push(invalid(`${path}.name`, goQuote(name), "must not be '.'"));
-      else if (name === '..') errors.push(invalid(`${path}.name`, goQuote(name), "must not be '..'"));
-      else if (name.startsWith('..')) errors.push(invalid(`${path}.name`, goQuote(name), "must not start with '..'"));
+      if (name === '.') errors.push(invalid(`${field}[${index}].name`, goQuote(name), "must not be '.'"));
+      else if (name === '..') errors.push(invalid(`${field}[${index}].name`, goQuote(name), "must not be '..'"));
+      else if (name.startsWith('..')) errors.push(invalid(`${field}[${index}].name`, goQuote(name), "must not start with '..'"));
     }
-    if (variable.valueFrom !== undefined && variable.valueFrom !== null && str(variable.value) !== '') {
-      errors.push(invalid(`${path}.valueFrom`, goQuote(''), 'may not be specified when `value` is not empty'));
+    if (isSet(variable.valueFrom) && str(variable.value) !== '') {
+      errors.push(invalid(`${field}[${index}].valueFrom`, goQuote(''), 'may not be specified when `value` is not empty'));
     }
-  });
-  return errors;
+  }
 }
 
-function validateVolumeMounts(mounts: unknown, volumeNames: Set<string>, field: string): Errors {
-  const errors: Errors = [];
+function checkVolumeMounts(mounts: readonly unknown[], volumeNames: ReadonlySet<string>, field: string, errors: Errors): void {
   const mountPaths = new Set<string>();
-  records(mounts).forEach((mount, index) => {
-    const path = `${field}[${index}]`;
+  for (let index = 0; index < mounts.length; index++) {
+    const mount = recordAt(mounts, index);
     const name = str(mount.name);
-    if (!name) errors.push(required(`${path}.name`));
-    if (!volumeNames.has(name)) errors.push(notFound(`${path}.name`, goQuote(name)));
+    if (!name) errors.push(required(`${field}[${index}].name`));
+    if (!volumeNames.has(name)) errors.push(notFound(`${field}[${index}].name`, goQuote(name)));
     const mountPath = str(mount.mountPath);
-    if (!mountPath) errors.push(required(`${path}.mountPath`));
-    if (mountPaths.has(mountPath)) errors.push(invalid(`${path}.mountPath`, goQuote(mountPath), 'must be unique'));
+    if (!mountPath) errors.push(required(`${field}[${index}].mountPath`));
+    if (mountPaths.has(mountPath)) errors.push(invalid(`${field}[${index}].mountPath`, goQuote(mountPath), 'must be unique'));
     mountPaths.add(mountPath);
-  });
-  return errors;
+  }
 }
 
 /** Native resources (no domain, or a kubernetes.io domain) other than hugepages may be overcommitted. */
@@ -330,9 +350,12 @@ function isOvercommitAllowed(resource: string): boolean {
   return native && !resource.startsWith('hugepages-');
 }
 
-function validateContainerResourceName(name: string, field: string): Errors {
-  const errors: Errors = isQualifiedName(name).map((message) => invalid(field, goQuote(name), message));
-  if (errors.length > 0) return errors;
+function checkContainerResourceName(name: string, field: string, errors: Errors): void {
+  const nameMessages = isQualifiedName(name);
+  if (nameMessages.length > 0) {
+    addInvalid(field, name, nameMessages, errors);
+    return;
+  }
   if (!name.includes('/')) {
     if (!STANDARD_RESOURCES.has(name) && !name.startsWith('hugepages-') && !name.startsWith('requests.hugepages-')) {
       errors.push(invalid(field, goQuote(name), 'must be a standard resource type or fully qualified'));
@@ -341,27 +364,31 @@ function validateContainerResourceName(name: string, field: string): Errors {
   } else if (!name.includes('kubernetes.io/') && name.startsWith('requests.')) {
     errors.push(invalid(field, goQuote(name), "doesn't follow extended resource name standard"));
   }
-  return errors;
+}
+
+/** cpu, memory and ephemeral-storage pass every rule of checkContainerResourceName. */
+function isStandardContainerResource(name: string): boolean {
+  return STANDARD_CONTAINER_RESOURCES.has(name);
+}
+
+function quantityOf(value: unknown): Quantity | undefined {
+  return typeof value === 'string' || typeof value === 'number' ? parseQuantity(value).quantity : undefined;
 }
 
 /** ValidateResourceRequirements: names, non-negative quantities, requests ≤ limits. */
-function validateResources(resources: Json, field: string): Errors {
-  const errors: Errors = [];
+function checkResources(resources: Json, field: string, errors: Errors): void {
   const limits = objectOf(resources.limits);
   const requests = objectOf(resources.requests);
-  const quantityOf = (value: unknown) => (typeof value === 'string' || typeof value === 'number' ? parseQuantity(value).quantity : undefined);
-  for (const [name, value] of Object.entries(limits)) {
-    const path = `${field}.limits[${name}]`;
-    errors.push(...validateContainerResourceName(name, path));
-    const quantity = quantityOf(value);
-    if (quantity && quantity.nano < 0n) errors.push(invalid(path, goQuote(formatQuantity(quantity)), IS_NEGATIVE));
+  for (const name in limits) {
+    if (!isStandardContainerResource(name)) checkContainerResourceName(name, `${field}.limits[${name}]`, errors);
+    const quantity = quantityOf(limits[name]);
+    if (quantity && quantity.nano < 0n) errors.push(invalid(`${field}.limits[${name}]`, goQuote(formatQuantity(quantity)), IS_NEGATIVE));
   }
-  for (const [name, value] of Object.entries(requests)) {
-    const path = `${field}.requests[${name}]`;
-    errors.push(...validateContainerResourceName(name, path));
-    const quantity = quantityOf(value);
+  for (const name in requests) {
+    if (!isStandardContainerResource(name)) checkContainerResourceName(name, `${field}.requests[${name}]`, errors);
+    const quantity = quantityOf(requests[name]);
     if (!quantity) continue;
-    if (quantity.nano < 0n) errors.push(invalid(path, goQuote(formatQuantity(quantity)), IS_NEGATIVE));
+    if (quantity.nano < 0n) errors.push(invalid(`${field}.requests[${name}]`, goQuote(formatQuantity(quantity)), IS_NEGATIVE));
     const limit = limits[name] === undefined ? undefined : quantityOf(limits[name]);
     if (limit) {
       const comparison = compareQuantities(quantity, limit);
@@ -374,74 +401,93 @@ function validateResources(resources: Json, field: string): Errors {
       errors.push(required(`${field}.limits`, 'Limit must be set for non overcommitable resources'));
     }
   }
-  return errors;
 }
 
 const PROBE_HANDLERS = ['exec', 'httpGet', 'tcpSocket', 'grpc'];
+const PROBE_NON_NEGATIVE_FIELDS = ['initialDelaySeconds', 'timeoutSeconds', 'periodSeconds', 'successThreshold', 'failureThreshold'];
 
-function validatePortNumOrName(port: unknown, field: string): Errors {
-  if (typeof port === 'number') return validatePortNumber(port, field);
+function checkPortNumOrName(port: unknown, field: string, errors: Errors): void {
+  if (typeof port === 'number') {
+    checkPortNumber(port, field, errors);
+    return;
+  }
   const name = str(port);
-  if (!name) return [required(field)];
-  return isValidPortName(name).map((message) => invalid(field, goQuote(name), message));
+  if (!name) errors.push(required(field));
+  else addInvalid(field, name, isValidPortName(name), errors);
 }
 
-function validateProbe(probe: unknown, field: string, kind: 'liveness' | 'readiness' | 'startup'): Errors {
-  if (!isRecord(probe)) return [];
-  const errors: Errors = [];
-  const handlers = PROBE_HANDLERS.filter((handler) => probe[handler] !== undefined && probe[handler] !== null);
+/** The keys of `object`, among `candidates` (in their order), whose value is set. */
+function setKeys(object: Json, candidates: readonly string[]): string[] {
+  return candidates.filter((key) => isSet(object[key]));
+}
+
+function checkProbe(probe: Json, field: string, kind: 'liveness' | 'readiness' | 'startup', errors: Errors): void {
+  const handlers = setKeys(probe, PROBE_HANDLERS);
   if (handlers.length === 0) errors.push(required(field, 'must specify a handler type'));
-  for (const extra of handlers.slice(1)) errors.push(forbidden(`${field}.${extra}`, 'may not specify more than 1 handler type'));
-  if (isRecord(probe.httpGet)) errors.push(...validatePortNumOrName(probe.httpGet.port, `${field}.httpGet.port`));
-  if (isRecord(probe.tcpSocket)) errors.push(...validatePortNumOrName(probe.tcpSocket.port, `${field}.tcpSocket.port`));
-  for (const key of ['initialDelaySeconds', 'timeoutSeconds', 'periodSeconds', 'successThreshold', 'failureThreshold']) {
-    errors.push(...nonNegative(probe[key], `${field}.${key}`));
+  for (let extra = 1; extra < handlers.length; extra++) errors.push(forbidden(`${field}.${handlers[extra]}`, 'may not specify more than 1 handler type'));
+  if (isRecord(probe.httpGet)) checkPortNumOrName(probe.httpGet.port, `${field}.httpGet.port`, errors);
+  if (isRecord(probe.tcpSocket)) checkPortNumOrName(probe.tcpSocket.port, `${field}.tcpSocket.port`, errors);
+  for (const key of PROBE_NON_NEGATIVE_FIELDS) {
+    const value = probe[key];
+    if (typeof value === 'number' && value < 0) errors.push(invalid(`${field}.${key}`, String(value), IS_NEGATIVE));
   }
   if (typeof probe.terminationGracePeriodSeconds === 'number' && probe.terminationGracePeriodSeconds <= 0) {
     errors.push(invalid(`${field}.terminationGracePeriodSeconds`, String(probe.terminationGracePeriodSeconds), 'must be greater than 0'));
   }
   if (kind !== 'readiness' && probe.successThreshold !== 1) errors.push(invalid(`${field}.successThreshold`, goScalar(probe.successThreshold as number), 'must be 1'));
   if (kind === 'readiness' && probe.terminationGracePeriodSeconds !== undefined) errors.push(invalid(`${field}.terminationGracePeriodSeconds`, goScalar(probe.terminationGracePeriodSeconds as number), 'must not be set for readinessProbes'));
-  return errors;
 }
 
 /** validateContainerCommon: what every regular and init container must satisfy. */
-function validateContainerCommon(container: Json, volumeNames: Set<string>, path: string): Errors {
-  const errors: Errors = [];
+function checkContainerCommon(container: Json, volumeNames: ReadonlySet<string>, path: string, errors: Errors): void {
   const name = str(container.name);
+  const nameMessages = name ? isDNS1123Label(name) : NO_MESSAGES;
   if (!name) errors.push(required(`${path}.name`));
-  else errors.push(...validateDNS1123Label(name, `${path}.name`));
+  else if (nameMessages.length > 0) addInvalid(`${path}.name`, name, nameMessages, errors);
   if (!str(container.image)) errors.push(required(`${path}.image`));
   const messagePolicy = str(container.terminationMessagePolicy);
   if (!messagePolicy) errors.push(required(`${path}.terminationMessagePolicy`));
-  else if (messagePolicy !== 'File' && messagePolicy !== 'FallbackToLogsOnError') {
-    errors.push(notSupported(`${path}.terminationMessagePolicy`, goQuote(messagePolicy), ['File', 'FallbackToLogsOnError']));
+  else if (!TERMINATION_MESSAGE_POLICIES.includes(messagePolicy)) {
+    errors.push(notSupported(`${path}.terminationMessagePolicy`, goQuote(messagePolicy), TERMINATION_MESSAGE_POLICIES));
   }
-  errors.push(...validateContainerPorts(container.ports, `${path}.ports`));
-  errors.push(...validateEnv(container.env, `${path}.env`));
-  errors.push(...validateVolumeMounts(container.volumeMounts, volumeNames, `${path}.volumeMounts`));
+  // An absent or empty list has nothing to report: its path is built only when there are items.
+  if (isNonEmptyList(container.ports)) checkContainerPorts(listOf(container.ports), `${path}.ports`, errors);
+  if (isNonEmptyList(container.env)) checkEnv(listOf(container.env), `${path}.env`, errors);
+  if (isNonEmptyList(container.volumeMounts)) checkVolumeMounts(listOf(container.volumeMounts), volumeNames, `${path}.volumeMounts`, errors);
   const pullPolicy = str(container.imagePullPolicy);
   if (!pullPolicy) errors.push(required(`${path}.imagePullPolicy`));
   else if (!PULL_POLICIES.includes(pullPolicy)) errors.push(notSupported(`${path}.imagePullPolicy`, goQuote(pullPolicy), PULL_POLICIES));
-  errors.push(...validateResources(objectOf(container.resources), `${path}.resources`));
-  return errors;
+  if (isRecord(container.resources) && (isRecord(container.resources.limits) || isRecord(container.resources.requests))) {
+    checkResources(container.resources, `${path}.resources`, errors);
+  }
 }
 
-function validateVolumes(volumes: unknown, field: string): { errors: Errors; names: Set<string> } {
-  const errors: Errors = [];
+/** Whether a volume sets exactly one source; decided from its own keys, usually just `name` and the source. */
+function hasOneVolumeSource(volume: Json): boolean {
+  let sources = 0;
+  for (const key in volume) if (VOLUME_SOURCE_NAMES.has(key) && isSet(volume[key])) sources++;
+  return sources === 1;
+}
+
+/** The volumes' causes (under `${field}.volumes`), and the names volume mounts may refer to. */
+function checkVolumes(volumes: unknown, field: string, errors: Errors): Set<string> {
   const names = new Set<string>();
-  records(volumes).forEach((volume, index) => {
-    const path = `${field}[${index}]`;
-    const sources = VOLUME_SOURCES.filter((source) => volume[source] !== undefined && volume[source] !== null);
-    if (sources.length === 0) errors.push(required(path, 'must specify a volume type'));
-    for (const extra of sources.slice(1)) errors.push(forbidden(`${path}.${extra}`, 'may not specify more than 1 volume type'));
+  const list = listOf(volumes);
+  for (let index = 0; index < list.length; index++) {
+    const volume = recordAt(list, index);
+    if (!hasOneVolumeSource(volume)) {
+      const sources = setKeys(volume, VOLUME_SOURCES);
+      if (sources.length === 0) errors.push(required(`${field}.volumes[${index}]`, 'must specify a volume type'));
+      for (let extra = 1; extra < sources.length; extra++) errors.push(forbidden(`${field}.volumes[${index}].${sources[extra]}`, 'may not specify more than 1 volume type'));
+    }
     const name = str(volume.name);
-    if (!name) errors.push(required(`${path}.name`));
-    else errors.push(...validateDNS1123Label(name, `${path}.name`));
-    if (names.has(name)) errors.push(duplicate(`${path}.name`, goQuote(name)));
+    const nameMessages = name ? isDNS1123Label(name) : NO_MESSAGES;
+    if (!name) errors.push(required(`${field}.volumes[${index}].name`));
+    else if (nameMessages.length > 0) addInvalid(`${field}.volumes[${index}].name`, name, nameMessages, errors);
+    if (names.has(name)) errors.push(duplicate(`${field}.volumes[${index}].name`, goQuote(name)));
     else names.add(name);
-  });
-  return { errors, names };
+  }
+  return names;
 }
 
 function goToleration(toleration: Json): string {
@@ -449,106 +495,131 @@ function goToleration(toleration: Json): string {
   return `core.Toleration{Key:${goQuote(str(toleration.key))}, Operator:${goQuote(str(toleration.operator))}, Value:${goQuote(str(toleration.value))}, Effect:${goQuote(str(toleration.effect))}, TolerationSeconds:${seconds}}`;
 }
 
-function validateTaintEffect(effect: string, allowEmpty: boolean, field: string): Errors {
-  if (!allowEmpty && !effect) return [required(field)];
-  return TAINT_EFFECTS.includes(effect) ? [] : [notSupported(field, goQuote(effect), TAINT_EFFECTS)];
+function checkTaintEffect(effect: string, allowEmpty: boolean, field: string, errors: Errors): void {
+  if (!allowEmpty && !effect) errors.push(required(field));
+  else if (!TAINT_EFFECTS.includes(effect)) errors.push(notSupported(field, goQuote(effect), TAINT_EFFECTS));
+}
+
+function checkToleration(toleration: Json, field: string, index: number, errors: Errors): void {
+  const key = str(toleration.key);
+  const operator = str(toleration.operator);
+  const effect = str(toleration.effect);
+  if (key) {
+    const keyMessages = isQualifiedName(key);
+    if (keyMessages.length > 0) addInvalid(`${field}[${index}].key`, key, keyMessages, errors);
+  }
+  if (!key && operator !== 'Exists') errors.push(invalid(`${field}[${index}].operator`, goQuote(operator), 'operator must be Exists when `key` is empty, which means "match all values and all keys"'));
+  if (isSet(toleration.tolerationSeconds) && effect !== 'NoExecute') {
+    errors.push(invalid(`${field}[${index}].effect`, goQuote(effect), "effect must be 'NoExecute' when `tolerationSeconds` is set"));
+  }
+  if (operator === 'Equal' || operator === '') {
+    const messages = isValidLabelValue(str(toleration.value));
+    if (messages.length > 0) errors.push(invalid(`${field}[${index}].operator`, goQuote(str(toleration.value)), messages.join(';')));
+  } else if (operator === 'Exists') {
+    if (str(toleration.value)) errors.push(invalid(`${field}[${index}].operator`, goToleration(toleration), "value must be empty when `operator` is 'Exists'"));
+  } else {
+    errors.push(notSupported(`${field}[${index}].operator`, goQuote(operator), TOLERATION_OPERATORS));
+  }
+  if (effect && !TAINT_EFFECTS.includes(effect)) checkTaintEffect(effect, true, `${field}[${index}].effect`, errors);
+}
+
+function checkTolerations(tolerations: unknown, field: string, errors: Errors): void {
+  const list = listOf(tolerations);
+  for (let index = 0; index < list.length; index++) checkToleration(recordAt(list, index), field, index, errors);
 }
 
 export function validateTolerations(tolerations: unknown, field: string): Errors {
   const errors: Errors = [];
-  records(tolerations).forEach((toleration, index) => {
-    const path = `${field}[${index}]`;
-    const key = str(toleration.key);
-    const operator = str(toleration.operator);
-    const effect = str(toleration.effect);
-    if (key) errors.push(...isQualifiedName(key).map((message) => invalid(`${path}.key`, goQuote(key), message)));
-    if (!key && operator !== 'Exists') errors.push(invalid(`${path}.operator`, goQuote(operator), 'operator must be Exists when `key` is empty, which means "match all values and all keys"'));
-    if (toleration.tolerationSeconds !== undefined && toleration.tolerationSeconds !== null && effect !== 'NoExecute') {
-      errors.push(invalid(`${path}.effect`, goQuote(effect), "effect must be 'NoExecute' when `tolerationSeconds` is set"));
-    }
-    if (operator === 'Equal' || operator === '') {
-      const messages = isValidLabelValue(str(toleration.value));
-      if (messages.length > 0) errors.push(invalid(`${path}.operator`, goQuote(str(toleration.value)), messages.join(';')));
-    } else if (operator === 'Exists') {
-      if (str(toleration.value)) errors.push(invalid(`${path}.operator`, goToleration(toleration), "value must be empty when `operator` is 'Exists'"));
-    } else {
-      errors.push(notSupported(`${path}.operator`, goQuote(operator), ['Equal', 'Exists']));
-    }
-    if (effect) errors.push(...validateTaintEffect(effect, true, `${path}.effect`));
-  });
+  checkTolerations(tolerations, field, errors);
   return errors;
 }
 
+/** The regular containers: the common checks, unique names, probes, no restartPolicy. */
+function checkContainers(containers: readonly unknown[], volumeNames: ReadonlySet<string>, containerNames: Set<string>, field: string, errors: Errors): void {
+  for (let index = 0; index < containers.length; index++) {
+    const container = recordAt(containers, index);
+    const path = `${field}[${index}]`;
+    checkContainerCommon(container, volumeNames, path, errors);
+    const name = str(container.name);
+    if (containerNames.has(name)) errors.push(duplicate(`${path}.name`, goQuote(name)));
+    else containerNames.add(name);
+    if (isRecord(container.livenessProbe)) checkProbe(container.livenessProbe, `${path}.livenessProbe`, 'liveness', errors);
+    if (isRecord(container.readinessProbe)) checkProbe(container.readinessProbe, `${path}.readinessProbe`, 'readiness', errors);
+    if (isRecord(container.startupProbe)) checkProbe(container.startupProbe, `${path}.startupProbe`, 'startup', errors);
+    if (isSet(container.restartPolicy)) errors.push(forbidden(`${path}.restartPolicy`, 'may not be set for non-init containers'));
+  }
+}
+
+function checkInitContainers(containers: readonly unknown[], volumeNames: ReadonlySet<string>, containerNames: Set<string>, field: string, errors: Errors): void {
+  for (let index = 0; index < containers.length; index++) {
+    const container = recordAt(containers, index);
+    const path = `${field}[${index}]`;
+    checkContainerCommon(container, volumeNames, path, errors);
+    const name = str(container.name);
+    if (containerNames.has(name)) errors.push(duplicate(`${path}.name`, goQuote(name)));
+    else containerNames.add(name);
+  }
+}
+
 /** ValidatePodSpec, in upstream's order. */
-function validatePodSpec(spec: Json, field: string): Errors {
-  const { errors, names: volumeNames } = validateVolumes(spec.volumes, `${field}.volumes`);
-  const containers = records(spec.containers);
+function checkPodSpec(spec: Json, field: string, errors: Errors): void {
+  const volumeNames = checkVolumes(spec.volumes, field, errors);
+  const containers = listOf(spec.containers);
   const containerNames = new Set<string>();
   if (containers.length === 0) errors.push(required(`${field}.containers`));
-  containers.forEach((container, index) => {
-    const path = `${field}.containers[${index}]`;
-    errors.push(...validateContainerCommon(container, volumeNames, path));
-    const name = str(container.name);
-    if (containerNames.has(name)) errors.push(duplicate(`${path}.name`, goQuote(name)));
-    else containerNames.add(name);
-    errors.push(...validateProbe(container.livenessProbe, `${path}.livenessProbe`, 'liveness'));
-    errors.push(...validateProbe(container.readinessProbe, `${path}.readinessProbe`, 'readiness'));
-    errors.push(...validateProbe(container.startupProbe, `${path}.startupProbe`, 'startup'));
-    if (container.restartPolicy !== undefined && container.restartPolicy !== null) errors.push(forbidden(`${path}.restartPolicy`, 'may not be set for non-init containers'));
-  });
-  records(spec.initContainers).forEach((container, index) => {
-    const path = `${field}.initContainers[${index}]`;
-    errors.push(...validateContainerCommon(container, volumeNames, path));
-    const name = str(container.name);
-    if (containerNames.has(name)) errors.push(duplicate(`${path}.name`, goQuote(name)));
-    else containerNames.add(name);
-  });
+  checkContainers(containers, volumeNames, containerNames, `${field}.containers`, errors);
+  if (isNonEmptyList(spec.initContainers)) checkInitContainers(listOf(spec.initContainers), volumeNames, containerNames, `${field}.initContainers`, errors);
   const restartPolicy = str(spec.restartPolicy);
   if (!restartPolicy) errors.push(required(`${field}.restartPolicy`));
   else if (!RESTART_POLICIES.includes(restartPolicy)) errors.push(notSupported(`${field}.restartPolicy`, goQuote(restartPolicy), RESTART_POLICIES));
   const dnsPolicy = str(spec.dnsPolicy);
   if (!dnsPolicy) errors.push(required(`${field}.dnsPolicy`));
   else if (!DNS_POLICIES.includes(dnsPolicy)) errors.push(notSupported(`${field}.dnsPolicy`, goQuote(dnsPolicy), DNS_POLICIES));
-  errors.push(...validateLabels(stringMap(spec.nodeSelector), `${field}.nodeSelector`));
+  if (isRecord(spec.nodeSelector)) checkLabels(stringMap(spec.nodeSelector), `${field}.nodeSelector`, errors);
   const serviceAccountName = str(spec.serviceAccountName);
-  if (serviceAccountName) for (const message of nameIsDNSSubdomain(serviceAccountName, false)) errors.push(invalid(`${field}.serviceAccountName`, goQuote(serviceAccountName), message));
+  const serviceAccountMessages = serviceAccountName ? nameIsDNSSubdomain(serviceAccountName, false) : NO_MESSAGES;
+  if (serviceAccountMessages.length > 0) addInvalid(`${field}.serviceAccountName`, serviceAccountName, serviceAccountMessages, errors);
   const nodeName = str(spec.nodeName);
-  if (nodeName) for (const message of nameIsDNSSubdomain(nodeName, false)) errors.push(invalid(`${field}.nodeName`, goQuote(nodeName), message));
+  const nodeNameMessages = nodeName ? nameIsDNSSubdomain(nodeName, false) : NO_MESSAGES;
+  if (nodeNameMessages.length > 0) addInvalid(`${field}.nodeName`, nodeName, nodeNameMessages, errors);
   if (typeof spec.activeDeadlineSeconds === 'number' && (spec.activeDeadlineSeconds < 1 || spec.activeDeadlineSeconds > 2147483647)) {
     errors.push(invalid(`${field}.activeDeadlineSeconds`, String(spec.activeDeadlineSeconds), inclusiveRangeError(1, 2147483647)));
   }
-  errors.push(...validateTolerations(spec.tolerations, `${field}.tolerations`));
-  if (spec.preemptionPolicy !== undefined && spec.preemptionPolicy !== null && spec.preemptionPolicy !== 'PreemptLowerPriority' && spec.preemptionPolicy !== 'Never') {
+  if (isNonEmptyList(spec.tolerations)) checkTolerations(spec.tolerations, `${field}.tolerations`, errors);
+  if (isSet(spec.preemptionPolicy) && spec.preemptionPolicy !== 'PreemptLowerPriority' && spec.preemptionPolicy !== 'Never') {
     errors.push(notSupported(`${field}.preemptionPolicy`, goQuote(str(spec.preemptionPolicy)), ['PreemptLowerPriority', 'Never']));
   }
-  return errors;
 }
 
 /** ValidatePodTemplateSpec: the template's labels and annotations, then its pod spec. */
-function validatePodTemplateSpec(template: Json, field: string): Errors {
+function checkPodTemplateSpec(template: Json, field: string, errors: Errors): void {
   const meta = objectOf(template.metadata);
-  return [
-    ...validateLabels(stringMap(meta.labels), `${field}.labels`),
-    ...validateAnnotations(stringMap(meta.annotations), `${field}.annotations`),
-    ...validatePodSpec(objectOf(template.spec), `${field}.spec`),
-  ];
+  checkLabels(stringMap(meta.labels), `${field}.labels`, errors);
+  checkAnnotations(stringMap(meta.annotations), `${field}.annotations`, errors);
+  checkPodSpec(objectOf(template.spec), `${field}.spec`, errors);
 }
 
 // ---------------------------------------------------------------------------------------------
 // Pods
 
+/** Only pods, not templates, reject images with surrounding whitespace (backwards compatibility). */
+function checkImagesTrimmed(containers: unknown, field: string, errors: Errors): void {
+  const list = listOf(containers);
+  for (let index = 0; index < list.length; index++) {
+    const image = str(recordAt(list, index).image);
+    if (image !== image.trim()) errors.push(invalid(`${field}[${index}].image`, goQuote(image), 'must not have leading or trailing whitespace'));
+  }
+}
+
 function validatePodCreate(pod: KubeObject): Errors {
   const spec = objectOf(pod.spec);
-  const errors = [...validateObjectMeta(pod, true, nameIsDNSSubdomain), ...validatePodSpec(spec, 'spec')];
-  // Only pods, not templates, reject images with surrounding whitespace (backwards compatibility).
-  for (const key of ['containers', 'initContainers']) {
-    records(spec[key]).forEach((container, index) => {
-      const image = str(container.image);
-      if (image !== image.trim()) errors.push(invalid(`spec.${key}[${index}].image`, goQuote(image), 'must not have leading or trailing whitespace'));
-    });
-  }
-  if (records(spec.ephemeralContainers).length > 0) errors.push(forbidden('spec.ephemeralContainers', 'cannot be set on create'));
-  if (str(spec.nodeName) && records(spec.schedulingGates).length > 0) errors.push(forbidden('spec.nodeName', 'cannot be set until all schedulingGates have been cleared'));
+  const errors: Errors = [];
+  checkObjectMeta(pod, true, nameIsDNSSubdomain, errors);
+  checkPodSpec(spec, 'spec', errors);
+  checkImagesTrimmed(spec.containers, 'spec.containers', errors);
+  checkImagesTrimmed(spec.initContainers, 'spec.initContainers', errors);
+  if (isNonEmptyList(spec.ephemeralContainers)) errors.push(forbidden('spec.ephemeralContainers', 'cannot be set on create'));
+  if (str(spec.nodeName) && isNonEmptyList(spec.schedulingGates)) errors.push(forbidden('spec.nodeName', 'cannot be set until all schedulingGates have been cleared'));
   return errors;
 }
 
@@ -574,38 +645,39 @@ function validateContainerUpdates(containers: Json[], oldContainers: Json[], fie
   return false;
 }
 
-function validateOnlyAddedTolerations(tolerations: Json[], oldTolerations: Json[], field: string): Errors {
+function checkOnlyAddedTolerations(tolerations: Json[], oldTolerations: Json[], field: string, errors: Errors): void {
   for (const old of oldTolerations) {
     const kept = tolerations.some((toleration) => semanticEqual({ ...old, tolerationSeconds: toleration.tolerationSeconds }, toleration));
-    if (!kept) return [forbidden(field, 'existing toleration can not be modified except its tolerationSeconds')];
+    if (!kept) {
+      errors.push(forbidden(field, 'existing toleration can not be modified except its tolerationSeconds'));
+      return;
+    }
   }
-  return validateTolerations(tolerations, field);
+  checkTolerations(tolerations, field, errors);
 }
 
-function validatePodUpdate(pod: KubeObject, old: KubeObject): Errors {
-  const errors = [...validateObjectMetaUpdate(pod, old), ...validatePodSpec(objectOf(pod.spec), 'spec')];
-  const spec = objectOf(pod.spec);
-  const oldSpec = objectOf(old.spec);
+/** ValidatePodSpecUpdate's part beyond ValidatePodSpec: only images, activeDeadlineSeconds and added tolerations may change. */
+function checkPodSpecUpdate(spec: Json, oldSpec: Json, errors: Errors): void {
   const containers = records(spec.containers);
   const oldContainers = records(oldSpec.containers);
   const initContainers = records(spec.initContainers);
   const oldInitContainers = records(oldSpec.initContainers);
-  if (validateContainerUpdates(containers, oldContainers, 'spec.containers', errors)) return errors;
-  if (validateContainerUpdates(initContainers, oldInitContainers, 'spec.initContainers', errors)) return errors;
+  if (validateContainerUpdates(containers, oldContainers, 'spec.containers', errors)) return;
+  if (validateContainerUpdates(initContainers, oldInitContainers, 'spec.initContainers', errors)) return;
   if (typeof spec.activeDeadlineSeconds === 'number') {
     if (spec.activeDeadlineSeconds < 0 || spec.activeDeadlineSeconds > 2147483647) {
       errors.push(invalid('spec.activeDeadlineSeconds', String(spec.activeDeadlineSeconds), inclusiveRangeError(0, 2147483647)));
-      return errors;
+      return;
     }
     if (typeof oldSpec.activeDeadlineSeconds === 'number' && oldSpec.activeDeadlineSeconds < spec.activeDeadlineSeconds) {
       errors.push(invalid('spec.activeDeadlineSeconds', String(spec.activeDeadlineSeconds), 'must be less than or equal to previous value'));
-      return errors;
+      return;
     }
   } else if (typeof oldSpec.activeDeadlineSeconds === 'number') {
     errors.push(invalid('spec.activeDeadlineSeconds', 'null', 'must not update from a positive integer to nil value'));
   }
-  errors.push(...validateOnlyAddedTolerations(records(spec.tolerations), records(oldSpec.tolerations), 'spec.tolerations'));
-  if (semanticEqual(spec, oldSpec)) return errors;
+  checkOnlyAddedTolerations(records(spec.tolerations), records(oldSpec.tolerations), 'spec.tolerations', errors);
+  if (semanticEqual(spec, oldSpec)) return;
   // Take over the fields that may change, then anything still different is forbidden.
   const munged: Json = {
     ...spec,
@@ -623,6 +695,16 @@ function validatePodUpdate(pod: KubeObject, old: KubeObject): Errors {
   if (!semanticEqual(munged, oldSpec)) {
     errors.push(forbidden('spec', `pod updates may not change fields other than ${UPDATABLE_POD_SPEC_FIELDS.join(',')}\n${podSpecDiff(oldSpec, munged)}`));
   }
+}
+
+function validatePodUpdate(pod: KubeObject, old: KubeObject): Errors {
+  const errors: Errors = [];
+  checkObjectMetaUpdate(pod, old, errors);
+  // The stored spec itself (writes that leave spec alone share it) passed all of this when it was written.
+  if (isRecord(pod.spec) && pod.spec === old.spec) return errors;
+  const spec = objectOf(pod.spec);
+  checkPodSpec(spec, 'spec', errors);
+  checkPodSpecUpdate(spec, objectOf(old.spec), errors);
   return errors;
 }
 
@@ -638,23 +720,28 @@ function intOrPercentValue(value: unknown): number {
   return /^-?\d+$/.test(text) ? Number(text) : 0;
 }
 
-function validatePositiveIntOrPercent(value: unknown, field: string): Errors {
-  if (typeof value === 'number') return nonNegative(value, field);
-  if (typeof value !== 'string') return [];
-  if (/^[0-9]+%$/.test(value)) return [];
-  return [invalid(field, goIntOrString(value), regexError("a valid percent string must be a numeric string followed by an ending '%'", PERCENT_FMT, '1%', '93%'))];
+function checkPositiveIntOrPercent(value: unknown, field: string, errors: Errors): void {
+  if (typeof value === 'number') checkNonNegative(value, field, errors);
+  else if (typeof value === 'string' && !/^[0-9]+%$/.test(value)) {
+    errors.push(invalid(field, goIntOrString(value), regexError("a valid percent string must be a numeric string followed by an ending '%'", PERCENT_FMT, '1%', '93%')));
+  }
 }
 
-function validateDeploymentStrategy(strategy: Json, field: string): Errors {
+function checkDeploymentStrategy(strategy: Json, field: string, errors: Errors): void {
   const type = str(strategy.type);
   const rollingUpdate = strategy.rollingUpdate;
   if (type === 'Recreate') {
-    return rollingUpdate !== undefined && rollingUpdate !== null ? [forbidden(`${field}.rollingUpdate`, "may not be specified when strategy `type` is 'Recreate'")] : [];
+    if (isSet(rollingUpdate)) errors.push(forbidden(`${field}.rollingUpdate`, "may not be specified when strategy `type` is 'Recreate'"));
+    return;
   }
   if (type === 'RollingUpdate') {
-    if (!isRecord(rollingUpdate)) return [required(`${field}.rollingUpdate`, 'this should be defaulted and never be nil')];
+    if (!isRecord(rollingUpdate)) {
+      errors.push(required(`${field}.rollingUpdate`, 'this should be defaulted and never be nil'));
+      return;
+    }
     const path = `${field}.rollingUpdate`;
-    const errors = [...validatePositiveIntOrPercent(rollingUpdate.maxUnavailable, `${path}.maxUnavailable`), ...validatePositiveIntOrPercent(rollingUpdate.maxSurge, `${path}.maxSurge`)];
+    checkPositiveIntOrPercent(rollingUpdate.maxUnavailable, `${path}.maxUnavailable`, errors);
+    checkPositiveIntOrPercent(rollingUpdate.maxSurge, `${path}.maxSurge`, errors);
     const goMaxUnavailable = goIntOrString(rollingUpdate.maxUnavailable as number | string);
     if (intOrPercentValue(rollingUpdate.maxUnavailable) === 0 && intOrPercentValue(rollingUpdate.maxSurge) === 0) {
       errors.push(invalid(`${path}.maxUnavailable`, goMaxUnavailable, 'may not be 0 when `maxSurge` is 0'));
@@ -662,68 +749,85 @@ function validateDeploymentStrategy(strategy: Json, field: string): Errors {
     if (typeof rollingUpdate.maxUnavailable === 'string' && /^[0-9]+%$/.test(rollingUpdate.maxUnavailable) && intOrPercentValue(rollingUpdate.maxUnavailable) > 100) {
       errors.push(invalid(`${path}.maxUnavailable`, goMaxUnavailable, 'must not be greater than 100%'));
     }
-    return errors;
+    return;
   }
   const rollingUpdateValue = isRecord(rollingUpdate) ? '(*apps.RollingUpdateDeployment)(0xc000a1b2c0)' : '(*apps.RollingUpdateDeployment)(nil)';
-  return [notSupported(field, `apps.DeploymentStrategy{Type:${goQuote(type)}, RollingUpdate:${rollingUpdateValue}}`, ['Recreate', 'RollingUpdate'])];
+  errors.push(notSupported(field, `apps.DeploymentStrategy{Type:${goQuote(type)}, RollingUpdate:${rollingUpdateValue}}`, ['Recreate', 'RollingUpdate']));
 }
 
 /** ValidatePodTemplateSpecForReplicaSet: selector ↔ labels, the template, restartPolicy Always. */
-function validateTemplateForReplicaSet(spec: Json, field: string): Errors {
-  const errors: Errors = [];
+function checkTemplateForReplicaSet(spec: Json, field: string, errors: Errors): void {
   const template = spec.template;
-  if (!isRecord(template)) return [required(field)];
+  if (!isRecord(template)) {
+    errors.push(required(field));
+    return;
+  }
   const labels = stringMap(objectOf(template.metadata).labels);
   const selector = isRecord(spec.selector) ? (spec.selector as LabelSelector) : undefined;
   if (selectorVerdict(selector, labels ?? {}) === 'mismatch') {
     errors.push(invalid(`${field}.metadata.labels`, goStringMap(labels), '`selector` does not match template `labels`'));
   }
-  errors.push(...validatePodTemplateSpec(template, field));
+  checkPodTemplateSpec(template, field, errors);
   const podSpec = objectOf(template.spec);
   const restartPolicy = str(podSpec.restartPolicy);
   if (restartPolicy !== 'Always') errors.push(notSupported(`${field}.spec.restartPolicy`, goQuote(restartPolicy), ['Always']));
   if (typeof podSpec.activeDeadlineSeconds === 'number') {
     errors.push(invalid(`${field}.spec.activeDeadlineSeconds`, String(podSpec.activeDeadlineSeconds), 'activeDeadlineSeconds in ReplicaSet is not Supported'));
   }
-  return errors;
 }
 
-function validateWorkloadSelector(spec: Json): Errors {
-  if (!isRecord(spec.selector)) return [required('spec.selector')];
+function checkWorkloadSelector(spec: Json, errors: Errors): void {
+  if (!isRecord(spec.selector)) {
+    errors.push(required('spec.selector'));
+    return;
+  }
   const selector = spec.selector as LabelSelector;
-  const errors = validateLabelSelector(selector, 'spec.selector');
+  checkLabelSelector(selector, 'spec.selector', errors);
   if (Object.keys(selector.matchLabels ?? {}).length + (selector.matchExpressions ?? []).length === 0) {
     errors.push(invalid('spec.selector', goLabelSelector(selector), 'empty selector is invalid for deployment'));
   }
-  return errors;
 }
 
-function validateDeploymentSpec(spec: Json): Errors {
-  const errors = [...nonNegative(spec.replicas, 'spec.replicas'), ...validateWorkloadSelector(spec), ...validateTemplateForReplicaSet(spec, 'spec.template')];
-  errors.push(...validateDeploymentStrategy(objectOf(spec.strategy), 'spec.strategy'));
-  errors.push(...nonNegative(spec.minReadySeconds, 'spec.minReadySeconds'));
-  errors.push(...nonNegative(spec.revisionHistoryLimit, 'spec.revisionHistoryLimit'));
+function checkDeploymentSpec(spec: Json, errors: Errors): void {
+  checkNonNegative(spec.replicas, 'spec.replicas', errors);
+  checkWorkloadSelector(spec, errors);
+  checkTemplateForReplicaSet(spec, 'spec.template', errors);
+  checkDeploymentStrategy(objectOf(spec.strategy), 'spec.strategy', errors);
+  checkNonNegative(spec.minReadySeconds, 'spec.minReadySeconds', errors);
+  checkNonNegative(spec.revisionHistoryLimit, 'spec.revisionHistoryLimit', errors);
   if (typeof spec.progressDeadlineSeconds === 'number') {
-    errors.push(...nonNegative(spec.progressDeadlineSeconds, 'spec.progressDeadlineSeconds'));
+    checkNonNegative(spec.progressDeadlineSeconds, 'spec.progressDeadlineSeconds', errors);
     const minReadySeconds = typeof spec.minReadySeconds === 'number' ? spec.minReadySeconds : 0;
     if (spec.progressDeadlineSeconds <= minReadySeconds) errors.push(invalid('spec.progressDeadlineSeconds', String(spec.progressDeadlineSeconds), 'must be greater than minReadySeconds'));
   }
-  return errors;
 }
 
-function validateReplicaSetSpec(spec: Json): Errors {
-  return [
-    ...nonNegative(spec.replicas, 'spec.replicas'),
-    ...nonNegative(spec.minReadySeconds, 'spec.minReadySeconds'),
-    ...validateWorkloadSelector(spec),
-    ...validateTemplateForReplicaSet(spec, 'spec.template'),
-  ];
+function checkReplicaSetSpec(spec: Json, errors: Errors): void {
+  checkNonNegative(spec.replicas, 'spec.replicas', errors);
+  checkNonNegative(spec.minReadySeconds, 'spec.minReadySeconds', errors);
+  checkWorkloadSelector(spec, errors);
+  checkTemplateForReplicaSet(spec, 'spec.template', errors);
 }
 
 /** apps/v1 strategies reject any change of the selector after creation. */
-function validateSelectorImmutable(spec: Json, oldSpec: Json): Errors {
-  if (semanticEqual(spec.selector, oldSpec.selector)) return [];
-  return [invalid('spec.selector', goLabelSelector(isRecord(spec.selector) ? (spec.selector as LabelSelector) : undefined), FIELD_IMMUTABLE)];
+function checkSelectorImmutable(spec: Json, oldSpec: Json, errors: Errors): void {
+  if (semanticEqual(spec.selector, oldSpec.selector)) return;
+  errors.push(invalid('spec.selector', goLabelSelector(isRecord(spec.selector) ? (spec.selector as LabelSelector) : undefined), FIELD_IMMUTABLE));
+}
+
+function validateWorkload(kind: 'Deployment' | 'ReplicaSet', object: KubeObject, old: KubeObject | undefined): Errors {
+  const spec = objectOf(object.spec);
+  const checkSpec = kind === 'Deployment' ? checkDeploymentSpec : checkReplicaSetSpec;
+  const errors: Errors = [];
+  if (!old) {
+    checkObjectMeta(object, true, nameIsDNSSubdomain, errors);
+    checkSpec(spec, errors);
+    return errors;
+  }
+  checkObjectMetaUpdate(object, old, errors);
+  checkSpec(spec, errors);
+  checkSelectorImmutable(spec, objectOf(old.spec), errors);
+  return errors;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -734,16 +838,17 @@ function goTaint(taint: Json): string {
 }
 
 function validateNode(node: KubeObject): Errors {
-  const errors = validateObjectMeta(node, false, nameIsDNSSubdomain);
+  const errors: Errors = [];
+  checkObjectMeta(node, false, nameIsDNSSubdomain, errors);
   const seen = new Set<string>();
   // Upstream passes the metadata path to validateNodeTaints, so taint errors read `metadata.taints[i]`.
   records(objectOf(node.spec).taints).forEach((taint, index) => {
     const path = `metadata.taints[${index}]`;
     const key = str(taint.key);
-    errors.push(...isQualifiedName(key).map((message) => invalid(`${path}.key`, goQuote(key), message)));
+    addInvalid(`${path}.key`, key, isQualifiedName(key), errors);
     const valueMessages = isValidLabelValue(str(taint.value));
     if (valueMessages.length > 0) errors.push(invalid(`${path}.value`, goQuote(str(taint.value)), valueMessages.join(';')));
-    errors.push(...validateTaintEffect(str(taint.effect), false, `${path}.effect`));
+    checkTaintEffect(str(taint.effect), false, `${path}.effect`, errors);
     const identity = `${str(taint.effect)}\u0000${key}`;
     if (seen.has(identity)) errors.push(duplicate(path, goTaint(taint), 'taints must be unique by key and effect pair'));
     seen.add(identity);
@@ -765,17 +870,18 @@ function isConfigMapKey(key: string): string[] {
 }
 
 function validateConfigMap(configMap: KubeObject): Errors {
-  const errors = validateObjectMeta(configMap, true, nameIsDNSSubdomain);
+  const errors: Errors = [];
+  checkObjectMeta(configMap, true, nameIsDNSSubdomain, errors);
   const data = objectOf(configMap.data);
   const binaryData = objectOf(configMap.binaryData);
   let size = 0;
   for (const [key, value] of Object.entries(data)) {
-    for (const message of isConfigMapKey(key)) errors.push(invalid(`data[${key}]`, goQuote(key), message));
+    addInvalid(`data[${key}]`, key, isConfigMapKey(key), errors);
     if (key in binaryData) errors.push(invalid(`data[${key}]`, goQuote(key), 'duplicate of key present in binaryData'));
     size += str(value).length;
   }
   for (const [key, value] of Object.entries(binaryData)) {
-    for (const message of isConfigMapKey(key)) errors.push(invalid(`binaryData[${key}]`, goQuote(key), message));
+    addInvalid(`binaryData[${key}]`, key, isConfigMapKey(key), errors);
     if (key in data) errors.push(invalid(`binaryData[${key}]`, goQuote(key), 'duplicate of key present in data'));
     size += str(value).length;
   }
@@ -784,38 +890,55 @@ function validateConfigMap(configMap: KubeObject): Errors {
 }
 
 function validateConfigMapUpdate(configMap: KubeObject, old: KubeObject): Errors {
-  const errors = validateObjectMetaUpdate(configMap, old);
+  const errors: Errors = [];
+  checkObjectMetaUpdate(configMap, old, errors);
   if (old.immutable === true) {
     if (configMap.immutable !== true) errors.push(forbidden('immutable', 'field is immutable when `immutable` is set'));
     if (!semanticEqual(configMap.data, old.data)) errors.push(forbidden('data', 'field is immutable when `immutable` is set'));
     if (!semanticEqual(configMap.binaryData, old.binaryData)) errors.push(forbidden('binaryData', 'field is immutable when `immutable` is set'));
   }
-  return [...errors, ...validateConfigMap(configMap).filter((cause) => !cause.field.startsWith('metadata.'))];
+  for (const cause of validateConfigMap(configMap)) if (!cause.field.startsWith('metadata.')) errors.push(cause);
+  return errors;
+}
+
+function validateNodeUpdate(node: KubeObject, old: KubeObject): Errors {
+  const errors: Errors = [];
+  checkObjectMetaUpdate(node, old, errors);
+  for (const cause of validateNode(node)) if (!cause.field.startsWith('metadata.name')) errors.push(cause);
+  return errors;
+}
+
+/** ValidateObjectMeta, or ValidateObjectMetaUpdate, and nothing else: Namespaces and Events. */
+function validateMetaOnly(object: KubeObject, old: KubeObject | undefined, namespaced: boolean, nameRule: NameRule): Errors {
+  const errors: Errors = [];
+  if (old) checkObjectMetaUpdate(object, old, errors);
+  else checkObjectMeta(object, namespaced, nameRule, errors);
+  return errors;
 }
 
 // ---------------------------------------------------------------------------------------------
 // Entry points
 
-/** Every validation cause for a create (`old` absent) or an update, in upstream's order. */
+/**
+ * Every validation cause for a create (`old` absent) or an update, in upstream's order. `old` is
+ * the stored object: it passed validation when it was written, so what an update shares with it
+ * by reference is not validated again.
+ */
 export function validate(kind: ResourceKind, object: KubeObject, old?: KubeObject): FieldCause[] {
-  const spec = objectOf(object.spec);
   switch (kind) {
     case 'Deployment':
-      if (!old) return [...validateObjectMeta(object, true, nameIsDNSSubdomain), ...validateDeploymentSpec(spec)];
-      return [...validateObjectMetaUpdate(object, old), ...validateDeploymentSpec(spec), ...validateSelectorImmutable(spec, objectOf(old.spec))];
     case 'ReplicaSet':
-      if (!old) return [...validateObjectMeta(object, true, nameIsDNSSubdomain), ...validateReplicaSetSpec(spec)];
-      return [...validateObjectMetaUpdate(object, old), ...validateReplicaSetSpec(spec), ...validateSelectorImmutable(spec, objectOf(old.spec))];
+      return validateWorkload(kind, object, old);
     case 'Pod':
       return old ? validatePodUpdate(object, old) : validatePodCreate(object);
     case 'Namespace':
-      return old ? validateObjectMetaUpdate(object, old) : validateObjectMeta(object, false, nameIsDNSLabel);
+      return validateMetaOnly(object, old, false, nameIsDNSLabel);
     case 'Node':
-      return old ? [...validateObjectMetaUpdate(object, old), ...validateNode(object).filter((cause) => !cause.field.startsWith('metadata.name'))] : validateNode(object);
+      return old ? validateNodeUpdate(object, old) : validateNode(object);
     case 'ConfigMap':
       return old ? validateConfigMapUpdate(object, old) : validateConfigMap(object);
     case 'Event':
-      return old ? validateObjectMetaUpdate(object, old) : validateObjectMeta(object, true, nameIsDNSSubdomain);
+      return validateMetaOnly(object, old, true, nameIsDNSSubdomain);
   }
 }
 
@@ -874,10 +997,13 @@ export function decodeCheck(kind: ResourceKind, object: KubeObject, fieldValidat
   return { error: new ApiError(400, 'BadRequest', strictDecodingMessage(kind, inspection.unknownFields)), warnings: [] };
 }
 
+/** The defaulting options of every create (defaulting only reads them). */
+const CREATE_DEFAULTING: DefaultingOptions = Object.freeze({});
+
 /** Defaulting, admission and validation as the store's Admission hook expects them. */
 export const apiServerAdmission = {
   applyDefaults(kind: ResourceKind, object: KubeObject, old?: KubeObject): void {
-    applyDefaults(kind, object, old ? { old } : {});
+    applyDefaults(kind, object, old ? { old } : CREATE_DEFAULTING);
   },
   validate: validationError,
 };
