@@ -11,8 +11,15 @@ export function formatGoDuration(ms: number): string {
   const millis = total % 60_000;
   const whole = Math.floor(millis / 1000);
   const fraction = millis % 1000;
-  const seconds = fraction === 0 ? `${whole}` : `${whole}.${String(fraction).padStart(3, '0').replace(/0+$/, '')}`;
+  const seconds = fraction === 0 ? `${whole}` : `${whole}.${millisecondDigits(fraction)}`;
   if (hours > 0) return `${hours}h${minutes}m${seconds}s`;
   if (minutes > 0) return `${minutes}m${seconds}s`;
   return `${seconds}s`;
+}
+
+/** 1–999 ms as the digits after the decimal point of seconds, without trailing zeros: 5 → `005`, 50 → `05`, 500 → `5`. */
+function millisecondDigits(ms: number): string {
+  if (ms % 100 === 0) return String(ms / 100);
+  if (ms % 10 === 0) return String(ms / 10).padStart(2, '0');
+  return String(ms).padStart(3, '0');
 }

@@ -90,23 +90,49 @@ function fnv1a(text: string, seed = 0x811c9dc5): number {
   return hash >>> 0;
 }
 
-const HEX_BYTES = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
+const HEX_DIGIT_CODES = Array.from('0123456789abcdef', (digit) => digit.charCodeAt(0));
+/** The character codes of a byte's two hex digits, by byte value. */
+const HIGH_DIGIT_CODES = Array.from({ length: 256 }, (_, byte) => HEX_DIGIT_CODES[byte >>> 4]);
+const LOW_DIGIT_CODES = Array.from({ length: 256 }, (_, byte) => HEX_DIGIT_CODES[byte & 15]);
+/** Character codes of the string hex64 is building, reused from call to call. */
+const hexCodes: number[] = [];
+
+/** Writes the 8 hex digits of a 32-bit word into `codes` at `at`. */
+function writeHexWord(codes: number[], at: number, word: number): void {
+  for (let shift = 24; shift >= 0; shift -= 8) {
+    const byte = (word >>> shift) & 255;
+    codes[at++] = HIGH_DIGIT_CODES[byte];
+    codes[at++] = LOW_DIGIT_CODES[byte];
+  }
+}
 
 /** 64 hex digits derived from `text`, after `prefix`: a stand-in for a sha256 digest or a container id. */
 export function hex64(text: string, prefix = ''): string {
-  // Two independent 32-bit hashes seed a small generator: 64 bits of identity, cheap to expand.
-  let a = fnv1a(text);
-  let b = fnv1a(text, 0x9e3779b9);
-  // Joined once: a string grown piece by piece is kept in memory as a chain of its pieces.
-  const parts = [prefix];
+  // Two independent 32-bit hashes (fnv1a with two seeds, in one pass) seed a small generator:
+  // 64 bits of identity, cheap to expand.
+  let a = 0x811c9dc5;
+  let b = 0x9e3779b9;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    a = Math.imul(a ^ code, 0x01000193);
+    b = Math.imul(b ^ code, 0x01000193);
+  }
+  a >>>= 0;
+  b >>>= 0;
+  const codes = hexCodes;
+  let at = 0;
+  for (; at < prefix.length; at++) codes[at] = prefix.charCodeAt(at);
   for (let i = 0; i < 8; i++) {
     a = (a + 0x6d2b79f5) >>> 0;
     let t = Math.imul(a ^ (a >>> 15), 1 | b);
     t ^= t + Math.imul(t ^ (t >>> 7), 61 | a);
     b = (b ^ t ^ (t >>> 14)) >>> 0;
-    parts.push(HEX_BYTES[b >>> 24], HEX_BYTES[(b >>> 16) & 255], HEX_BYTES[(b >>> 8) & 255], HEX_BYTES[b & 255]);
+    writeHexWord(codes, at, b);
+    at += 8;
   }
-  return parts.join('');
+  if (codes.length !== at) codes.length = at;
+  // Made from character codes in one go: a string grown piece by piece is kept in memory as a chain of its pieces.
+  return String.fromCharCode.apply(null, codes);
 }
 
 /** Compressed sizes of well-known images, in bytes (what containerd reports after a pull). */
@@ -209,4 +235,40 @@ export function pullFailure(ref: ImageReference): PullFailure | undefined {
     return { code: 'NotFound', message: `${prefix('NotFound')}${name}: not found` };
   }
   return undefined;
+}
+
+/** An image as a container names it, with everything the kubelet and the runtime derive from its reference. */
+export interface ResolvedImage {
+  reference: ImageReference;
+  /** The name containerd stores and reports, e.g. `docker.io/library/nginx:1.25`. */
+  name: string;
+  /** The imageID a container status reports. */
+  id: string;
+  sizeBytes: number;
+  /** Why the simulated registry refuses to serve it, if it does. */
+  failure: PullFailure | undefined;
+}
+
+export type ImageLookup = { ok: true; image: ResolvedImage } | { ok: false; error: string };
+
+/** Lookups by the image string as written: every pod of a Deployment names its image the same way. */
+const lookupCache = new Map<string, ImageLookup>();
+
+/** `parseImageReference` and what follows from the reference, worked out once per image string. */
+export function lookupImage(image: string): ImageLookup {
+  return lookupCache.get(image) ?? remember(lookupCache, image, resolveImage(image));
+}
+
+function resolveImage(image: string): ImageLookup {
+  const parsed = parseImageReference(image);
+  if (!parsed.ok) return Object.freeze({ ok: false, error: parsed.error });
+  const reference = Object.freeze(parsed.reference);
+  const resolved: ResolvedImage = {
+    reference,
+    name: normalizedImageName(reference),
+    id: imageId(reference),
+    sizeBytes: imageSizeBytes(reference),
+    failure: pullFailure(reference),
+  };
+  return Object.freeze({ ok: true, image: Object.freeze(resolved) });
 }

@@ -7,8 +7,8 @@
 import type { KubeObject, Node } from '../../core/k8s';
 import type { TimerHandle } from '../clock';
 import type { SimContext } from '../context';
-import { ApiError } from '../store/types';
 import { Backoff } from './backoff';
+import { hostIPsOf } from './pod-status';
 import { PodWorker, type NodeServices, type PodObject } from './pod-worker';
 import { ContainerRuntime, type NodeImage } from './runtime';
 
@@ -50,10 +50,13 @@ export class NodeKubelet {
     this.statusPhaseMs = ctx.clock.random.int(0, NODE_STATUS_UPDATE_MS - 1);
     const images: NodeImage[] = (node.status?.images ?? []).map((image) => ({ names: image.names ?? [], sizeBytes: image.sizeBytes ?? 0 }));
     this.runtime = new ContainerRuntime(ctx.clock, ctx.timings, images, () => this.imagesChanged());
+    const hostIP = internalIP(node);
     this.services = {
       ctx,
       nodeName: this.name,
-      hostIP: internalIP(node),
+      hostIP,
+      hostIPs: hostIPsOf(hostIP),
+      eventSource: Object.freeze({ component: 'kubelet', host: this.name }),
       runtime: this.runtime,
       imageBackoff: new Backoff(),
       restartBackoff: new Backoff(),
@@ -126,12 +129,11 @@ export class NodeKubelet {
 
   private writeNodeImages(): void {
     const images = this.runtime.nodeImages();
-    try {
-      this.ctx.store.mutate<Node & KubeObject>('Node', undefined, this.name, (copy) => {
-        (copy as { status?: unknown }).status = { ...copy.status, images };
-      }, { fieldManager: 'kubelet', subresource: 'status' });
-    } catch (error) {
-      if (!(error instanceof ApiError && error.code === 404)) throw error;
-    }
+    const store = this.ctx.store;
+    const node = store.get<Node & KubeObject>('Node', undefined, this.name);
+    if (!node) return;
+    // The status with new images in one write: what mutate would store, without its deep copy of the status replaced here.
+    const request: Node & KubeObject = { apiVersion: 'v1', kind: 'Node', metadata: { name: this.name }, status: { ...node.status, images } };
+    store.update<Node & KubeObject>('Node', request, { fieldManager: 'kubelet', subresource: 'status' });
   }
 }

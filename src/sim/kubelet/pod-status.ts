@@ -24,22 +24,34 @@ function rfc3339(ms: number): string {
 }
 
 /**
- * Status parts that thousands of pods hold with equal values (a condition that turned True in the
- * same second, a container running since the same second, a node's host IP). The API server keeps
- * objects read-only, so one frozen instance is shared instead of a copy per pod.
+ * Status parts that thousands of pods hold with equal values (a container running since the same
+ * second, a node's host IP). The API server keeps objects read-only, so one frozen instance is
+ * shared instead of a copy per pod.
  */
-class SharedParts<T> {
+class SharedParts<T extends object> {
   private readonly parts = new Map<string, T>();
+  // Statuses are written in bursts of pods that started in the same second: the last part found usually fits.
+  private lastKey: string | undefined;
+  private lastPart: T | undefined;
   constructor(private readonly limit = 4096) {}
 
-  get(key: string, make: () => T): T {
-    let part = this.parts.get(key);
-    if (part === undefined) {
-      if (this.parts.size >= this.limit) this.parts.clear();
-      part = Object.freeze(make());
-      this.parts.set(key, part);
-    }
+  find(key: string): T | undefined {
+    if (key === this.lastKey) return this.lastPart;
+    const part = this.parts.get(key);
+    if (part !== undefined) this.remember(key, part);
     return part;
+  }
+
+  add(key: string, part: T): T {
+    if (this.parts.size >= this.limit) this.parts.clear();
+    this.parts.set(key, Object.freeze(part));
+    this.remember(key, part);
+    return part;
+  }
+
+  private remember(key: string, part: T): void {
+    this.lastKey = key;
+    this.lastPart = part;
   }
 }
 
@@ -60,9 +72,10 @@ class SharedConditions {
   }
 }
 
+type ContainerState = NonNullable<ContainerStatus['state']>;
+
 const sharedConditions = new SharedConditions();
-const sharedRunningStates = new SharedParts<ContainerStatus['state']>();
-const sharedHostIPs = new SharedParts<ReadonlyArray<{ ip: string }>>();
+const sharedRunningStates = new SharedParts<ContainerState>();
 const NO_LAST_STATE: ContainerStatus['lastState'] = Object.freeze({});
 
 export type PodStatus = NonNullable<Pod['status']>;
@@ -98,16 +111,26 @@ export interface ContainerRecord {
   waiting?: { reason: string; message?: string };
   /** The readiness probe's verdict for the current instance. */
   ready: boolean;
+  /** The spec's volume mounts as container statuses list them, made once (status generation fills it in). */
+  mountStatuses?: ContainerStatus['volumeMounts'];
+}
+
+/** `status.hostIPs`: made once per node, shared by the statuses of all its pods. */
+export type HostIPs = ReadonlyArray<Readonly<{ ip: string }>>;
+
+export function hostIPsOf(hostIP: string): HostIPs {
+  return Object.freeze([Object.freeze({ ip: hostIP })]);
 }
 
 export interface PodRuntimeView {
   spec: Pod['spec'];
   hostIP: string;
+  hostIPs: HostIPs;
   podIP?: string;
   sandboxReady: boolean;
   startTime: number;
-  initContainers: ContainerRecord[];
-  containers: ContainerRecord[];
+  initContainers: readonly ContainerRecord[];
+  containers: readonly ContainerRecord[];
   /** The pod will never run containers again (being deleted, or finished for good). */
   terminal: boolean;
 }
@@ -116,6 +139,7 @@ export interface GeneratedPodStatus {
   phase: 'Pending' | 'Running' | 'Succeeded' | 'Failed';
   conditions: PodCondition[];
   hostIP: string;
+  hostIPs: HostIPs;
   podIP?: string;
   startTime: number;
   initContainerStatuses?: ContainerStatus[];
@@ -146,65 +170,85 @@ export function shouldRestart(record: ContainerRecord, restartPolicy: string | u
   return true;
 }
 
-function terminatedState(instance: ContainerInstance): ContainerStatus['state'] {
+const CONTAINER_STATUS_UNKNOWN: ContainerState = Object.freeze({
+  terminated: Object.freeze({ exitCode: 137, reason: 'ContainerStatusUnknown', message: CONTAINER_STATUS_UNKNOWN_MESSAGE }),
+});
+/** Waiting states without a message (ContainerCreating, PodInitializing), one frozen instance per reason. */
+const sharedWaitingStates = new SharedParts<ContainerState>();
+
+function terminatedState(instance: ContainerInstance): ContainerState {
+  const exitCode = instance.exitCode ?? 0;
+  const reason = instance.reason;
+  const startedAt = instance.startedAt !== undefined ? rfc3339(instance.startedAt) : undefined;
+  const finishedAt = rfc3339(instance.finishedAt ?? 0);
+  const containerID = instance.id;
+  const message = instance.message;
   return {
-    terminated: {
-      exitCode: instance.exitCode ?? 0,
-      reason: instance.reason,
-      ...(instance.message ? { message: instance.message } : {}),
-      startedAt: instance.startedAt !== undefined ? rfc3339(instance.startedAt) : undefined,
-      finishedAt: rfc3339(instance.finishedAt ?? 0),
-      containerID: instance.id,
-    },
+    terminated: message
+      ? { exitCode, reason, message, startedAt, finishedAt, containerID }
+      : { exitCode, reason, startedAt, finishedAt, containerID },
   };
+}
+
+function runningState(startedAtMs: number): ContainerState {
+  const startedAt = rfc3339(startedAtMs);
+  return sharedRunningStates.find(startedAt) ?? sharedRunningStates.add(startedAt, { running: Object.freeze({ startedAt }) });
+}
+
+function waitingState(reason: string, message: string | undefined): ContainerState {
+  if (message) return { waiting: { reason, message } };
+  return sharedWaitingStates.find(reason) ?? sharedWaitingStates.add(reason, { waiting: Object.freeze({ reason }) });
+}
+
+function mountStatuses(mounts: NonNullable<Container['volumeMounts']>): NonNullable<ContainerStatus['volumeMounts']> {
+  const statuses = mounts.map((mount) =>
+    Object.freeze(mount.readOnly ? { name: mount.name, mountPath: mount.mountPath, readOnly: true, recursiveReadOnly: 'Disabled' } : { name: mount.name, mountPath: mount.mountPath }),
+  );
+  Object.freeze(statuses);
+  return statuses;
 }
 
 function containerStatus(record: ContainerRecord, view: PodRuntimeView, defaultWaitingReason: string): ContainerStatus {
   const { spec, current, previous } = record;
-  let state: ContainerStatus['state'];
+  let state: ContainerState;
   let lastState: ContainerStatus['lastState'] = previous && hasExited(previous) ? terminatedState(previous) : NO_LAST_STATE;
   let ready = false;
   let started = false;
   if (current && isRunning(current)) {
-    const startedAt = rfc3339(current.startedAt!);
-    state = sharedRunningStates.get(startedAt, () => ({ running: Object.freeze({ startedAt }) }));
+    state = runningState(current.startedAt!);
     started = true;
     ready = record.ready;
   } else if (current && hasExited(current)) {
     state = terminatedState(current);
     if (record.init) ready = current.exitCode === 0;
   } else {
-    state = { waiting: { reason: current ? 'ContainerCreating' : defaultWaitingReason } };
+    state = waitingState(current ? 'ContainerCreating' : defaultWaitingReason, undefined);
   }
-  if (record.waiting && !view.terminal && shouldRestart(record, view.spec?.restartPolicy)) {
-    if (state?.terminated) lastState = state;
-    state = { waiting: { reason: record.waiting.reason, ...(record.waiting.message ? { message: record.waiting.message } : {}) } };
+  const waiting = record.waiting;
+  if (waiting && !view.terminal && shouldRestart(record, view.spec?.restartPolicy)) {
+    if (state.terminated) lastState = state;
+    state = waitingState(waiting.reason, waiting.message);
     ready = false;
   }
-  if (view.terminal && !state?.terminated) {
-    state = { terminated: { exitCode: 137, reason: 'ContainerStatusUnknown', message: CONTAINER_STATUS_UNKNOWN_MESSAGE } };
+  if (view.terminal && !state.terminated) {
+    state = CONTAINER_STATUS_UNKNOWN;
     ready = false;
   }
-  // Field order as the API server serializes ContainerStatus.
-  const status: ContainerStatus = {
-    name: spec.name,
-    state,
-    lastState,
-    ready,
-    restartCount: current?.attempt ?? 0,
-    image: current ? current.image : (spec.image ?? ''),
-    imageID: current ? current.imageId : '',
-    ...(current ? { containerID: current.id } : {}),
-    started,
-  };
-  if (current && spec.volumeMounts && spec.volumeMounts.length > 0) {
-    status.volumeMounts = spec.volumeMounts.map((mount) => ({
-      name: mount.name,
-      mountPath: mount.mountPath,
-      ...(mount.readOnly ? { readOnly: true, recursiveReadOnly: 'Disabled' } : {}),
-    }));
-  }
-  return status;
+  // Field order as the API server serializes ContainerStatus; each shape written as one literal.
+  const name = spec.name;
+  if (!current) return { name, state, lastState, ready, restartCount: 0, image: spec.image ?? '', imageID: '', started };
+  const { attempt: restartCount, image, imageId: imageID, id: containerID } = current;
+  const mounts = spec.volumeMounts;
+  if (!mounts || mounts.length === 0) return { name, state, lastState, ready, restartCount, image, imageID, containerID, started };
+  // The spec of a record never changes: its mount statuses are made once and shared by every status written.
+  const volumeMounts = (record.mountStatuses ??= mountStatuses(mounts));
+  return { name, state, lastState, ready, restartCount, image, imageID, containerID, started, volumeMounts };
+}
+
+function containerStatuses(records: readonly ContainerRecord[], view: PodRuntimeView, defaultWaitingReason: string): ContainerStatus[] {
+  const statuses: ContainerStatus[] = [];
+  for (const record of records) statuses.push(containerStatus(record, view, defaultWaitingReason));
+  return statuses;
 }
 
 /** `getPhase` (kubelet_pods.go), for regular init containers and containers. */
@@ -247,26 +291,67 @@ export function podPhase(spec: Pod['spec'], initStatuses: ContainerStatus[], sta
   return 'Pending';
 }
 
-function condition(type: string, status: boolean, reason?: string, message?: string): PodCondition {
-  return { type, status: status ? 'True' : 'False', ...(reason ? { reason } : {}), ...(message ? { message } : {}) };
+/** Conditions without a reason or message, one frozen instance per type and status. */
+const plainConditions = { True: new Map<string, PodCondition>(), False: new Map<string, PodCondition>() };
+
+function condition(type: string, isTrue: boolean, reason?: string, message?: string): PodCondition {
+  const status = isTrue ? 'True' : 'False';
+  if (reason) return message ? { type, status, reason, message } : { type, status, reason };
+  if (message) return { type, status, message };
+  const byType = plainConditions[status];
+  let plain = byType.get(type);
+  if (!plain) byType.set(type, (plain = Object.freeze({ type, status })));
+  return plain;
 }
 
 function goList(names: string[]): string {
   return `[${names.join(' ')}]`;
 }
 
-function containersReadyCondition(view: PodRuntimeView, statuses: ContainerStatus[], phase: GeneratedPodStatus['phase']): PodCondition {
+/**
+ * `<prefix>[a b]` condition messages. The usual single-container message is made once per name:
+ * every pod of a Deployment repeats it, and a message seen before is cheaper to compare and share.
+ */
+class ListMessages {
+  private readonly single = new Map<string, string>();
+  constructor(private readonly prefix: string) {}
+
+  of(names: string[]): string {
+    if (names.length !== 1) return `${this.prefix}${goList(names)}`;
+    const name = names[0];
+    let message = this.single.get(name);
+    if (message === undefined) {
+      if (this.single.size >= 4096) this.single.clear();
+      this.single.set(name, (message = `${this.prefix}${goList(names)}`));
+    }
+    return message;
+  }
+}
+
+const unreadyMessages = new ListMessages('containers with unready status: ');
+const incompleteMessages = new ListMessages('containers with incomplete status: ');
+
+/** Names of the statuses that are not ready, or undefined when all are. */
+function unreadyNames(statuses: ContainerStatus[]): string[] | undefined {
+  let names: string[] | undefined;
+  for (const status of statuses) if (!status.ready) (names ??= []).push(status.name);
+  return names;
+}
+
+function containersReadyCondition(statuses: ContainerStatus[], phase: GeneratedPodStatus['phase']): PodCondition {
   if (phase === 'Succeeded') return condition('ContainersReady', false, 'PodCompleted');
   if (phase === 'Failed') return condition('ContainersReady', false, 'PodFailed');
-  const unready = statuses.filter((s) => !s.ready).map((s) => s.name);
-  if (unready.length > 0) return condition('ContainersReady', false, 'ContainersNotReady', `containers with unready status: ${goList(unready)}`);
+  const unready = unreadyNames(statuses);
+  if (unready) return condition('ContainersReady', false, 'ContainersNotReady', unreadyMessages.of(unready));
   return condition('ContainersReady', true);
 }
 
 function readyCondition(view: PodRuntimeView, containersReady: PodCondition, existing: PodCondition[] | undefined): PodCondition {
-  if (containersReady.status !== 'True') return { ...containersReady, type: 'Ready' };
+  if (containersReady.status !== 'True') return condition('Ready', false, containersReady.reason, containersReady.message);
+  const gates = view.spec?.readinessGates;
+  if (!gates || gates.length === 0) return condition('Ready', true);
   const unready: string[] = [];
-  for (const gate of view.spec?.readinessGates ?? []) {
+  for (const gate of gates) {
     const found = existing?.find((c) => c.type === gate.conditionType);
     if (!found) unready.push(`corresponding condition of pod readiness gate "${gate.conditionType}" does not exist.`);
     else if (found.status !== 'True') unready.push(`the status of pod readiness gate "${gate.conditionType}" is not "True", but ${found.status}`);
@@ -275,39 +360,57 @@ function readyCondition(view: PodRuntimeView, containersReady: PodCondition, exi
   return condition('Ready', true);
 }
 
-function initializedCondition(view: PodRuntimeView, initStatuses: ContainerStatus[], statuses: ContainerStatus[], phase: GeneratedPodStatus['phase']): PodCondition {
+function anyStarted(statuses: ContainerStatus[]): boolean {
+  for (const status of statuses) if (status.state?.running || status.state?.terminated || status.lastState?.terminated) return true;
+  return false;
+}
+
+function initializedCondition(initStatuses: ContainerStatus[], statuses: ContainerStatus[], phase: GeneratedPodStatus['phase']): PodCondition {
   if (phase === 'Succeeded') return condition('Initialized', true, 'PodCompleted');
-  const regularStarted = statuses.some((s) => s.state?.running || s.state?.terminated || s.lastState?.terminated);
-  if (regularStarted) return condition('Initialized', true);
-  const incomplete = initStatuses.filter((s) => !s.ready).map((s) => s.name);
-  if (incomplete.length > 0) return condition('Initialized', false, 'ContainersNotInitialized', `containers with incomplete status: ${goList(incomplete)}`);
+  if (anyStarted(statuses)) return condition('Initialized', true);
+  const incomplete = unreadyNames(initStatuses);
+  if (incomplete) return condition('Initialized', false, 'ContainersNotInitialized', incompleteMessages.of(incomplete));
   return condition('Initialized', true);
 }
+
+const NO_STATUSES: ContainerStatus[] = [];
+Object.freeze(NO_STATUSES);
 
 /** The status the kubelet would write now, before merging with what the API server holds. */
 export function generatePodStatus(view: PodRuntimeView, existingConditions?: PodCondition[]): GeneratedPodStatus {
   const hasInit = view.initContainers.length > 0;
   const defaultWaiting = hasInit ? 'PodInitializing' : 'ContainerCreating';
-  const initStatuses = view.initContainers.map((record) => containerStatus(record, view, defaultWaiting));
-  const statuses = view.containers.map((record) => containerStatus(record, view, defaultWaiting));
+  const initStatuses = hasInit ? containerStatuses(view.initContainers, view, defaultWaiting) : NO_STATUSES;
+  const statuses = containerStatuses(view.containers, view, defaultWaiting);
   const phase = podPhase(view.spec, initStatuses, statuses, view.terminal);
-  const containersReady = containersReadyCondition(view, statuses, phase);
+  const containersReady = containersReadyCondition(statuses, phase);
   const conditions = [
     condition('PodReadyToStartContainers', view.sandboxReady),
-    initializedCondition(view, initStatuses, statuses, phase),
+    initializedCondition(initStatuses, statuses, phase),
     readyCondition(view, containersReady, existingConditions),
     containersReady,
     condition('PodScheduled', true),
   ];
-  return {
-    phase,
-    conditions,
-    hostIP: view.hostIP,
-    podIP: view.podIP,
-    startTime: view.startTime,
-    ...(hasInit ? { initContainerStatuses: initStatuses } : {}),
-    containerStatuses: statuses,
-  };
+  const generated: GeneratedPodStatus = { phase, conditions, hostIP: view.hostIP, hostIPs: view.hostIPs, podIP: view.podIP, startTime: view.startTime, containerStatuses: statuses };
+  if (hasInit) generated.initContainerStatuses = initStatuses;
+  return generated;
+}
+
+function findCondition(conditions: PodCondition[], type: string): PodCondition | undefined {
+  for (const c of conditions) if (c.type === type) return c;
+  return undefined;
+}
+
+/** The merged conditions: others' first, then the generated ones with lastTransitionTime kept while the status holds. */
+function mergeConditions(oldConditions: PodCondition[] | undefined, generated: PodCondition[], now: number): Array<PodCondition | WrittenPodCondition> {
+  const conditions: Array<PodCondition | WrittenPodCondition> = [];
+  if (oldConditions) for (const c of oldConditions) if (!KUBELET_CONDITIONS.has(c.type)) conditions.push(c);
+  for (const c of generated) {
+    const previous = oldConditions && findCondition(oldConditions, c.type);
+    const lastTransitionTime = previous && previous.status === c.status && previous.lastTransitionTime ? previous.lastTransitionTime : rfc3339(now);
+    conditions.push(sharedConditions.get(c.type, c.status, lastTransitionTime, c.reason || undefined, c.message || undefined));
+  }
+  return conditions;
 }
 
 /**
@@ -316,32 +419,23 @@ export function generatePodStatus(view: PodRuntimeView, existingConditions?: Pod
  * A pod that reached Succeeded or Failed never leaves it.
  */
 export function mergePodStatus(old: PodStatus | undefined, generated: GeneratedPodStatus, now: number): WrittenPodStatus {
-  const oldConditions = old?.conditions ?? [];
-  const conditions: Array<PodCondition | WrittenPodCondition> = oldConditions.filter((c) => !KUBELET_CONDITIONS.has(c.type));
-  for (const c of generated.conditions) {
-    const previous = oldConditions.find((o) => o.type === c.type);
-    const lastTransitionTime = previous && previous.status === c.status && previous.lastTransitionTime ? previous.lastTransitionTime : rfc3339(now);
-    conditions.push(sharedConditions.get(c.type, c.status, lastTransitionTime!, c.reason || undefined, c.message || undefined));
-  }
   const oldPhase = old?.phase;
   const phase = oldPhase === 'Succeeded' || oldPhase === 'Failed' ? oldPhase : generated.phase;
-  const podIP = old?.podIP;
-  const podIPs = old?.podIPs;
-  const startTime = old?.startTime;
-  const keptIP = generated.podIP ?? podIP;
   // Field order as the API server serializes PodStatus.
-  const merged: WrittenPodStatus = {
-    phase,
-    conditions,
-    ...(old?.message ? { message: old.message } : {}),
-    ...(old?.reason ? { reason: old.reason } : {}),
-    hostIP: generated.hostIP,
-    hostIPs: sharedHostIPs.get(generated.hostIP, () => [Object.freeze({ ip: generated.hostIP })]) as Array<{ ip: string }>,
-    ...(keptIP ? { podIP: keptIP, podIPs: generated.podIP ? [{ ip: generated.podIP }] : podIPs } : {}),
-    startTime: startTime ?? rfc3339(generated.startTime),
-    ...(generated.initContainerStatuses ? { initContainerStatuses: generated.initContainerStatuses } : {}),
-    containerStatuses: generated.containerStatuses,
-  };
+  const merged: WrittenPodStatus = { phase, conditions: mergeConditions(old?.conditions, generated.conditions, now) };
+  if (old?.message) merged.message = old.message;
+  if (old?.reason) merged.reason = old.reason;
+  merged.hostIP = generated.hostIP;
+  merged.hostIPs = generated.hostIPs as Array<{ ip: string }>;
+  const podIP = generated.podIP;
+  const keptIP = podIP ?? old?.podIP;
+  if (keptIP) {
+    merged.podIP = keptIP;
+    merged.podIPs = podIP ? [{ ip: podIP }] : old?.podIPs;
+  }
+  merged.startTime = old?.startTime ?? rfc3339(generated.startTime);
+  if (generated.initContainerStatuses) merged.initContainerStatuses = generated.initContainerStatuses;
+  merged.containerStatuses = generated.containerStatuses;
   // Every other field of the old status (qosClass, nominatedNodeName, …) stays, as a spread of the rest would keep it.
   if (old) {
     const rest = old as Record<string, unknown>;

@@ -15,16 +15,17 @@
  * Which images fail to pull and which commands exit is decided from the manifest alone: see
  * images.ts `pullFailure`, container-behaviour.ts and docs/simulator-failures.md.
  *
- * Per pod this costs a handful of timers and two or three status writes; nothing polls.
+ * Per pod this costs a handful of timers and two or three status writes; nothing polls. A worker
+ * lives as long as its pod runs (150,000 of them in the big benchmark), so its state stays small.
  */
 import type { Container, KubeObject, Pod } from '../../core/k8s';
 import type { TimerHandle } from '../clock';
-import type { SimContext } from '../context';
+import type { EventSource, SimContext } from '../context';
 import { ApiError } from '../store/types';
 import type { Backoff } from './backoff';
 import { exitsOnSigterm, plannedExit, type ExitPlan } from './container-behaviour';
 import { formatGoDuration } from './go-duration';
-import { defaultPullPolicy, imageId, normalizedImageName, parseImageReference } from './images';
+import { defaultPullPolicy, lookupImage, type ImageLookup } from './images';
 import {
   generatePodStatus,
   hasExited,
@@ -34,6 +35,7 @@ import {
   type ContainerInstance,
   type ContainerRecord,
   type GeneratedPodStatus,
+  type HostIPs,
   type PodRuntimeView,
   type PodStatus,
 } from './pod-status';
@@ -44,6 +46,9 @@ export interface NodeServices {
   ctx: SimContext;
   nodeName: string;
   hostIP: string;
+  hostIPs: HostIPs;
+  /** The `source` of this kubelet's events, one instance for all its pods. */
+  eventSource: EventSource;
   runtime: ContainerRuntime;
   /** Image pull back-off, keyed `<pod uid>_<image>` as upstream. */
   imageBackoff: Backoff;
@@ -67,21 +72,93 @@ const SANDBOX_STOP_MS = 60;
 /** A readiness probe's own duration (an HTTP GET or TCP connect to the container). */
 const PROBE_MS = 3;
 
-function addRecordFingerprint(parts: unknown[], record: ContainerRecord): void {
-  const { current, previous, waiting } = record;
-  parts.push(record.ready, current?.id, current?.startedAt, current?.finishedAt, previous?.id, waiting?.reason, waiting?.message);
-}
-
 /** A pod as the store holds it. */
 export type PodObject = Pod & KubeObject;
 
-type ImageResult = { ok: true; image: string; imageId: string } | { ok: false; reason: string; message: string };
+/**
+ * Event messages made from one name (a container's or an image's), each made once per name: every
+ * pod of a Deployment repeats them, and a string seen before is cheaper for the recorder to look up.
+ */
+function messagesByName(format: (name: string) => string): (name: string) => string {
+  const made = new Map<string, string>();
+  return (name) => {
+    let message = made.get(name);
+    if (message === undefined) {
+      if (made.size >= 4096) made.clear();
+      made.set(name, (message = format(name)));
+    }
+    return message;
+  };
+}
+
+const createdMessage = messagesByName((name) => `Created container: ${name}`);
+const startedMessage = messagesByName((name) => `Started container ${name}`);
+const pullingMessage = messagesByName((image) => `Pulling image "${image}"`);
+const presentMessage = messagesByName((image) => `Container image "${image}" already present on machine`);
+
+/** An image the container can run with, resolved from its reference. */
+type ImageFound = Extract<ImageLookup, { ok: true }>;
+type ImageResult = ImageFound | { ok: false; reason: string; message: string };
+
+/**
+ * A container record with what the last status write saw of it: the status manager's "unchanged,
+ * skip the write" check compares these few fields instead of generating the status.
+ */
+interface TrackedRecord extends ContainerRecord {
+  /**
+   * The instance at the last write. Instances are never reused (each attempt is a new one, with
+   * a new id) and `previous` only changes together with `current`, so comparing this covers both.
+   */
+  writtenCurrent: ContainerInstance | undefined;
+  /** `recordBits` at the last write; -1 before the first. */
+  writtenBits: number;
+  writtenWaiting: ContainerRecord['waiting'];
+}
+
+function trackedRecord(spec: Container, init: boolean): TrackedRecord {
+  // Every field set up front: all records share one object shape.
+  return { spec, init, current: undefined, previous: undefined, waiting: undefined, ready: false, mountStatuses: undefined, writtenCurrent: undefined, writtenBits: -1, writtenWaiting: undefined };
+}
+
+function newInstance(id: string, attempt: number, image: string, imageId: string): ContainerInstance {
+  return { id, attempt, image, imageId, startedAt: undefined, finishedAt: undefined, exitCode: undefined, reason: undefined };
+}
+
+/**
+ * Readiness and the current instance's progress as bits. An instance's start and finish times are
+ * set once each, so for the same instance "set or not" tells as much as the times themselves.
+ */
+function recordBits(record: ContainerRecord): number {
+  const current = record.current;
+  return (record.ready ? 1 : 0) | (current?.startedAt !== undefined ? 2 : 0) | (current?.finishedAt !== undefined ? 4 : 0);
+}
+
+function sameWaiting(a: ContainerRecord['waiting'], b: ContainerRecord['waiting']): boolean {
+  return a === b || (a !== undefined && b !== undefined && a.reason === b.reason && a.message === b.message);
+}
+
+function recordChanged(record: TrackedRecord): boolean {
+  return record.current !== record.writtenCurrent || recordBits(record) !== record.writtenBits || !sameWaiting(record.waiting, record.writtenWaiting);
+}
+
+function rememberWritten(record: TrackedRecord): void {
+  record.writtenCurrent = record.current;
+  record.writtenBits = recordBits(record);
+  record.writtenWaiting = record.waiting;
+}
+
+const NO_RECORDS: readonly TrackedRecord[] = Object.freeze([]);
+
+function trackedRecords(specs: Container[] | undefined, init: boolean): readonly TrackedRecord[] {
+  if (!specs || specs.length === 0) return NO_RECORDS;
+  return specs.map((spec) => trackedRecord(spec, init));
+}
 
 export class PodWorker {
   readonly uid: string;
   private pod: PodObject;
-  private readonly initContainers: ContainerRecord[];
-  private readonly containers: ContainerRecord[];
+  private readonly initContainers: readonly TrackedRecord[];
+  private readonly containers: readonly TrackedRecord[];
   private readonly startTime: number;
   private sandboxReady = false;
   private podIP: string | undefined;
@@ -96,7 +173,10 @@ export class PodWorker {
   private gone = false;
   /** The pod will never run containers again: container statuses are final. */
   private terminalView = false;
-  private lastWritten = '';
+  /** `podBits` at the last status write; -1 before the first. */
+  private writtenPodBits = -1;
+  /** `gateStatuses` at the last status write. */
+  private writtenGates: string | undefined;
   private lastPhase: GeneratedPodStatus['phase'] = 'Pending';
 
   constructor(
@@ -106,8 +186,8 @@ export class PodWorker {
     this.pod = pod;
     this.uid = pod.metadata?.uid ?? '';
     const spec = pod.spec;
-    this.initContainers = (spec?.initContainers ?? []).map((c) => ({ spec: c, init: true, ready: false }));
-    this.containers = (spec?.containers ?? []).map((c) => ({ spec: c, init: false, ready: false }));
+    this.initContainers = trackedRecords(spec?.initContainers, true);
+    this.containers = trackedRecords(spec?.containers, false);
     const ctx = node.ctx;
     this.startTime = ctx.clock.now();
     this.requestSync(ctx.clock.random.around(ctx.timings.controllerReaction));
@@ -144,11 +224,16 @@ export class PodWorker {
     this.finished = true;
     this.ctx.clock.cancel(this.syncTimer);
     this.node.releasePodIP(this.uid);
-    for (const record of [...this.initContainers, ...this.containers]) {
+    this.forgetBackoffs(this.initContainers);
+    this.forgetBackoffs(this.containers);
+    this.node.forget(this.uid);
+  }
+
+  private forgetBackoffs(records: readonly TrackedRecord[]): void {
+    for (const record of records) {
       this.node.restartBackoff.delete(this.restartKey(record));
       this.node.imageBackoff.delete(this.imageKey(record.spec));
     }
-    this.node.forget(this.uid);
   }
 
   // ------------------------------------------------------------------------------------------
@@ -199,22 +284,18 @@ export class PodWorker {
       return;
     }
     const toStart = this.containersToStart();
-    const sandboxWasReady = this.sandboxReady;
-    this.ensureSandbox(() => {
-      let failed = false;
-      const startAt = (index: number): void => {
-        if (this.aborted()) return;
-        if (index >= toStart.length) {
-          this.completeSync(failed, !sandboxWasReady);
-          return;
-        }
-        this.startContainer(toStart[index], (ok) => {
-          if (!ok) failed = true;
-          startAt(index + 1);
-        });
-      };
-      startAt(0);
-    });
+    if (this.sandboxReady) this.startContainers(toStart, 0, false, false);
+    else this.createSandbox(toStart);
+  }
+
+  /** Start `toStart[index…]` one after another, in spec order, then end the sync. */
+  private startContainers(toStart: readonly TrackedRecord[], index: number, failed: boolean, sandboxCreated: boolean): void {
+    if (this.aborted()) return;
+    if (index >= toStart.length) {
+      this.completeSync(failed, sandboxCreated);
+      return;
+    }
+    this.startContainer(toStart[index], (ok) => this.startContainers(toStart, index + 1, failed || !ok, sandboxCreated));
   }
 
   private completeSync(failed: boolean, sandboxCreated: boolean): void {
@@ -231,30 +312,30 @@ export class PodWorker {
   }
 
   /** `computePodActions`, reduced: the next init container, or every regular container that should run. */
-  private containersToStart(): ContainerRecord[] {
+  private containersToStart(): readonly TrackedRecord[] {
     const restartPolicy = this.pod.spec?.restartPolicy;
     for (const record of this.initContainers) {
       const current = record.current;
       if (hasExited(current) && current!.exitCode === 0) continue;
-      if (isRunning(current)) return [];
-      if (hasExited(current) && restartPolicy === 'Never') return [];
+      if (isRunning(current)) return NO_RECORDS;
+      if (hasExited(current) && restartPolicy === 'Never') return NO_RECORDS;
       return [record];
     }
-    return this.containers.filter((record) => !isRunning(record.current) && shouldRestart(record, restartPolicy));
+    let toStart: TrackedRecord[] | undefined;
+    for (const record of this.containers) {
+      if (!isRunning(record.current) && shouldRestart(record, restartPolicy)) (toStart ??= []).push(record);
+    }
+    return toStart ?? NO_RECORDS;
   }
 
-  private ensureSandbox(next: () => void): void {
-    if (this.sandboxReady) {
-      next();
-      return;
-    }
+  private createSandbox(toStart: readonly TrackedRecord[]): void {
     const timings = this.ctx.timings;
     const sandboxMs = Math.max(0, timings.kubeletPickup - timings.controllerReaction - timings.imagePresentCheck);
     this.ctx.clock.after(this.jittered(sandboxMs), () => {
       if (this.aborted()) return;
       this.sandboxReady = true;
       this.podIP ??= this.node.allocatePodIP(this.uid);
-      next();
+      this.startContainers(toStart, 0, false, true);
     });
   }
 
@@ -270,18 +351,18 @@ export class PodWorker {
   }
 
   private event(type: 'Normal' | 'Warning', reason: string, message: string): void {
-    this.ctx.events.record(this.pod, type, reason, message, { component: 'kubelet', host: this.node.nodeName });
+    this.ctx.events.record(this.pod, type, reason, message, this.node.eventSource);
   }
 
   /** `startContainer` with the restart back-off check before it (`doBackOff`). */
-  private startContainer(record: ContainerRecord, done: (ok: boolean) => void): void {
+  private startContainer(record: TrackedRecord, done: (ok: boolean) => void): void {
     const clock = this.ctx.clock;
-    const name = record.spec.name;
     const previous = record.current;
     if (previous && hasExited(previous)) {
       const key = this.restartKey(record);
       const backoff = this.node.restartBackoff;
       if (backoff.isInBackOffSince(key, previous.finishedAt!, clock.now())) {
+        const name = record.spec.name;
         this.event('Warning', 'BackOff', `Back-off restarting failed container ${name} in pod ${this.podDescription}`);
         record.waiting = {
           reason: 'CrashLoopBackOff',
@@ -300,49 +381,54 @@ export class PodWorker {
         done(false);
         return;
       }
-      clock.after(this.jittered(this.ctx.timings.containerCreate), () => {
-        if (this.aborted()) return;
-        const attempt = previous ? previous.attempt + 1 : 0;
-        if (previous && hasExited(previous)) record.previous = previous;
-        const instance: ContainerInstance = { id: this.node.runtime.containerId(this.uid, name, attempt), attempt, image: image.image, imageId: image.imageId };
-        record.current = instance;
-        this.event('Normal', 'Created', `Created container: ${name}`);
-        clock.after(this.jittered(this.ctx.timings.containerStart), () => {
-          if (this.aborted()) return;
-          instance.startedAt = clock.now();
-          record.waiting = undefined;
-          record.ready = !record.spec.readinessProbe || record.init;
-          this.event('Normal', 'Started', `Started container ${name}`);
-          this.scheduleExit(record, instance);
-          this.scheduleReadiness(record, instance);
-          this.requestSync(this.jittered(this.ctx.timings.statusSync));
-          done(true);
-        });
-      });
+      this.ctx.clock.after(this.jittered(this.ctx.timings.containerCreate), () => this.createContainer(record, image, done));
     });
+  }
+
+  /** The runtime creates the container (a new instance, the old one kept as lastState), then starts it. */
+  private createContainer(record: TrackedRecord, image: ImageFound, done: (ok: boolean) => void): void {
+    if (this.aborted()) return;
+    const name = record.spec.name;
+    // Only this chain replaces `current`, and syncs never overlap: it is still the instance the start began with.
+    const previous = record.current;
+    const attempt = previous ? previous.attempt + 1 : 0;
+    if (previous && hasExited(previous)) record.previous = previous;
+    const instance = newInstance(this.node.runtime.containerId(this.uid, name, attempt), attempt, image.image.name, image.image.id);
+    record.current = instance;
+    this.event('Normal', 'Created', createdMessage(name));
+    this.ctx.clock.after(this.jittered(this.ctx.timings.containerStart), () => this.containerStarted(record, instance, done));
+  }
+
+  private containerStarted(record: TrackedRecord, instance: ContainerInstance, done: (ok: boolean) => void): void {
+    if (this.aborted()) return;
+    instance.startedAt = this.ctx.clock.now();
+    record.waiting = undefined;
+    record.ready = !record.spec.readinessProbe || record.init;
+    this.event('Normal', 'Started', startedMessage(record.spec.name));
+    this.scheduleExit(record, instance);
+    this.scheduleReadiness(record, instance);
+    this.requestSync(this.jittered(this.ctx.timings.statusSync));
+    done(true);
   }
 
   /** `EnsureImageExists`: pull policy, pull back-off, the pull itself and its events. */
   private ensureImage(container: Container, done: (result: ImageResult) => void): void {
     const image = container.image ?? '';
-    const parsed = parseImageReference(image);
-    if (!parsed.ok) {
-      const message = `Failed to apply default image tag "${image}": couldn't parse image name "${image}": ${parsed.error}`;
+    const lookup = lookupImage(image);
+    if (!lookup.ok) {
+      const message = `Failed to apply default image tag "${image}": couldn't parse image name "${image}": ${lookup.error}`;
       this.event('Warning', 'InspectFailed', message);
       done({ ok: false, reason: 'InvalidImageName', message });
       return;
     }
-    const ref = parsed.reference;
-    const success: ImageResult = { ok: true, image: normalizedImageName(ref), imageId: imageId(ref) };
     const policy = container.imagePullPolicy ?? defaultPullPolicy(image);
-    const clock = this.ctx.clock;
-    clock.after(this.jittered(this.ctx.timings.imagePresentCheck), () => {
+    this.ctx.clock.after(this.jittered(this.ctx.timings.imagePresentCheck), () => {
       if (this.aborted()) return;
-      const present = this.node.runtime.hasImage(ref);
+      const present = this.node.runtime.hasImage(lookup.image);
       if (policy === 'Never' || (policy === 'IfNotPresent' && present)) {
         if (present) {
-          this.event('Normal', 'Pulled', `Container image "${image}" already present on machine`);
-          done(success);
+          this.event('Normal', 'Pulled', presentMessage(image));
+          done(lookup);
         } else {
           const message = `Container image "${image}" is not present with pull policy of Never`;
           this.event('Warning', 'ErrImageNeverPull', message);
@@ -350,28 +436,35 @@ export class PodWorker {
         }
         return;
       }
-      const key = this.imageKey(container);
-      const backoff = this.node.imageBackoff;
-      if (backoff.isInBackOffSinceUpdate(key, clock.now())) {
-        const message = `Back-off pulling image "${image}"`;
-        this.event('Normal', 'BackOff', message);
-        done({ ok: false, reason: 'ImagePullBackOff', message });
+      this.pullImage(container, lookup, done);
+    });
+  }
+
+  /** Pull back-off, else a pull through the runtime's queue, with the events the kubelet records. */
+  private pullImage(container: Container, lookup: ImageFound, done: (result: ImageResult) => void): void {
+    const image = container.image ?? '';
+    const clock = this.ctx.clock;
+    const key = this.imageKey(container);
+    const backoff = this.node.imageBackoff;
+    if (backoff.isInBackOffSinceUpdate(key, clock.now())) {
+      const message = `Back-off pulling image "${image}"`;
+      this.event('Normal', 'BackOff', message);
+      done({ ok: false, reason: 'ImagePullBackOff', message });
+      return;
+    }
+    this.event('Normal', 'Pulling', pullingMessage(image));
+    const requestedAt = clock.now();
+    this.node.runtime.pull(lookup.image, (outcome) => {
+      if (this.aborted()) return;
+      if (!outcome.ok) {
+        this.event('Warning', 'Failed', `Failed to pull image "${image}": ${outcome.error}`);
+        backoff.next(key, clock.now(), clock.now());
+        done({ ok: false, reason: 'ErrImagePull', message: outcome.error });
         return;
       }
-      this.event('Normal', 'Pulling', `Pulling image "${image}"`);
-      const requestedAt = clock.now();
-      this.node.runtime.pull(ref, (outcome) => {
-        if (this.aborted()) return;
-        if (!outcome.ok) {
-          this.event('Warning', 'Failed', `Failed to pull image "${image}": ${outcome.error}`);
-          backoff.next(key, clock.now(), clock.now());
-          done({ ok: false, reason: 'ErrImagePull', message: outcome.error });
-          return;
-        }
-        const waited = formatGoDuration(clock.now() - requestedAt);
-        this.event('Normal', 'Pulled', `Successfully pulled image "${image}" in ${formatGoDuration(outcome.pullMs)} (${waited} including waiting). Image size: ${outcome.sizeBytes} bytes.`);
-        done(success);
-      });
+      const waited = formatGoDuration(clock.now() - requestedAt);
+      this.event('Normal', 'Pulled', `Successfully pulled image "${image}" in ${formatGoDuration(outcome.pullMs)} (${waited} including waiting). Image size: ${outcome.sizeBytes} bytes.`);
+      done(lookup);
     });
   }
 
@@ -431,6 +524,7 @@ export class PodWorker {
     return {
       spec: this.pod.spec,
       hostIP: this.node.hostIP,
+      hostIPs: this.node.hostIPs,
       podIP: this.podIP,
       sandboxReady: this.sandboxReady,
       startTime: this.startTime,
@@ -440,29 +534,40 @@ export class PodWorker {
     };
   }
 
-  /**
-   * Everything the generated status depends on, as one string: comparing it is far cheaper than
-   * generating the status (the status manager's "unchanged, skip the write" check).
-   */
-  private fingerprint(): string {
-    const parts: unknown[] = [this.sandboxReady, this.podIP, this.terminalView];
-    for (const record of this.initContainers) addRecordFingerprint(parts, record);
-    for (const record of this.containers) addRecordFingerprint(parts, record);
-    const gates = this.pod.spec?.readinessGates;
-    if (gates) {
-      for (const gate of gates) parts.push(`${gate.conditionType}=${this.pod.status?.conditions?.find((c) => c.type === gate.conditionType)?.status}`);
-    }
-    // One joined string, kept until the next write: a concatenated one would be kept as its ~15 pieces.
-    return parts.join('|');
+  /** The pod-level state the status is generated from, as bits (the pod IP, once set, never changes). */
+  private podBits(): number {
+    return (this.sandboxReady ? 1 : 0) | (this.terminalView ? 2 : 0) | (this.podIP !== undefined ? 4 : 0);
   }
 
+  /** The statuses of the readiness gates' conditions, as one string; undefined for the many pods without gates. */
+  private gateStatuses(): string | undefined {
+    const gates = this.pod.spec?.readinessGates;
+    if (!gates || gates.length === 0) return undefined;
+    const conditions = this.pod.status?.conditions;
+    return gates.map((gate) => `${gate.conditionType}=${conditions?.find((c) => c.type === gate.conditionType)?.status}`).join('|');
+  }
+
+  /** Whether anything the generated status depends on changed since the last write. */
+  private statusChanged(gates: string | undefined): boolean {
+    if (this.podBits() !== this.writtenPodBits || gates !== this.writtenGates) return true;
+    for (const record of this.initContainers) if (recordChanged(record)) return true;
+    for (const record of this.containers) if (recordChanged(record)) return true;
+    return false;
+  }
+
+  private rememberWritten(gates: string | undefined): void {
+    this.writtenPodBits = this.podBits();
+    this.writtenGates = gates;
+    for (const record of this.initContainers) rememberWritten(record);
+    for (const record of this.containers) rememberWritten(record);
+  }
 
   /** The status manager: write the generated status when it differs from the last write. */
   private writeStatus(): GeneratedPodStatus['phase'] | undefined {
-    const fingerprint = this.fingerprint();
-    if (fingerprint === this.lastWritten) return this.lastPhase;
+    const gates = this.gateStatuses();
+    if (!this.statusChanged(gates)) return this.lastPhase;
     const generated = generatePodStatus(this.view(), this.pod.status?.conditions);
-    this.lastWritten = fingerprint;
+    this.rememberWritten(gates);
     this.lastPhase = generated.phase;
     const store = this.ctx.store;
     const current = store.get<PodObject>('Pod', this.namespace, this.name);

@@ -7,7 +7,7 @@
  */
 import type { VirtualClock } from '../clock';
 import type { Timings } from '../context';
-import { hex64, imageId, imageSizeBytes, normalizedImageName, pullFailure, type ImageReference } from './images';
+import { hex64, type ResolvedImage } from './images';
 
 export interface NodeImage {
   names: string[];
@@ -19,7 +19,7 @@ export type PullOutcome =
   | { ok: false; pullMs: number; error: string };
 
 interface PullJob {
-  ref: ImageReference;
+  image: ResolvedImage;
   done: (outcome: PullOutcome) => void;
 }
 
@@ -46,13 +46,13 @@ export class ContainerRuntime {
     }
   }
 
-  hasImage(ref: ImageReference): boolean {
-    return this.images.has(normalizedImageName(ref));
+  hasImage(image: ResolvedImage): boolean {
+    return this.images.has(image.name);
   }
 
   /** Queue a pull; `done` is called when it finishes, in virtual time. */
-  pull(ref: ImageReference, done: (outcome: PullOutcome) => void): void {
-    this.queue.push({ ref, done });
+  pull(image: ResolvedImage, done: (outcome: PullOutcome) => void): void {
+    this.queue.push({ image, done });
     if (!this.pulling) this.pullNext();
   }
 
@@ -75,27 +75,26 @@ export class ContainerRuntime {
     }
     this.pulling = true;
     const random = this.clock.random;
-    const failure = pullFailure(job.ref);
-    const sizeBytes = imageSizeBytes(job.ref);
+    const { failure, sizeBytes } = job.image;
     let pullMs: number;
     if (failure) pullMs = Math.round(random.around(RESOLVE_MS * 2, 0.5));
-    else if (this.hasImage(job.ref)) pullMs = Math.round(random.around(PRESENT_PULL_MS, 0.4));
+    else if (this.hasImage(job.image)) pullMs = Math.round(random.around(PRESENT_PULL_MS, 0.4));
     else pullMs = Math.round(random.around(RESOLVE_MS, 0.4) + random.around((sizeBytes / 1_000_000) * this.timings.pullMsPerMB, 0.3));
     this.clock.after(pullMs, () => {
       if (failure) job.done({ ok: false, pullMs, error: failure.message });
       else {
-        this.store(job.ref, sizeBytes);
+        this.store(job.image);
         job.done({ ok: true, pullMs, sizeBytes });
       }
       this.pullNext();
     });
   }
 
-  private store(ref: ImageReference, sizeBytes: number): void {
-    const name = normalizedImageName(ref);
+  private store(image: ResolvedImage): void {
+    const name = image.name;
     if (this.images.has(name)) return;
-    const names = ref.digest ? [imageId(ref)] : [imageId(ref), name];
-    this.images.set(name, { names, sizeBytes });
+    const names = image.reference.digest ? [image.id] : [image.id, name];
+    this.images.set(name, { names, sizeBytes: image.sizeBytes });
     this.onImagesChanged();
   }
 }

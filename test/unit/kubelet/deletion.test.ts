@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { Backoff } from '../../../src/sim/kubelet/backoff';
-import { CONTAINER_STATUS_UNKNOWN_MESSAGE } from '../../../src/sim/kubelet/pod-status';
+import { CONTAINER_STATUS_UNKNOWN_MESSAGE, hostIPsOf } from '../../../src/sim/kubelet/pod-status';
 import { PodWorker, type NodeServices } from '../../../src/sim/kubelet/pod-worker';
 import { ContainerRuntime } from '../../../src/sim/kubelet/runtime';
 import { makeHarness, type Harness, type PodObject } from './harness';
@@ -85,6 +85,8 @@ describe('kubelet: graceful deletion', () => {
       ctx: h.ctx,
       nodeName: 'node-1',
       hostIP: '172.18.0.2',
+      hostIPs: hostIPsOf('172.18.0.2'),
+      eventSource: { component: 'kubelet', host: 'node-1' },
       runtime: new ContainerRuntime(h.clock, h.ctx.timings, [], () => undefined),
       imageBackoff: new Backoff(),
       restartBackoff: new Backoff(),

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import type { ContainerStatus } from '../../../src/core/k8s';
-import { generatePodStatus, mergePodStatus, podPhase, type ContainerRecord, type PodRuntimeView } from '../../../src/sim/kubelet/pod-status';
+import { generatePodStatus, hostIPsOf, mergePodStatus, podPhase, type ContainerRecord, type PodRuntimeView } from '../../../src/sim/kubelet/pod-status';
 import { makeHarness, type PodObject } from './harness';
 
 function status(state: ContainerStatus['state'], lastExit?: number): ContainerStatus {
@@ -45,6 +45,7 @@ describe('kubelet pod status', () => {
     const view: PodRuntimeView = {
       spec: { containers: [record.spec], readinessGates: [{ conditionType: 'example.com/lb' }, { conditionType: 'example.com/dns' }] },
       hostIP: '172.18.0.2',
+      hostIPs: hostIPsOf('172.18.0.2'),
       podIP: '10.244.0.2',
       sandboxReady: true,
       startTime: 0,

@@ -3,7 +3,7 @@ import type { Container } from '../../../src/core/k8s';
 import { Backoff } from '../../../src/sim/kubelet/backoff';
 import { exitsOnSigterm, plannedExit } from '../../../src/sim/kubelet/container-behaviour';
 import { formatGoDuration } from '../../../src/sim/kubelet/go-duration';
-import { defaultPullPolicy, imageSizeBytes, normalizedImageName, parseImageReference, pullFailure, type ImageReference } from '../../../src/sim/kubelet/images';
+import { defaultPullPolicy, hex64, imageId, imageSizeBytes, lookupImage, normalizedImageName, parseImageReference, pullFailure, type ImageReference } from '../../../src/sim/kubelet/images';
 
 function ref(image: string): ImageReference {
   const parsed = parseImageReference(image);
@@ -26,6 +26,21 @@ describe('kubelet pure parts', () => {
       assert.equal(formatGoDuration(80_000), '1m20s');
       assert.equal(formatGoDuration(300_000), '5m0s');
       assert.equal(formatGoDuration(3_723_400), '1h2m3.4s');
+    });
+
+    it('drops only the trailing zeros of the milliseconds', () => {
+      assert.equal(formatGoDuration(1005), '1.005s');
+      assert.equal(formatGoDuration(1050), '1.05s');
+      assert.equal(formatGoDuration(1500), '1.5s');
+      assert.equal(formatGoDuration(1010), '1.01s');
+      assert.equal(formatGoDuration(61_001), '1m1.001s');
+    });
+
+    it('agrees with the digit-trimming definition for every millisecond of a second', () => {
+      for (let ms = 1; ms < 1000; ms++) {
+        const expected = `2.${String(ms).padStart(3, '0').replace(/0+$/, '')}s`;
+        assert.equal(formatGoDuration(2000 + ms), expected);
+      }
     });
   });
 
@@ -87,6 +102,54 @@ describe('kubelet pure parts', () => {
       assert.ok(nginx > 65_000_000 && nginx < 80_000_000, String(nginx));
       const unknown = imageSizeBytes(ref('example/app:v3'));
       assert.ok(unknown >= 10_000_000 && unknown <= 250_000_000, String(unknown));
+    });
+  });
+
+  describe('hex64', () => {
+    /** The expansion as first written (hash per seed, digits joined): container and image ids must not change. */
+    function referenceHex64(text: string, prefix = ''): string {
+      const fnv1a = (seed: number): number => {
+        let hash = seed >>> 0;
+        for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193) >>> 0;
+        return hash;
+      };
+      let a = fnv1a(0x811c9dc5);
+      let b = fnv1a(0x9e3779b9);
+      const parts = [prefix];
+      for (let i = 0; i < 8; i++) {
+        a = (a + 0x6d2b79f5) >>> 0;
+        let t = Math.imul(a ^ (a >>> 15), 1 | b);
+        t ^= t + Math.imul(t ^ (t >>> 7), 61 | a);
+        b = (b ^ t ^ (t >>> 14)) >>> 0;
+        parts.push(b.toString(16).padStart(8, '0'));
+      }
+      return parts.join('');
+    }
+
+    it('expands a text to the same 64 hex digits as the reference, with or without a prefix', () => {
+      for (const text of ['', 'a', 'docker.io/library/nginx:1.25', '0d6c2a1e-5f3b-4c7d-9e8f-1a2b3c4d5e6f/app/0', 'machine/node-1', 'ünïcödé']) {
+        assert.equal(hex64(text), referenceHex64(text));
+        assert.equal(hex64(text, 'containerd://'), referenceHex64(text, 'containerd://'));
+      }
+      assert.match(hex64('x', 'containerd://'), /^containerd:\/\/[0-9a-f]{64}$/);
+    });
+  });
+
+  describe('image lookups', () => {
+    it('resolves an image once, with what the reference functions derive from it', () => {
+      const lookup = lookupImage('nginx:1.25');
+      assert.equal(lookupImage('nginx:1.25'), lookup);
+      assert.ok(lookup.ok);
+      const reference = ref('nginx:1.25');
+      assert.deepEqual(lookup.image, { reference, name: normalizedImageName(reference), id: imageId(reference), sizeBytes: imageSizeBytes(reference), failure: undefined });
+      assert.ok(Object.isFrozen(lookup.image));
+    });
+
+    it('carries the pull failure and the parse error', () => {
+      const missing = lookupImage('nginx:doesnotexist');
+      assert.ok(missing.ok);
+      assert.deepEqual(missing.image.failure, pullFailure(ref('nginx:doesnotexist')));
+      assert.deepEqual(lookupImage('Nginx:1.25'), { ok: false, error: 'invalid reference format: repository name (library/Nginx) must be lowercase' });
     });
   });
 
