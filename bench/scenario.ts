@@ -6,6 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { Simulator } from '../src/sim/simulator';
+import { tuneHeapForSimulator } from '../src/server/heap-tuning';
 import { JourneyTracer } from '../src/core/journey/tracer';
 import type { KubeObject } from '../src/core/k8s';
 
@@ -31,6 +32,8 @@ function deployment(name: string, namespace: string, replicas: number): KubeObje
 }
 
 function main(): void {
+  // The same heap sizing as the simulator the extension and the CLI run.
+  tuneHeapForSimulator();
   const [nodesArg, podsArg] = process.argv.slice(2);
   const nodes = Number(nodesArg);
   const pods = Number(podsArg);

@@ -15,6 +15,7 @@ import { PacedDriver } from '../sim/driver';
 import { ApiError } from '../sim/store/types';
 import { qualifiedResource, resourceInfo } from '../sim/store/resources';
 import { servedKind } from '../sim/apply';
+import { tuneHeapForSimulator } from '../server/heap-tuning';
 
 export interface TraceOptions {
   file: string;
@@ -142,6 +143,7 @@ export async function runTrace(options: TraceOptions): Promise<number> {
   const manifest = readManifest(options.file, options.err);
   if (!manifest) return 1;
 
+  tuneHeapForSimulator();
   const simulator = new Simulator({ nodes: options.nodes, seed: options.seed });
   const tracer = new JourneyTracer();
   connectTracer(simulator, tracer);

@@ -10,6 +10,7 @@ import { defaultTimings, type Timings } from '../sim/context';
 import { startApiServer, type RunningApiServer } from './api-server';
 import { writeKubeconfig } from './kubeconfig';
 import { makeServerCertificate } from './tls';
+import { tuneHeapForSimulator } from './heap-tuning';
 
 export interface SimulatorProcessOptions extends SimulatorOptions {
   port?: number;
@@ -30,6 +31,7 @@ export interface RunningSimulator {
 }
 
 export async function runSimulator(options: SimulatorProcessOptions): Promise<RunningSimulator> {
+  tuneHeapForSimulator();
   // Clients compare timestamps with their own clock (kubectl's AGE column), so the served
   // simulator keeps virtual time equal to wall time; `speed` shortens the components' delays instead.
   const speed = options.speed ?? 1;

@@ -299,8 +299,8 @@ function admitServiceAccount(pod: KubeObject, spec: Json, options: DefaultingOpt
   const mounted = mountTokenVolume(spec.containers, volumeName);
   if (!mountedInInit && !mounted) return;
   const volumes = Array.isArray(spec.volumes) ? (spec.volumes as unknown[]) : [];
-  volumes.push({ name: volumeName, projected: SERVICE_ACCOUNT_PROJECTION });
-  spec.volumes = volumes;
+  // concat, not push: the stored array is exactly as long as its items (push reserves room for ~16 more, per pod).
+  spec.volumes = volumes.concat([{ name: volumeName, projected: SERVICE_ACCOUNT_PROJECTION }]);
 }
 
 /** Mounts the token volume into each container that has nothing at its path yet; whether any was. */
@@ -309,8 +309,7 @@ function mountTokenVolume(containers: unknown, volumeName: string): boolean {
   forEachRecord(containers, (container) => {
     const mounts = Array.isArray(container.volumeMounts) ? (container.volumeMounts as unknown[]) : [];
     if (hasMountAt(mounts, SERVICE_ACCOUNT_MOUNT_PATH)) return;
-    mounts.push({ name: volumeName, readOnly: true, mountPath: SERVICE_ACCOUNT_MOUNT_PATH });
-    container.volumeMounts = mounts;
+    container.volumeMounts = mounts.concat([{ name: volumeName, readOnly: true, mountPath: SERVICE_ACCOUNT_MOUNT_PATH }]);
     mounted = true;
   });
   return mounted;
@@ -365,10 +364,8 @@ function admitDefaultTolerations(spec: Json): void {
   const addNotReady = !toleratesNoExecute(existing, NOT_READY_TAINT);
   const addUnreachable = !toleratesNoExecute(existing, UNREACHABLE_TAINT);
   if (!addNotReady && !addUnreachable) return;
-  const tolerations = [...existing];
-  if (addNotReady) tolerations.push(DEFAULT_TOLERATIONS[NOT_READY_TAINT]);
-  if (addUnreachable) tolerations.push(DEFAULT_TOLERATIONS[UNREACHABLE_TAINT]);
-  spec.tolerations = tolerations;
+  const added: unknown[] = addNotReady && addUnreachable ? [DEFAULT_TOLERATIONS[NOT_READY_TAINT], DEFAULT_TOLERATIONS[UNREACHABLE_TAINT]] : [DEFAULT_TOLERATIONS[addNotReady ? NOT_READY_TAINT : UNREACHABLE_TAINT]];
+  spec.tolerations = existing.concat(added);
 }
 
 function toleratesNoExecute(tolerations: readonly unknown[], taint: string): boolean {
