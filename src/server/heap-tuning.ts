@@ -3,7 +3,7 @@
  * everything it allocates (every pod, every event for an hour), so V8's default, which lets the
  * old generation grow to two to four times what was live at the last full collection, roughly
  * doubles the resident memory of a large cluster. Growing by 60 % instead keeps 150,000 pods
- * under 2 GB for a few seconds more garbage collection (see README, Scale).
+ * under 2 GB, for about a fifth more garbage-collection CPU (see README, Benchmark).
  */
 import { setFlagsFromString } from 'node:v8';
 
