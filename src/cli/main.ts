@@ -65,6 +65,15 @@ async function main(argv: string[]): Promise<number> {
     });
     if (!values.file) throw new UsageError('trace needs a manifest: kube-journey trace -f <file>');
     const width = process.stdout.isTTY ? Math.max(80, Math.min(process.stdout.columns ?? 100, 160)) : 100;
+    // What both targets share: how long to wait and how to print.
+    const reporting = {
+      timeoutMs: numberOption(values.timeout, 'timeout', 300) * 1000,
+      json: !!values.json,
+      evidence: !!values.evidence,
+      width,
+      out: process.stdout,
+      err: process.stderr,
+    };
     if (values.context !== undefined || values.kubeconfig !== undefined) {
       const simulatorOnly = (['nodes', 'speed', 'seed'] as const).filter((name) => values[name] !== undefined);
       if (simulatorOnly.length > 0) throw new UsageError(`--${simulatorOnly[0]} applies to the built-in simulator, not to --context/--kubeconfig`);
@@ -75,12 +84,7 @@ async function main(argv: string[]): Promise<number> {
         context: values.context,
         kubeconfig: values.kubeconfig,
         forceConflicts: !!values['force-conflicts'],
-        timeoutMs: numberOption(values.timeout, 'timeout', 300) * 1000,
-        json: !!values.json,
-        evidence: !!values.evidence,
-        width,
-        out: process.stdout,
-        err: process.stderr,
+        ...reporting,
       });
     }
     if (values['force-conflicts']) throw new UsageError('--force-conflicts applies to --context/--kubeconfig');
@@ -89,12 +93,7 @@ async function main(argv: string[]): Promise<number> {
       nodes: numberOption(values.nodes, 'nodes', 3, (n) => Number.isInteger(n) && n > 0),
       speed: values.speed === undefined ? undefined : numberOption(values.speed, 'speed', 1),
       seed: numberOption(values.seed, 'seed', 1, (n) => Number.isInteger(n) && n >= 0),
-      timeoutMs: numberOption(values.timeout, 'timeout', 300) * 1000,
-      json: !!values.json,
-      evidence: !!values.evidence,
-      width,
-      out: process.stdout,
-      err: process.stderr,
+      ...reporting,
     });
   }
   if (command === 'simulate') {

@@ -26,6 +26,7 @@ describe('real VS Code workbench', () => {
 describe('Kube Journey: the nginx Deployment from the editor context menu', function () {
   let session: Session;
   before(async function () {
+    // Skipped only to check the harness alone (KUBE_JOURNEY_E2E_WITHOUT_PRODUCT=1), see productExtensionExists.
     if (!productExtensionExists()) this.skip();
     session = await startSession('nginx');
     await session.workbench.widenSideBar(520);
@@ -93,6 +94,7 @@ describe('Kube Journey: the nginx Deployment from the editor context menu', func
 describe('Kube Journey: a pod too big for any node', function () {
   let session: Session;
   before(async function () {
+    // Skipped only to check the harness alone (KUBE_JOURNEY_E2E_WITHOUT_PRODUCT=1), see productExtensionExists.
     if (!productExtensionExists()) this.skip();
     session = await startSession('too-big');
     await session.workbench.widenSideBar(520);
