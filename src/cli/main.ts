@@ -128,6 +128,12 @@ async function main(argv: string[]): Promise<number> {
   throw new UsageError(`unknown command "${command}"`);
 }
 
+// Output piped into a reader that stops early (`| head`): stop quietly, as other command-line tools do.
+process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+  if (error.code !== 'EPIPE') throw error;
+  process.exit(0);
+});
+
 main(process.argv.slice(2)).then(
   (code) => {
     process.exitCode = code;

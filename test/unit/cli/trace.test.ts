@@ -77,3 +77,19 @@ describe('kube-journey trace', () => {
     assert.deepEqual(parsed.journeys.map((j) => `${j.root.name} ${j.status}`), ['frontend complete']);
   });
 });
+
+describe('kube-journey command line, piped into a reader that stops early', () => {
+  it('exits 0 without an error when its output pipe closes (`| head`)', async function () {
+    this.timeout(60_000);
+    const { spawn } = await import('node:child_process');
+    // Run from the sources (tsx), as the tests do everywhere else; the bundle behaves the same.
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'trace', '-f', 'examples/nginx-deployment.yaml'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    // Like `head -1`: read the first chunk, then close the pipe.
+    child.stdout.once('data', () => child.stdout.destroy());
+    const code = await new Promise<number | null>((resolve) => child.once('exit', (exitCode) => resolve(exitCode)));
+    assert.equal(stderr, '');
+    assert.equal(code, 0);
+  });
+});
