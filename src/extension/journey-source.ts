@@ -6,16 +6,11 @@
  */
 import type { InternalStep } from '../core/internals';
 import type { KubeObject, WatchEvent } from '../core/k8s';
+import type { ContextInfo } from '../cluster/kubeconfig';
 import type { IDisposable } from './disposable';
 
-export interface ContextSummary {
-  name: string;
-  cluster: string;
-  server?: string;
-  user?: string;
-  namespace: string;
-  current: boolean;
-}
+/** A kubeconfig context as the target picker shows it: the cluster's description without the credential kind. */
+export type ContextSummary = Omit<ContextInfo, 'credential'>;
 
 export interface ApplyCause {
   /** The field as the server named it. */

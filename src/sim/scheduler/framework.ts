@@ -15,7 +15,7 @@ import * as nodePorts from './plugins/node-ports';
 import * as resourcesFit from './plugins/node-resources-fit';
 import * as nodeUnschedulable from './plugins/node-unschedulable';
 import * as taintToleration from './plugins/taint-toleration';
-import { FLAG_HARD_TAINTS, FLAG_PREFER_NO_SCHEDULE_TAINTS, FLAG_UNSCHEDULABLE, FLAG_USED_PORTS } from './node-table';
+import { type NodeTable, FLAG_HARD_TAINTS, FLAG_PREFER_NO_SCHEDULE_TAINTS, FLAG_UNSCHEDULABLE, FLAG_USED_PORTS } from './node-table';
 import { MAX_NODE_SCORE, type FilterFailure, type FilterPluginName, type ScorePluginName } from './plugins/types';
 
 // Module-local copies of the plugin functions: see the note in plugins/types.ts on imported bindings.
@@ -146,6 +146,21 @@ function needsOnlyResourceChecks(pod: PodSchedulingInfo): boolean {
   return pod.nodeName === '' && pod.nodeSelector.length === 0 && pod.requiredTerms === undefined && pod.resources.scalar.length === 0;
 }
 
+/**
+ * NodeResourcesFit's answer read straight from the node table (pod count, then cpu, memory and
+ * ephemeral storage against what is left): the walks use it before any filter object is built.
+ */
+function fitsOnRow(t: NodeTable, row: number, pod: PodSchedulingInfo): boolean {
+  if (t.podCount[row] + 1 > t.allocatablePods[row]) return false;
+  if (pod.requestsNothing) return true;
+  const r = pod.resources;
+  return (
+    r.milliCPU <= t.allocatableMilliCPU[row] - t.requestedMilliCPU[row] &&
+    r.memory <= t.allocatableMemory[row] - t.requestedMemory[row] &&
+    r.ephemeralStorage <= t.allocatableEphemeralStorage[row] - t.requestedEphemeralStorage[row]
+  );
+}
+
 /** The filters for one node; `resourcesOnly` when the node table already showed nothing else can refuse it. */
 function filterNode(pod: PodSchedulingInfo, node: NodeInfo, resourcesOnly: boolean): FilterFailure | null {
   return resourcesOnly ? filterNodeResourcesFit(pod, node) : runFilters(pod, node);
@@ -199,27 +214,16 @@ export class SchedulingAlgorithm {
     const flags = t.flags;
     const fast = needsOnlyResourceChecks(pod);
     const blocking = FLAG_UNSCHEDULABLE | FLAG_HARD_TAINTS | (pod.hostPorts.length > 0 ? FLAG_USED_PORTS : 0);
-    const { milliCPU, memory, ephemeralStorage } = pod.resources;
-    const requestsNothing = pod.requestsNothing;
     const found = this.found;
     let feasibleCount = 0;
     let feasibleFlags = 0;
     const failures: NodeFailure[] = [];
     let processed = 0;
     let index = count === 0 ? 0 : this.nextStartNodeIndex % count;
-    // Locals: the loop then reads the arrays without loading them from the table each time.
-    const { podCount, allocatablePods, allocatableMilliCPU, requestedMilliCPU, allocatableMemory, requestedMemory, allocatableEphemeralStorage, requestedEphemeralStorage } = t;
     while (processed < count && feasibleCount < wanted) {
-      const fits =
-        fast &&
-        (flags[index] & blocking) === 0 &&
-        podCount[index] + 1 <= allocatablePods[index] &&
-        (requestsNothing ||
-          (milliCPU <= allocatableMilliCPU[index] - requestedMilliCPU[index] &&
-            memory <= allocatableMemory[index] - requestedMemory[index] &&
-            ephemeralStorage <= allocatableEphemeralStorage[index] - requestedEphemeralStorage[index]));
+      const resourcesOnly = fast && (flags[index] & blocking) === 0;
       // Anything but a plain fit goes through the filters themselves (kept out of this loop, which stays small).
-      const failure = fits ? null : filterNode(pod, nodes[index], fast && (flags[index] & blocking) === 0);
+      const failure = resourcesOnly && fitsOnRow(t, index, pod) ? null : filterNode(pod, nodes[index], resourcesOnly);
       if (failure) failures.push({ node: nodes[index], failure });
       else {
         rows[feasibleCount] = index;
@@ -300,13 +304,11 @@ export class SchedulingAlgorithm {
     this.ensureCapacity(wanted);
     const stamp = this.memoStampFor(pod);
     const t = this.cache.table;
-    const { flags, versions, podCount, allocatablePods, allocatableMilliCPU, requestedMilliCPU, allocatableMemory, requestedMemory, allocatableEphemeralStorage, requestedEphemeralStorage } = t;
+    const { flags, versions } = t;
     const { stamps: memoStamps, versions: memoVersions, totals: memoTotals } = this.memo;
     const rows = this.rows;
     const totals = this.totals;
     const blocking = FLAG_UNSCHEDULABLE | FLAG_HARD_TAINTS | (pod.hostPorts.length > 0 ? FLAG_USED_PORTS : 0);
-    const { milliCPU, memory, ephemeralStorage } = pod.resources;
-    const requestsNothing = pod.requestsNothing;
     let images: PodImages | undefined;
     const failures: NodeFailure[] = [];
     let feasibleCount = 0;
@@ -319,13 +321,7 @@ export class SchedulingAlgorithm {
       if ((flags[index] & blocking) === 0) {
         if (memoStamps[index] === stamp && memoVersions[index] === versions[index]) total = memoTotals[index];
         else {
-          const fits =
-            podCount[index] + 1 <= allocatablePods[index] &&
-            (requestsNothing ||
-              (milliCPU <= allocatableMilliCPU[index] - requestedMilliCPU[index] &&
-                memory <= allocatableMemory[index] - requestedMemory[index] &&
-                ephemeralStorage <= allocatableEphemeralStorage[index] - requestedEphemeralStorage[index]));
-          total = fits ? this.totalOf(pod, index, (images ??= this.podImages(pod))) : -1;
+          total = fitsOnRow(t, index, pod) ? this.totalOf(pod, index, (images ??= this.podImages(pod))) : -1;
           memoStamps[index] = stamp;
           memoVersions[index] = versions[index];
           memoTotals[index] = total;
