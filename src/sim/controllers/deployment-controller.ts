@@ -90,6 +90,22 @@ function selectorWithLabel(selector: LabelSelector | undefined, key: string, val
   return out;
 }
 
+/**
+ * Upstream works on a deep copy of the cached Deployment and writes it back piece by piece. A sync
+ * changes only the copy's annotations (the revision) and status, never its spec, so only those are
+ * copied: the spec stays the stored one, whose template comparisons with the ReplicaSets are
+ * remembered across syncs (see `equalIgnoreHash`).
+ */
+function workingCopy(stored: DeploymentObject): DeploymentObject {
+  const copy: DeploymentObject = { ...stored };
+  if (stored.metadata) {
+    copy.metadata = { ...stored.metadata };
+    if (stored.metadata.annotations) copy.metadata.annotations = { ...stored.metadata.annotations };
+  }
+  if (stored.status) copy.status = cloneJson(stored.status);
+  return copy;
+}
+
 function isNamespaceTerminating(error: unknown): boolean {
   return error instanceof ApiError && (error.details?.causes ?? []).some((cause) => cause.reason === 'NamespaceTerminating');
 }
@@ -182,8 +198,7 @@ export class DeploymentController {
     const { namespace, name } = splitKey(key);
     const stored = this.ctx.store.get<DeploymentObject>('Deployment', namespace, name);
     if (!stored) return;
-    // Upstream works on a deep copy of the cached object and writes it back piece by piece.
-    const d = cloneJson(stored);
+    const d = workingCopy(stored);
 
     if (isEmptySelector(d.spec?.selector)) {
       recordEvent(this.ctx, COMPONENT, d, 'Warning', 'SelectingAll', 'This deployment is selecting all pods. A non-empty selector is required.');

@@ -230,8 +230,25 @@ function asRecord(value: unknown): Record<string, unknown> {
   return typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {};
 }
 
+/**
+ * Verdicts of `equalIgnoreHash` per stored ReplicaSet template, for the Deployment template it was
+ * compared with. Stored objects are never changed in place (a write stores a new object), so a
+ * pair compared once stays equal or different; a Deployment syncs on every change of its pods and
+ * would otherwise walk both templates each time.
+ */
+const templateVerdicts = new WeakMap<object, { other: object; equal: boolean }>();
+
 /** `EqualIgnoreHash`: the templates are equal once the pod-template-hash label is ignored. */
 export function equalIgnoreHash(a: PodTemplateSpec | undefined, b: PodTemplateSpec | undefined): boolean {
+  if (!a || !b || typeof a !== 'object' || typeof b !== 'object') return compareIgnoringHash(a, b);
+  const known = templateVerdicts.get(a);
+  if (known?.other === b) return known.equal;
+  const equal = compareIgnoringHash(a, b);
+  templateVerdicts.set(a, { other: b, equal });
+  return equal;
+}
+
+function compareIgnoringHash(a: PodTemplateSpec | undefined, b: PodTemplateSpec | undefined): boolean {
   const left = asRecord(a);
   const right = asRecord(b);
   if (!recordsEqual(left, right, 'metadata', (key) => semanticEqual(left[key], right[key]))) return false;
