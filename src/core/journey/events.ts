@@ -28,6 +28,13 @@ export interface NormalizedEvent {
   action?: string;
 }
 
+/**
+ * client-go's recorders fold events about one object that differ only in their message into one
+ * event with this prefix once 10 distinct messages were seen within 10 minutes
+ * (`EventAggregatorByReasonMessageFunc`): a ReplicaSet's 10th and later "Created pod: …".
+ */
+export const COMBINED_EVENT_PREFIX = '(combined from similar events): ';
+
 const CONTAINER_PATH = /^spec\.(?:initContainers|containers|ephemeralContainers)\{(.+)\}$/;
 
 export function normalizeEvent(object: KubeObject): NormalizedEvent | undefined {
@@ -45,7 +52,10 @@ export function normalizeEvent(object: KubeObject): NormalizedEvent | undefined 
   // events.k8s.io/v1 read from its own API names the core/v1 fields deprecatedFirstTimestamp etc.
   const first = parseTime(object.eventTime) ?? parseTime(object.firstTimestamp) ?? parseTime(object.deprecatedFirstTimestamp) ?? parseTime(metadata?.creationTimestamp);
   const last = parseTime(series?.lastObservedTime) ?? parseTime(object.lastTimestamp) ?? parseTime(object.deprecatedLastTimestamp) ?? first;
-  const count = Math.max(1, num(series?.count) ?? 0, num(object.count) ?? 0, num(object.deprecatedCount) ?? 0);
+  const text = str(object.message) ?? str(object.note) ?? '';
+  // A combined event speaks of its latest message only; its count is of all the messages it folded.
+  const combined = text.startsWith(COMBINED_EVENT_PREFIX);
+  const count = combined ? 1 : Math.max(1, num(series?.count) ?? 0, num(object.count) ?? 0, num(object.deprecatedCount) ?? 0);
   return {
     name,
     namespace,
@@ -53,7 +63,7 @@ export function normalizeEvent(object: KubeObject): NormalizedEvent | undefined 
     container: fieldPath ? CONTAINER_PATH.exec(fieldPath)?.[1] : undefined,
     type: str(object.type) ?? 'Normal',
     reason: str(object.reason) ?? '',
-    message: str(object.message) ?? str(object.note) ?? '',
+    message: combined ? text.slice(COMBINED_EVENT_PREFIX.length) : text,
     count,
     first,
     last,

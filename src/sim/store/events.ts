@@ -2,8 +2,8 @@
  * The event recorder the simulated components use, writing core/v1 Events into the store the way
  * client-go's recorders do:
  * - the legacy recorder (controllers, kubelet): `source.component`/`host`, whole-second
- *   firstTimestamp/lastTimestamp, `count`, aggregation of identical events into one object with a
- *   growing count (the event correlator's LRU of 4,096 keys);
+ *   firstTimestamp/lastTimestamp, `count`, and client-go's event correlator (./event-correlation):
+ *   identical events counted in one object, similar ones combined, a budget per source and object;
  * - the events.k8s.io/v1 recorder (scheduler): `eventTime` with microseconds, `action`,
  *   `reportingComponent`, an empty `source`, null first/lastTimestamp, `series` on repeats.
  * Events expire after the API server's default TTL of one hour, as in a real cluster.
@@ -13,135 +13,14 @@ import type { VirtualClock } from '../clock';
 import type { EventOptions, EventRecorder, EventSource } from '../context';
 import { rfc3339, rfc3339Micro } from './object-utils';
 import { ApiError, type StoreApi } from './types';
+import { COMBINED_EVENT_PREFIX } from '../../core/journey/events';
+import { EventCorrelator, type EventIdentity, type EventLogger, type ObservedEvent } from './event-correlation';
 
-const LRU_ENTRIES = 4096;
 /** Bounds of the caches that let events share strings and objects. */
 const MESSAGES_KEPT = 8192;
 const INVOLVED_KEPT = 8192;
 export const EVENT_TTL_MS = 60 * 60 * 1000;
 const SWEEP_EVERY_MS = 60 * 1000;
-
-/** What makes two events the same for aggregation (client-go's `getEventKey`, less the uid it is filed under). */
-interface EventIdentity {
-  type: string;
-  reason: string;
-  message: string;
-  component: string;
-  host: string;
-}
-
-interface Aggregate extends EventIdentity {
-  involvedUid: string;
-  namespace: string;
-  name: string;
-  count: number;
-  /** Neighbours in recency order (older, newer). */
-  older: Aggregate | undefined;
-  newer: Aggregate | undefined;
-}
-
-function sameIdentity(a: EventIdentity, b: EventIdentity): boolean {
-  return a.reason === b.reason && a.type === b.type && a.component === b.component && a.host === b.host && a.message === b.message;
-}
-
-/** Aggregates of one involved object: a short list, or by message once there are many (a ReplicaSet's SuccessfulCreate). */
-type Filed = Aggregate[] | Map<string, Aggregate[]>;
-const SHORT_LIST = 16;
-
-/**
- * The correlator's LRU of recent events, filed by involved object: a lookup builds no key string
- * (hashing one per event cost more than everything else the recorder does), and a linked list
- * keeps the recency order (a Map used as an LRU, deleted from and re-inserted into, leaves holes
- * at its front that every eviction walks over again).
- */
-class RecentEvents {
-  private readonly byInvolved = new Map<string, Filed>();
-  private size = 0;
-  private oldest: Aggregate | undefined;
-  private newest: Aggregate | undefined;
-
-  constructor(private readonly capacity: number) {}
-
-  /** The aggregate for this event, made the most recent. */
-  touch(involvedUid: string, identity: EventIdentity): Aggregate | undefined {
-    const filed = this.byInvolved.get(involvedUid);
-    if (!filed) return undefined;
-    const candidates = Array.isArray(filed) ? filed : filed.get(identity.message);
-    if (!candidates) return undefined;
-    let aggregate: Aggregate | undefined;
-    for (const candidate of candidates) {
-      if (sameIdentity(candidate, identity)) {
-        aggregate = candidate;
-        break;
-      }
-    }
-    if (aggregate && aggregate !== this.newest) {
-      this.unlink(aggregate);
-      this.append(aggregate);
-    }
-    return aggregate;
-  }
-
-  add(involvedUid: string, identity: EventIdentity, namespace: string, name: string): void {
-    const existing = this.touch(involvedUid, identity);
-    if (existing) this.remove(existing);
-    const aggregate: Aggregate = {
-      type: identity.type,
-      reason: identity.reason,
-      message: identity.message,
-      component: identity.component,
-      host: identity.host,
-      involvedUid,
-      namespace,
-      name,
-      count: 1,
-      older: undefined,
-      newer: undefined,
-    };
-    const filed = this.byInvolved.get(involvedUid);
-    if (!filed) this.byInvolved.set(involvedUid, [aggregate]);
-    else if (!Array.isArray(filed)) fileByMessage(filed, aggregate);
-    else if (filed.length < SHORT_LIST) filed.push(aggregate);
-    else {
-      const byMessage = new Map<string, Aggregate[]>();
-      for (const earlier of filed) fileByMessage(byMessage, earlier);
-      fileByMessage(byMessage, aggregate);
-      this.byInvolved.set(involvedUid, byMessage);
-    }
-    this.size++;
-    this.append(aggregate);
-    if (this.size > this.capacity) this.remove(this.oldest!);
-  }
-
-  remove(aggregate: Aggregate): void {
-    const filed = this.byInvolved.get(aggregate.involvedUid);
-    if (!filed) return;
-    const list = Array.isArray(filed) ? filed : filed.get(aggregate.message);
-    const index = list ? list.indexOf(aggregate) : -1;
-    if (index < 0) return;
-    list!.splice(index, 1);
-    if (!Array.isArray(filed) && list!.length === 0) filed.delete(aggregate.message);
-    if (Array.isArray(filed) ? filed.length === 0 : filed.size === 0) this.byInvolved.delete(aggregate.involvedUid);
-    this.size--;
-    this.unlink(aggregate);
-  }
-
-  private append(aggregate: Aggregate): void {
-    aggregate.older = this.newest;
-    aggregate.newer = undefined;
-    if (this.newest) this.newest.newer = aggregate;
-    else this.oldest = aggregate;
-    this.newest = aggregate;
-  }
-
-  private unlink(aggregate: Aggregate): void {
-    if (aggregate.older) aggregate.older.newer = aggregate.newer;
-    else this.oldest = aggregate.newer;
-    if (aggregate.newer) aggregate.newer.older = aggregate.older;
-    else this.newest = aggregate.older;
-    aggregate.older = aggregate.newer = undefined;
-  }
-}
 
 /** Events due to expire, oldest first, in parallel arrays (a few bytes each for ~a million events). */
 class ExpiryQueue {
@@ -177,17 +56,11 @@ class ExpiryQueue {
   }
 }
 
-function fileByMessage(byMessage: Map<string, Aggregate[]>, aggregate: Aggregate): void {
-  const list = byMessage.get(aggregate.message);
-  if (list) list.push(aggregate);
-  else byMessage.set(aggregate.message, [aggregate]);
-}
-
 /** Parts many events share; stored objects are read-only, so one frozen instance serves them all. */
 const EMPTY_SOURCE = Object.freeze({});
 
 export class StoreEventRecorder implements EventRecorder {
-  private readonly recent = new RecentEvents(LRU_ENTRIES);
+  private readonly correlators = new Map<string, EventCorrelator>();
   private readonly sources = new Map<string, Map<string, Readonly<Record<string, string>>>>();
   private readonly expiry = new ExpiryQueue();
   private readonly reportingInstances = new Map<string, string>();
@@ -209,75 +82,125 @@ export class StoreEventRecorder implements EventRecorder {
   ) {}
 
   record(involved: KubeObject, type: 'Normal' | 'Warning', reason: string, message: string, source: EventSource, options?: EventOptions): void {
+    const correlator = this.correlatorOf(source.component);
+    const text = this.shared(message);
+    const now = this.clock.now();
+    if (options?.eventsV1) this.recordSeries(correlator.logger, involved, type, reason, text, source, options.eventsV1.action, now);
+    else this.recordCorrelated(correlator, involved, type, reason, text, source, now);
+  }
+
+  /** The legacy recorder: `EventCorrelate` (aggregate, count, filter spam), then create or patch. */
+  private recordCorrelated(correlator: EventCorrelator, involved: KubeObject, type: string, reason: string, message: string, source: EventSource, now: number): void {
     const meta = involved.metadata ?? {};
     const namespace = meta.namespace || 'default';
     const involvedUid = meta.uid ?? '';
-    const identity: EventIdentity = { type, reason, message: this.shared(message), component: source.component, host: source.host ?? '' };
-    const now = this.clock.now();
-    const known = this.recent.touch(involvedUid, identity);
+    const host = source.host ?? '';
+    const combined = correlator.aggregator.combines(involvedUid, type, reason, host, message, now);
+    const identity: EventIdentity = { type, reason, message: combined ? COMBINED_EVENT_PREFIX : message, host };
+    const text = combined ? COMBINED_EVENT_PREFIX + message : message;
+    const observed = correlator.logger.repeat(involvedUid, identity) ?? correlator.logger.first(involvedUid, identity, namespace, this.eventName(meta.name, now), now);
+    // The logger counts an event even when the spam filter then drops it: the next write carries the full count.
+    if (!correlator.spamFilter.allows(involvedUid, host, now)) return;
+    // A repeat patches the Event; when that is gone (expired, or never written because filtered), it is created.
+    if (observed.count > 1 && this.patched(observed, text, now, source.component)) return;
+    const event: KubeObject = {
+      metadata: this.newMetadata(observed.name, namespace),
+      involvedObject: this.involvedObject(involved),
+      reason,
+      message: text,
+      source: this.legacySource(source),
+      firstTimestamp: rfc3339(observed.firstSeen),
+      lastTimestamp: rfc3339(now),
+      count: observed.count,
+      type,
+      eventTime: null,
+      reportingComponent: source.component,
+      reportingInstance: host,
+      // As create would add them, last: spelled here so the object keeps one shape.
+      apiVersion: 'v1',
+      kind: 'Event',
+    };
+    this.create(event, source.component, now);
+  }
+
+  private patched(observed: ObservedEvent, message: string, now: number, component: string): boolean {
+    try {
+      this.store.mutate('Event', observed.namespace, observed.name, (event) => {
+        event.count = observed.count;
+        event.lastTimestamp = rfc3339(now);
+        event.message = message;
+      }, { fieldManager: component });
+      return true;
+    } catch (error) {
+      if (error instanceof ApiError && error.code === 404) return false;
+      throw error;
+    }
+  }
+
+  /** The events.k8s.io recorder: no aggregation or spam filter; a repeat becomes a `series`. */
+  private recordSeries(logger: EventLogger, involved: KubeObject, type: string, reason: string, message: string, source: EventSource, action: string, now: number): void {
+    const meta = involved.metadata ?? {};
+    const namespace = meta.namespace || 'default';
+    const involvedUid = meta.uid ?? '';
+    const identity: EventIdentity = { type, reason, message, host: source.host ?? '' };
+    const known = logger.repeat(involvedUid, identity);
     if (known) {
-      known.count++;
       try {
         this.store.mutate('Event', known.namespace, known.name, (event) => {
-          if (options?.eventsV1) event.series = { count: known.count, lastObservedTime: rfc3339Micro(now) };
-          else {
-            event.count = known.count;
-            event.lastTimestamp = rfc3339(now);
-          }
+          event.series = { count: known.count, lastObservedTime: rfc3339Micro(now) };
         }, { fieldManager: source.component });
         return;
       } catch (error) {
         if (!(error instanceof ApiError && error.code === 404)) throw error;
-        this.recent.remove(known); // expired meanwhile: record afresh
+        logger.forget(known); // expired meanwhile: record afresh
       }
     }
-    const name = `${meta.name}.${this.uniqueNanos(now).toString(16)}`;
-    const involvedObject = this.involvedObject(involved);
-    // Every field create and commit set, spelled in their order, so the object keeps one shape.
-    const metadata = { name, namespace, uid: undefined, creationTimestamp: undefined, managedFields: undefined, resourceVersion: undefined };
-    const event: KubeObject = options?.eventsV1
-      ? {
-          metadata,
-          involvedObject,
-          reason,
-          message: identity.message,
-          source: EMPTY_SOURCE,
-          firstTimestamp: null,
-          lastTimestamp: null,
-          type,
-          eventTime: rfc3339Micro(now),
-          action: options.eventsV1.action,
-          reportingComponent: source.component,
-          reportingInstance: this.controlPlaneInstance(source.component),
-          // As create would add them, last: spelled here so the object keeps one shape.
-          apiVersion: 'v1',
-          kind: 'Event',
-        }
-      : {
-          metadata,
-          involvedObject,
-          reason,
-          message: identity.message,
-          source: this.legacySource(source),
-          firstTimestamp: rfc3339(now),
-          lastTimestamp: rfc3339(now),
-          count: 1,
-          type,
-          eventTime: null,
-          reportingComponent: source.component,
-          reportingInstance: source.host ?? '',
-          apiVersion: 'v1',
-          kind: 'Event',
-        };
+    const name = this.eventName(meta.name, now);
+    const event: KubeObject = {
+      metadata: this.newMetadata(name, namespace),
+      involvedObject: this.involvedObject(involved),
+      reason,
+      message,
+      source: EMPTY_SOURCE,
+      firstTimestamp: null,
+      lastTimestamp: null,
+      type,
+      eventTime: rfc3339Micro(now),
+      action,
+      reportingComponent: source.component,
+      reportingInstance: this.controlPlaneInstance(source.component),
+      apiVersion: 'v1',
+      kind: 'Event',
+    };
+    if (this.create(event, source.component, now)) logger.first(involvedUid, identity, namespace, name, now);
+  }
+
+  /** Every field create and commit set, spelled in their order, so the object keeps one shape. */
+  private newMetadata(name: string, namespace: string): Record<string, unknown> {
+    return { name, namespace, uid: undefined, creationTimestamp: undefined, managedFields: undefined, resourceVersion: undefined };
+  }
+
+  private create(event: KubeObject, component: string, now: number): boolean {
     try {
-      this.store.create('Event', event, { fieldManager: source.component });
+      this.store.create('Event', event, { fieldManager: component });
     } catch (error) {
       // The involved object's namespace may be gone (deleted mid-flight); real recorders drop the event too.
-      if (error instanceof ApiError && error.code === 404) return;
+      if (error instanceof ApiError && error.code === 404) return false;
       throw error;
     }
-    this.recent.add(involvedUid, identity, namespace, name);
-    if (this.expire) this.scheduleExpiry(now, namespace, name);
+    if (this.expire) this.scheduleExpiry(now, event.metadata!.namespace!, event.metadata!.name!);
+    return true;
+  }
+
+  /** `<involved name>.<nanoseconds in hex>`, as client-go names events. */
+  private eventName(involvedName: string | undefined, now: number): string {
+    return `${involvedName}.${this.uniqueNanos(now).toString(16)}`;
+  }
+
+  private correlatorOf(component: string): EventCorrelator {
+    let correlator = this.correlators.get(component);
+    if (!correlator) this.correlators.set(component, (correlator = new EventCorrelator()));
+    return correlator;
   }
 
   private shared(message: string): string {

@@ -23,6 +23,13 @@ describe('events and timestamps', () => {
     assert.deepEqual(ev?.last, { ms: T0 + 3_750, precise: false });
   });
 
+  it('reads a combined event (client-go aggregation) as its latest message, counted once', () => {
+    const ev = normalizeEvent(coreEvent({ about: { kind: 'ReplicaSet', name: 'web-5d567cc74c', uid: 'rs-1' }, reason: 'SuccessfulCreate', message: '(combined from similar events): Created pod: web-5d567cc74c-zz9xk', first: T0, last: T0, count: 16, component: 'replicaset-controller' }));
+    assert.equal(ev?.message, 'Created pod: web-5d567cc74c-zz9xk');
+    assert.equal(ev?.count, 1, 'the count is of the folded messages, not of this pod');
+    assert.deepEqual(parsePodMessage(ev!.message), { verb: 'Created', pod: 'web-5d567cc74c-zz9xk' });
+  });
+
   it('reads an events.k8s.io-style event (empty source, eventTime, reportingComponent, series)', () => {
     const ev = normalizeEvent(schedulerEvent({ about: POD_REF, reason: 'FailedScheduling', type: 'Warning', message: 'x', at: T0 + 3, series: { count: 4, last: T0 + 300_003 } }));
     assert.equal(ev?.component, 'default-scheduler');
