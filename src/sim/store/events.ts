@@ -11,7 +11,7 @@
 import type { KubeObject } from '../../core/k8s';
 import type { VirtualClock } from '../clock';
 import type { EventOptions, EventRecorder, EventSource } from '../context';
-import { rfc3339, rfc3339Micro } from './object-utils';
+import { flattened, rfc3339, rfc3339Micro } from './object-utils';
 import { ApiError, type StoreApi } from './types';
 import { COMBINED_EVENT_PREFIX } from '../../core/journey/events';
 import { EventCorrelator, type EventIdentity, type EventLogger, type ObservedEvent } from './event-correlation';
@@ -97,7 +97,7 @@ export class StoreEventRecorder implements EventRecorder {
     const host = source.host ?? '';
     const combined = correlator.aggregator.combines(involvedUid, type, reason, host, message, now);
     const identity: EventIdentity = { type, reason, message: combined ? COMBINED_EVENT_PREFIX : message, host };
-    const text = combined ? COMBINED_EVENT_PREFIX + message : message;
+    const text = combined ? flattened(COMBINED_EVENT_PREFIX + message) : message;
     const observed = correlator.logger.repeat(involvedUid, identity) ?? correlator.logger.first(involvedUid, identity, namespace, this.eventName(meta.name, now), now);
     // The logger counts an event even when the spam filter then drops it: the next write carries the full count.
     if (!correlator.spamFilter.allows(involvedUid, host, now)) return;
@@ -194,7 +194,7 @@ export class StoreEventRecorder implements EventRecorder {
 
   /** `<involved name>.<nanoseconds in hex>`, as client-go names events. */
   private eventName(involvedName: string | undefined, now: number): string {
-    return `${involvedName}.${this.uniqueNanos(now).toString(16)}`;
+    return flattened(`${involvedName}.${this.uniqueNanos(now).toString(16)}`);
   }
 
   private correlatorOf(component: string): EventCorrelator {
@@ -207,8 +207,9 @@ export class StoreEventRecorder implements EventRecorder {
     const known = this.messages.get(message);
     if (known !== undefined) return known;
     if (this.messages.size >= MESSAGES_KEPT) this.messages.clear();
-    this.messages.set(message, message);
-    return message;
+    const flat = flattened(message);
+    this.messages.set(flat, flat);
+    return flat;
   }
 
   private involvedObject(involved: KubeObject): Readonly<Record<string, string | undefined>> {

@@ -92,6 +92,19 @@ let cachedSecondText = '';
 let cachedPrefixSecond = NaN;
 let cachedPrefix = '';
 
+let _flattenSink = 0;
+
+/**
+ * The same string, made flat. V8 keeps a string built with `+` or a template literal as a tree of
+ * its pieces (~32 bytes a piece); reading a character flattens it into one buffer in place, and the
+ * garbage collector then drops the tree. Worth it for strings that stay in the store (an event
+ * message of five pieces: ~170 bytes less). The sink keeps the read from being optimised away.
+ */
+export function flattened(value: string): string {
+  _flattenSink ^= value.charCodeAt(0);
+  return value;
+}
+
 /** RFC 3339 with whole seconds, as metav1.Time serialises. */
 export function rfc3339(ms: number): string {
   const second = Math.floor(ms / 1000);
