@@ -55,6 +55,8 @@ export class ReplicaSetController {
   private readonly podLabels = new WeakMap<Record<string, string>, Record<string, string>>();
   /** ReplicaSet uid → the frozen ownerReferences its pods get. */
   private readonly podOwnerReferences = new Map<string, OwnerReference[]>();
+  /** ReplicaSet uid → its queue key (see `keyOf`). */
+  private readonly keys = new Map<string, string>();
   private readonly unsubscribe: (() => void)[] = [];
 
   constructor(private readonly ctx: SimContext) {
@@ -79,10 +81,11 @@ export class ReplicaSetController {
   private onReplicaSet(change: StoreChange): void {
     const rs = change.object as ReplicaSetObject;
     const uid = rs.metadata?.uid ?? '';
-    const key = objectKey(rs);
+    const key = this.keyOf(rs);
     if (change.type === 'DELETED') {
       this.templateLabels.delete(uid);
       this.podOwnerReferences.delete(uid);
+      this.keys.delete(uid);
       this.seeded.delete(uid);
       this.expectations.delete(key);
     } else {
@@ -113,7 +116,7 @@ export class ReplicaSetController {
       }
       const rs = this.resolveControllerRef(pod.metadata?.namespace, ref);
       if (!rs) return;
-      const key = objectKey(rs);
+      const key = this.keyOf(rs);
       this.expectations.creationObserved(key);
       this.queue.add(key);
       return;
@@ -127,22 +130,36 @@ export class ReplicaSetController {
     }
     if (oldRef && oldRef.uid !== ref?.uid) {
       const oldRS = this.resolveControllerRef(previous?.metadata?.namespace, oldRef);
-      if (oldRS) this.queue.add(objectKey(oldRS));
+      if (oldRS) this.queue.add(this.keyOf(oldRS));
     }
     const rs = this.resolveControllerRef(pod.metadata?.namespace, ref);
     if (!rs) return;
-    this.queue.add(objectKey(rs));
+    const key = this.keyOf(rs);
+    this.queue.add(key);
     const minReady = rs.spec?.minReadySeconds ?? 0;
-    if (minReady > 0 && previous && !isPodReady(previous) && isPodReady(pod)) this.queue.addAfter(objectKey(rs), minReady * 1000 + 1000);
+    if (minReady > 0 && previous && !isPodReady(previous) && isPodReady(pod)) this.queue.addAfter(key, minReady * 1000 + 1000);
   }
 
   /** `deletePod`: a pod that is gone or going satisfies a deletion expectation and wakes its owner. */
   private podGone(pod: PodObject): void {
     const rs = this.resolveControllerRef(pod.metadata?.namespace, controllerOf(pod));
     if (!rs) return;
-    const key = objectKey(rs);
+    const key = this.keyOf(rs);
     this.expectations.deletionObserved(key, podKey(pod));
     this.queue.add(key);
+  }
+
+  /**
+   * `namespace/name`, made once per ReplicaSet (a uid's name never changes). Every pod change
+   * queues its owner: a key string seen before is already flat and hashed for the queue's and
+   * the expectations' lookups, where a new one would be built, flattened and hashed each time.
+   */
+  private keyOf(rs: ReplicaSetObject): string {
+    const uid = rs.metadata?.uid;
+    if (!uid) return objectKey(rs);
+    let key = this.keys.get(uid);
+    if (key === undefined) this.keys.set(uid, (key = objectKey(rs)));
+    return key;
   }
 
   private resolveControllerRef(namespace: string | undefined, ref: OwnerReference | undefined): ReplicaSetObject | undefined {

@@ -49,18 +49,23 @@ export class ReplicaSetPodTally {
     const previous = this.contributions.get(podUid);
     if (previous) this.apply(previous, -1);
     if (!pod || owner === undefined) {
-      this.contributions.delete(podUid);
+      if (previous) this.contributions.delete(podUid);
       return;
     }
     const active = isPodActive(pod);
-    const next: Contribution = {
-      owner,
-      active,
-      ready: active && isPodReady(pod),
-      fullyLabeled: active && hasAllLabels(pod.metadata?.labels, templateLabels),
-    };
-    this.contributions.set(podUid, next);
-    this.apply(next, 1);
+    // A pod is observed after each of its writes: its entry is updated in place, not replaced.
+    const contribution = previous ?? this.track(podUid);
+    contribution.owner = owner;
+    contribution.active = active;
+    contribution.ready = active && isPodReady(pod);
+    contribution.fullyLabeled = active && hasAllLabels(pod.metadata?.labels, templateLabels);
+    this.apply(contribution, 1);
+  }
+
+  private track(podUid: string): Contribution {
+    const contribution: Contribution = { owner: '', active: false, ready: false, fullyLabeled: false };
+    this.contributions.set(podUid, contribution);
+    return contribution;
   }
 
   counts(owner: string): PodCounts {

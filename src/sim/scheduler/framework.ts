@@ -104,6 +104,11 @@ export function selectHost(totals: Float64Array, length: number, random: () => n
       ties = 1;
     } else if (total === max) ties++;
   }
+  return pickTie(totals, length, max, ties, random);
+}
+
+/** `selectHost`'s choice once the highest total and how many nodes have it are known. */
+function pickTie(totals: Float64Array, length: number, max: number, ties: number, random: () => number): number {
   let pick = ties === 1 ? 0 : Math.floor(random() * ties);
   for (let i = 0; i < length; i++) {
     if (totals[i] === max && pick-- === 0) return i;
@@ -173,10 +178,16 @@ interface PodImages {
   holders: number[];
 }
 
-/** Everything of a pod that the resource checks and `totalOf` read. */
-function scoreKeyOf(pod: PodSchedulingInfo): string {
-  const r = pod.resources;
-  return `${r.milliCPU}|${r.memory}|${r.ephemeralStorage}|${r.nonZeroMilliCPU}|${r.nonZeroMemory}|${pod.requestsNothing}|${pod.images.join(' ')}`;
+/** Whether two pods agree on everything the resource checks and `totalOf` read. */
+function sameScoreInputs(a: PodSchedulingInfo, b: PodSchedulingInfo): boolean {
+  if (a === b) return true;
+  const ra = a.resources;
+  const rb = b.resources;
+  if (ra.milliCPU !== rb.milliCPU || ra.memory !== rb.memory || ra.ephemeralStorage !== rb.ephemeralStorage) return false;
+  if (ra.nonZeroMilliCPU !== rb.nonZeroMilliCPU || ra.nonZeroMemory !== rb.nonZeroMemory || a.requestsNothing !== b.requestsNothing) return false;
+  if (a.images.length !== b.images.length) return false;
+  for (let i = 0; i < a.images.length; i++) if (a.images[i] !== b.images[i]) return false;
+  return true;
 }
 
 export class SchedulingAlgorithm {
@@ -186,8 +197,12 @@ export class SchedulingAlgorithm {
   private rows = new Int32Array(0);
   /** Reused across attempts so the walk does not grow a fresh array every time. */
   private readonly found: NodeInfo[] = [];
-  /** `placeFromMemo`'s per-row outcomes; stamp 0 is never handed out, so fresh rows never match. */
-  private readonly memo = { key: '', imageEpoch: -1, nodeCount: -1, stamp: 0, stamps: new Float64Array(0), versions: new Float64Array(0), totals: new Float64Array(0) };
+  /**
+   * `placeFromMemo`'s per-row outcomes for pods scoring like `pod`: a row's total is valid while
+   * the row's version is the one remembered. Table versions start at 1 and -1 marks a row as
+   * unknown, so fresh and invalidated rows never match.
+   */
+  private readonly memo = { pod: undefined as PodSchedulingInfo | undefined, imageEpoch: -1, nodeCount: -1, versions: new Float64Array(0), totals: new Float64Array(0) };
 
   constructor(
     private readonly cache: NodeCache,
@@ -302,10 +317,10 @@ export class SchedulingAlgorithm {
     const wanted = numFeasibleNodesToFind(count, this.percentageOfNodesToScore);
     if (this.rows.length < wanted) this.rows = new Int32Array(Math.max(wanted, this.rows.length * 2));
     this.ensureCapacity(wanted);
-    const stamp = this.memoStampFor(pod);
+    this.prepareMemo(pod);
     const t = this.cache.table;
     const { flags, versions } = t;
-    const { stamps: memoStamps, versions: memoVersions, totals: memoTotals } = this.memo;
+    const { versions: memoVersions, totals: memoTotals } = this.memo;
     const rows = this.rows;
     const totals = this.totals;
     const blocking = FLAG_UNSCHEDULABLE | FLAG_HARD_TAINTS | (pod.hostPorts.length > 0 ? FLAG_USED_PORTS : 0);
@@ -313,16 +328,18 @@ export class SchedulingAlgorithm {
     const failures: NodeFailure[] = [];
     let feasibleCount = 0;
     let feasibleFlags = 0;
+    // The highest total so far and how many nodes have it: `selectHost`'s first pass, done during the walk.
+    let max = -Infinity;
+    let ties = 0;
     let processed = 0;
     let index = count === 0 ? 0 : this.nextStartNodeIndex % count;
     while (processed < count && feasibleCount < wanted) {
       let total = -1;
       let failure: FilterFailure | null = null;
       if ((flags[index] & blocking) === 0) {
-        if (memoStamps[index] === stamp && memoVersions[index] === versions[index]) total = memoTotals[index];
+        if (memoVersions[index] === versions[index]) total = memoTotals[index];
         else {
           total = fitsOnRow(t, index, pod) ? this.totalOf(pod, index, (images ??= this.podImages(pod))) : -1;
-          memoStamps[index] = stamp;
           memoVersions[index] = versions[index];
           memoTotals[index] = total;
         }
@@ -331,7 +348,12 @@ export class SchedulingAlgorithm {
       if (failure) failures.push({ node: nodes[index], failure });
       else {
         rows[feasibleCount] = index;
-        totals[feasibleCount] = total >= 0 ? total : this.totalOf(pod, index, (images ??= this.podImages(pod)));
+        const score = total >= 0 ? total : this.totalOf(pod, index, (images ??= this.podImages(pod)));
+        totals[feasibleCount] = score;
+        if (score > max) {
+          max = score;
+          ties = 1;
+        } else if (score === max) ties++;
         feasibleFlags |= flags[index];
         feasibleCount++;
       }
@@ -342,29 +364,26 @@ export class SchedulingAlgorithm {
     this.nextStartNodeIndex = count === 0 ? 0 : (this.nextStartNodeIndex + processed) % count;
     const placement: Placement = { evaluated: processed, feasibleCount, feasible: [], failures, chosen: undefined, scores: undefined };
     if (feasibleCount === 1) placement.chosen = nodes[rows[0]];
-    else if (feasibleCount > 1) placement.chosen = nodes[rows[selectHost(totals, feasibleCount, this.random)]];
+    else if (feasibleCount > 1) placement.chosen = nodes[rows[pickTie(totals, feasibleCount, max, ties, this.random)]];
     return placement;
   }
 
-  /** The memo's stamp for this pod: a new one when the previous attempt's pod scored differently or image spread changed. */
-  private memoStampFor(pod: PodSchedulingInfo): number {
+  /** Forget every row's outcome when this pod scores differently from the memo's, or image spread or the node count changed. */
+  private prepareMemo(pod: PodSchedulingInfo): void {
     const memo = this.memo;
-    const key = (pod.scoreKey ??= scoreKeyOf(pod));
-    const epoch = this.cache.imageEpoch;
-    const nodeCount = this.cache.nodeCount;
-    if (key !== memo.key || epoch !== memo.imageEpoch || nodeCount !== memo.nodeCount) {
-      memo.key = key;
-      memo.imageEpoch = epoch;
-      memo.nodeCount = nodeCount;
-      memo.stamp++;
-    }
     const capacity = this.cache.table.versions.length;
-    if (memo.stamps.length < capacity) {
-      memo.stamps = new Float64Array(capacity);
-      memo.versions = new Float64Array(capacity);
+    if (memo.versions.length < capacity) {
+      memo.versions = new Float64Array(capacity).fill(-1);
       memo.totals = new Float64Array(capacity);
     }
-    return memo.stamp;
+    const epoch = this.cache.imageEpoch;
+    const nodeCount = this.cache.nodeCount;
+    if (memo.pod === undefined || !sameScoreInputs(pod, memo.pod) || epoch !== memo.imageEpoch || nodeCount !== memo.nodeCount) {
+      memo.versions.fill(-1);
+      memo.imageEpoch = epoch;
+      memo.nodeCount = nodeCount;
+    }
+    memo.pod = pod;
   }
 
   /**

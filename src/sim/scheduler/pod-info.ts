@@ -30,8 +30,6 @@ export interface PodSchedulingInfo {
   /** Normalized image names of init and regular containers (ImageLocality). */
   images: string[];
   preemptionPolicyNever: boolean;
-  /** Set by the scheduling algorithm on first use: what of this pod its scores depend on. */
-  scoreKey?: string;
 }
 
 // A module-local copy for the per-node path (see plugins/types.ts on imported bindings).

@@ -706,8 +706,13 @@ export class MemoryStore implements StoreApi {
   /** The GC deletes a dependent whose owners never existed or are gone (checked after a delay). */
   private orphanCheck(object: KubeObject): void {
     const refs = object.metadata?.ownerReferences ?? [];
-    if (refs.length === 0 || refs.some((r) => this.tableOf(r.uid) !== undefined)) return;
+    if (refs.length === 0 || refs.some((r) => this.ownerExists(r))) return;
     for (const ref of refs) this.scheduleGc(ref.uid);
+  }
+
+  /** Whether any table holds the owner; the table of the kind the reference names is asked first (every pod's create asks). */
+  private ownerExists(ref: OwnerReference): boolean {
+    return this.tables.get(ref.kind as ResourceKind)?.objects.has(ref.uid) === true || this.tableOf(ref.uid) !== undefined;
   }
 
   /** A removed dependent may be the last one a foreground-deleting owner waits for. */
