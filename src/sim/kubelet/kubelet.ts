@@ -4,6 +4,7 @@
  * use), and the node status it reports (the images on the node, written at the next node status
  * update, every 10 s, when they changed).
  */
+import { flattened } from '../store/object-utils';
 import type { KubeObject, Node } from '../../core/k8s';
 import type { TimerHandle } from '../clock';
 import type { SimContext } from '../context';
@@ -106,7 +107,7 @@ export class NodeKubelet {
     this.lastHost = host;
     this.ipsInUse.set(host, uid);
     this.ipByPod.set(uid, host);
-    return `${this.prefix}${host}`;
+    return flattened(`${this.prefix}${host}`);
   }
 
   private releasePodIP(uid: string): void {

@@ -246,9 +246,8 @@ function containerStatus(record: ContainerRecord, view: PodRuntimeView, defaultW
 }
 
 function containerStatuses(records: readonly ContainerRecord[], view: PodRuntimeView, defaultWaitingReason: string): ContainerStatus[] {
-  const statuses: ContainerStatus[] = [];
-  for (const record of records) statuses.push(containerStatus(record, view, defaultWaitingReason));
-  return statuses;
+  // map sizes the stored list exactly (a list grown by push keeps room for 16 more).
+  return records.map((record) => containerStatus(record, view, defaultWaitingReason));
 }
 
 /** `getPhase` (kubelet_pods.go), for regular init containers and containers. */
@@ -410,7 +409,8 @@ function mergeConditions(oldConditions: PodCondition[] | undefined, generated: P
     const lastTransitionTime = previous && previous.status === c.status && previous.lastTransitionTime ? previous.lastTransitionTime : rfc3339(now);
     conditions.push(sharedConditions.get(c.type, c.status, lastTransitionTime, c.reason || undefined, c.message || undefined));
   }
-  return conditions;
+  // The list is stored with the pod: a copy at its exact length, without the room push left for 16 more.
+  return conditions.slice();
 }
 
 /**
