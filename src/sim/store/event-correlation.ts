@@ -5,8 +5,10 @@
  * a logger counts identical events into one object; a spam filter lets a source write 25 events
  * about one object, then one more every 5 minutes. Each keeps an LRU of 4,096 entries.
  *
- * The caches are filed by the involved object's uid and matched field by field: building a key
- * string per event (as client-go does) cost more than everything else the recorder does.
+ * client-go keys each cache by a string joined from the event's fields. Here the three caches file
+ * their entries under one record per involved object and match them field by field: at 150,000
+ * pods, building and hashing those keys, and a map entry per cache and object, cost more than
+ * writing the events.
  */
 
 export const CORRELATOR_LRU_ENTRIES = 4096;
@@ -17,29 +19,74 @@ const AGGREGATE_INTERVAL_MS = 600 * 1000;
 const SPAM_BURST = 25;
 const SPAM_TOKENS_PER_MS = 1 / 300 / 1000;
 
-interface Filed {
-  involvedUid: string;
-  /** Neighbours in recency order. */
-  older: Filed | undefined;
-  newer: Filed | undefined;
+/** What the correlator remembers about one involved object: each cache's entries, as linked lists. */
+export interface ObjectMemory {
+  readonly uid: string;
+  groups: SimilarGroup | undefined;
+  observed: ObservedEvent | undefined;
+  buckets: TokenBucket | undefined;
+  /** The recorder's involvedObject for the object's latest version, shared by its events. */
+  involvedObject?: Readonly<Record<string, string | undefined>>;
+}
+
+/** An entry of one cache: in its object's list (`sibling`) and in the cache's recency order. */
+interface Entry<E> {
+  readonly memory: ObjectMemory;
+  sibling: E | undefined;
+  older: E | undefined;
+  newer: E | undefined;
+}
+
+/** The aggregator's record of events differing only in their message. */
+interface SimilarGroup extends Entry<SimilarGroup> {
+  readonly type: string;
+  readonly reason: string;
+  readonly host: string;
+  /** The distinct messages seen lately, oldest first, at most `AGGREGATE_MAX_EVENTS`. */
+  messages: string[];
+  last: number;
+}
+
+/** The logger's record of an event: the Event object it went to and how often it was seen. */
+export interface ObservedEvent extends Entry<ObservedEvent> {
+  readonly type: string;
+  readonly reason: string;
+  readonly host: string;
+  /** The message, or the combined prefix alone for the one combined event of a group. */
+  readonly message: string;
+  readonly namespace: string;
+  /** Set by the recorder when the event is first seen. */
+  name: string;
+  count: number;
+  readonly firstSeen: number;
+}
+
+/** The spam filter's token bucket for one source and object. */
+interface TokenBucket extends Entry<TokenBucket> {
+  readonly host: string;
+  tokens: number;
+  last: number;
 }
 
 /**
- * Entries filed by involved object, evicting the least recently used beyond a capacity. A linked
- * list keeps the recency order: a Map used as an LRU, deleted from and re-inserted into, leaves
- * holes at its front that every eviction walks over again.
+ * A cache's recency order, evicting the least recently used beyond its capacity. A linked list:
+ * a Map used as an LRU, deleted from and re-inserted into, leaves holes at its front that every
+ * eviction walks over again.
  */
-class ObjectLru<E extends Filed> {
-  private readonly byInvolved = new Map<string, E[]>();
+class Recency<E extends Entry<E>> {
   private size = 0;
   private oldest: E | undefined;
   private newest: E | undefined;
 
-  constructor(private readonly capacity: number) {}
+  constructor(private readonly evicted: (entry: E) => void) {}
 
-  /** The entries about one object, for the caller to match; `touch` the one it uses. */
-  entriesOf(involvedUid: string): readonly E[] | undefined {
-    return this.byInvolved.get(involvedUid);
+  add(entry: E): void {
+    this.append(entry);
+    if (++this.size > CORRELATOR_LRU_ENTRIES) {
+      const oldest = this.oldest!;
+      this.remove(oldest);
+      this.evicted(oldest);
+    }
   }
 
   touch(entry: E): void {
@@ -48,23 +95,9 @@ class ObjectLru<E extends Filed> {
     this.append(entry);
   }
 
-  add(entry: E): void {
-    const filed = this.byInvolved.get(entry.involvedUid);
-    if (filed) filed.push(entry);
-    else this.byInvolved.set(entry.involvedUid, [entry]);
-    this.size++;
-    this.append(entry);
-    if (this.size > this.capacity) this.remove(this.oldest!);
-  }
-
   remove(entry: E): void {
-    const filed = this.byInvolved.get(entry.involvedUid);
-    const index = filed ? filed.indexOf(entry) : -1;
-    if (index < 0) return;
-    filed!.splice(index, 1);
-    if (filed!.length === 0) this.byInvolved.delete(entry.involvedUid);
-    this.size--;
     this.unlink(entry);
+    this.size--;
   }
 
   private append(entry: E): void {
@@ -77,100 +110,56 @@ class ObjectLru<E extends Filed> {
 
   private unlink(entry: E): void {
     if (entry.older) entry.older.newer = entry.newer;
-    else this.oldest = entry.newer as E | undefined;
+    else this.oldest = entry.newer;
     if (entry.newer) entry.newer.older = entry.older;
-    else this.newest = entry.older as E | undefined;
+    else this.newest = entry.older;
     entry.older = entry.newer = undefined;
   }
 }
 
-/** What makes two events the same (client-go's `getEventKey`, less the uid they are filed under). */
-export interface EventIdentity {
-  type: string;
-  reason: string;
-  /** The message, or `COMBINED_EVENT_PREFIX` alone for the one combined event of a group. */
-  message: string;
-  host: string;
-}
-
-/** The logger's record of an event: the Event object it went to and how often it was seen. */
-export interface ObservedEvent extends EventIdentity, Filed {
-  namespace: string;
-  name: string;
-  count: number;
-  firstSeen: number;
-}
-
-/** `eventLogger`: identical events become one Event whose count grows. */
-export class EventLogger {
-  private readonly lru = new ObjectLru<ObservedEvent>(CORRELATOR_LRU_ENTRIES);
-
-  /** The record of this event seen before, now counted once more; undefined when new. */
-  repeat(involvedUid: string, identity: EventIdentity): ObservedEvent | undefined {
-    const entries = this.lru.entriesOf(involvedUid);
-    if (!entries) return undefined;
-    for (const entry of entries) {
-      if (entry.message === identity.message && entry.reason === identity.reason && entry.type === identity.type && entry.host === identity.host) {
-        entry.count++;
-        this.lru.touch(entry);
-        return entry;
-      }
+/** The list starting at `first` without `entry`. */
+function without<E extends Entry<E>>(first: E | undefined, entry: E): E | undefined {
+  if (first === entry) return entry.sibling;
+  for (let at = first; at; at = at.sibling) {
+    if (at.sibling === entry) {
+      at.sibling = entry.sibling;
+      break;
     }
-    return undefined;
   }
-
-  first(involvedUid: string, identity: EventIdentity, namespace: string, name: string, now: number): ObservedEvent {
-    const entry: ObservedEvent = {
-      type: identity.type,
-      reason: identity.reason,
-      message: identity.message,
-      host: identity.host,
-      involvedUid,
-      namespace,
-      name,
-      count: 1,
-      firstSeen: now,
-      older: undefined,
-      newer: undefined,
-    };
-    this.lru.add(entry);
-    return entry;
-  }
-
-  forget(entry: ObservedEvent): void {
-    this.lru.remove(entry);
-  }
+  return first;
 }
 
-interface SimilarGroup extends Filed {
-  type: string;
-  reason: string;
-  host: string;
-  /** The distinct messages seen lately, oldest first, at most `AGGREGATE_MAX_EVENTS`. */
-  messages: string[];
-  last: number;
-}
+/** One recorder's correlator. Each component runs its own recorder, so each gets its own caches. */
+export class EventCorrelator {
+  private readonly objects = new Map<string, ObjectMemory>();
+  private readonly groupOrder = new Recency<SimilarGroup>((group) => {
+    group.memory.groups = without(group.memory.groups, group);
+    this.release(group.memory);
+  });
+  private readonly observedOrder = new Recency<ObservedEvent>((observed) => this.dropObserved(observed));
+  private readonly bucketOrder = new Recency<TokenBucket>((bucket) => {
+    bucket.memory.buckets = without(bucket.memory.buckets, bucket);
+    this.release(bucket.memory);
+  });
 
-/** `EventAggregator` keyed by `EventAggregatorByReasonFunc`: events that differ only in their message. */
-export class EventAggregator {
-  private readonly lru = new ObjectLru<SimilarGroup>(CORRELATOR_LRU_ENTRIES);
+  memoryOf(uid: string): ObjectMemory {
+    let memory = this.objects.get(uid);
+    if (!memory) this.objects.set(uid, (memory = { uid, groups: undefined, observed: undefined, buckets: undefined, involvedObject: undefined }));
+    return memory;
+  }
 
-  /** Whether this event is to be folded into its group's combined event. */
-  combines(involvedUid: string, type: string, reason: string, host: string, message: string, now: number): boolean {
-    let group: SimilarGroup | undefined;
-    for (const entry of this.lru.entriesOf(involvedUid) ?? []) {
-      if (entry.reason === reason && entry.type === type && entry.host === host) {
-        group = entry;
-        break;
-      }
-    }
+  /** `EventAggregate`: whether this event is to be folded into its group's combined event. */
+  combines(memory: ObjectMemory, type: string, reason: string, host: string, message: string, now: number): boolean {
+    let group = memory.groups;
+    while (group && !(group.reason === reason && group.type === type && group.host === host)) group = group.sibling;
     if (!group) {
-      group = { type, reason, host, messages: [], last: now, involvedUid, older: undefined, newer: undefined };
-      this.lru.add(group);
-    } else {
-      this.lru.touch(group);
-      if (now - group.last > AGGREGATE_INTERVAL_MS) group.messages = [];
+      group = { memory, sibling: memory.groups, older: undefined, newer: undefined, type, reason, host, messages: [message], last: now };
+      memory.groups = group;
+      this.groupOrder.add(group);
+      return false;
     }
+    this.groupOrder.touch(group);
+    if (now - group.last > AGGREGATE_INTERVAL_MS) group.messages = [];
     group.last = now;
     if (!group.messages.includes(message)) group.messages.push(message);
     if (group.messages.length < AGGREGATE_MAX_EVENTS) return false;
@@ -178,32 +167,41 @@ export class EventAggregator {
     group.messages.shift();
     return true;
   }
-}
 
-interface TokenBucket extends Filed {
-  host: string;
-  tokens: number;
-  last: number;
-}
-
-/** `EventSourceObjectSpamFilter`: a token bucket per source and object. */
-export class EventSpamFilter {
-  private readonly lru = new ObjectLru<TokenBucket>(CORRELATOR_LRU_ENTRIES);
-
-  /** Takes a token; false when the source has used up its budget for this object. */
-  allows(involvedUid: string, host: string, now: number): boolean {
-    let bucket: TokenBucket | undefined;
-    for (const entry of this.lru.entriesOf(involvedUid) ?? []) {
-      if (entry.host === host) {
-        bucket = entry;
-        break;
+  /**
+   * `eventObserve`: the logger's record of this event, counted once more, or a new record (with
+   * no name yet) when it was not seen before.
+   */
+  observe(memory: ObjectMemory, type: string, reason: string, host: string, message: string, namespace: string, now: number): ObservedEvent {
+    for (let entry = memory.observed; entry; entry = entry.sibling) {
+      if (entry.message === message && entry.reason === reason && entry.type === type && entry.host === host) {
+        entry.count++;
+        this.observedOrder.touch(entry);
+        return entry;
       }
     }
+    const entry: ObservedEvent = { memory, sibling: memory.observed, older: undefined, newer: undefined, type, reason, host, message, namespace, name: '', count: 1, firstSeen: now };
+    memory.observed = entry;
+    this.observedOrder.add(entry);
+    return entry;
+  }
+
+  /** Forget a record whose Event is gone, so the next occurrence starts a new one. */
+  forget(observed: ObservedEvent): void {
+    this.observedOrder.remove(observed);
+    this.dropObserved(observed);
+  }
+
+  /** `EventSourceObjectSpamFilter.Filter`: takes a token; false when the source used up its budget for this object. */
+  allows(memory: ObjectMemory, host: string, now: number): boolean {
+    let bucket = memory.buckets;
+    while (bucket && bucket.host !== host) bucket = bucket.sibling;
     if (!bucket) {
-      bucket = { host, tokens: SPAM_BURST, last: now, involvedUid, older: undefined, newer: undefined };
-      this.lru.add(bucket);
+      bucket = { memory, sibling: memory.buckets, older: undefined, newer: undefined, host, tokens: SPAM_BURST, last: now };
+      memory.buckets = bucket;
+      this.bucketOrder.add(bucket);
     } else {
-      this.lru.touch(bucket);
+      this.bucketOrder.touch(bucket);
       bucket.tokens = Math.min(SPAM_BURST, bucket.tokens + (now - bucket.last) * SPAM_TOKENS_PER_MS);
       bucket.last = now;
     }
@@ -211,11 +209,14 @@ export class EventSpamFilter {
     bucket.tokens -= 1;
     return true;
   }
-}
 
-/** One recorder's correlator. Each component runs its own recorder, so each gets its own caches. */
-export class EventCorrelator {
-  readonly aggregator = new EventAggregator();
-  readonly logger = new EventLogger();
-  readonly spamFilter = new EventSpamFilter();
+  private dropObserved(observed: ObservedEvent): void {
+    observed.memory.observed = without(observed.memory.observed, observed);
+    this.release(observed.memory);
+  }
+
+  /** An object none of the caches remembers anything about is dropped. */
+  private release(memory: ObjectMemory): void {
+    if (!memory.groups && !memory.observed && !memory.buckets) this.objects.delete(memory.uid);
+  }
 }

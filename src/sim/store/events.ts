@@ -14,11 +14,11 @@ import type { EventOptions, EventRecorder, EventSource } from '../context';
 import { flattened, rfc3339, rfc3339Micro } from './object-utils';
 import { ApiError, type StoreApi } from './types';
 import { COMBINED_EVENT_PREFIX } from '../../core/journey/events';
-import { EventCorrelator, type EventIdentity, type EventLogger, type ObservedEvent } from './event-correlation';
+import { EventCorrelator, type ObjectMemory, type ObservedEvent } from './event-correlation';
+import { EventNames } from './event-names';
 
-/** Bounds of the caches that let events share strings and objects. */
-const MESSAGES_KEPT = 8192;
-const INVOLVED_KEPT = 8192;
+/** Slots of the table that lets equal messages share one string (a power of two). */
+const MESSAGE_SLOTS = 1024;
 export const EVENT_TTL_MS = 60 * 60 * 1000;
 const SWEEP_EVERY_MS = 60 * 1000;
 
@@ -59,20 +59,58 @@ class ExpiryQueue {
 /** Parts many events share; stored objects are read-only, so one frozen instance serves them all. */
 const EMPTY_SOURCE = Object.freeze({});
 
+/** One component's recorder: its correlator, and the `source` its legacy events carry per host. */
+class ComponentRecorder {
+  readonly correlator = new EventCorrelator();
+  private readonly sources = new Map<string, Readonly<Record<string, string>>>();
+
+  constructor(private readonly component: string) {}
+
+  /** The `source` of a legacy event, one shared instance per component and host. */
+  sourceOn(host: string): Readonly<Record<string, string>> {
+    let shared = this.sources.get(host);
+    if (!shared) {
+      const fields: Record<string, string> = host ? { component: this.component, host } : { component: this.component };
+      shared = Object.freeze(fields);
+      this.sources.set(host, shared);
+    }
+    return shared;
+  }
+}
+
+/**
+ * The involvedObject of an event, shared with the previous event about the same version of the
+ * object (kept on the correlator's memory of the object).
+ */
+function involvedObject(memory: ObjectMemory, involved: KubeObject): Readonly<Record<string, string | undefined>> {
+  const meta = involved.metadata ?? {};
+  const last = memory.involvedObject;
+  if (last && last.resourceVersion === meta.resourceVersion && last.name === meta.name && last.namespace === meta.namespace && last.kind === involved.kind && last.apiVersion === involved.apiVersion) return last;
+  const fields = Object.freeze({
+    kind: involved.kind,
+    namespace: meta.namespace,
+    name: meta.name,
+    uid: meta.uid,
+    apiVersion: involved.apiVersion,
+    resourceVersion: meta.resourceVersion,
+  });
+  memory.involvedObject = fields;
+  return fields;
+}
+
 export class StoreEventRecorder implements EventRecorder {
-  private readonly correlators = new Map<string, EventCorrelator>();
-  private readonly sources = new Map<string, Map<string, Readonly<Record<string, string>>>>();
+  private readonly components = new Map<string, ComponentRecorder>();
   private readonly expiry = new ExpiryQueue();
   private readonly reportingInstances = new Map<string, string>();
-  /** The involvedObject last written per object uid, shared by the next events about the same version. */
-  private readonly involvedObjects = new Map<string, Readonly<Record<string, string | undefined>>>();
   /**
    * Messages seen lately, so that equal messages (every pod's "Created container: app") are one
-   * string, and a message built from many pieces is kept as one flat string, not as its pieces.
+   * string, and a message built from many pieces is kept as one flat string, not as its pieces. A
+   * direct-mapped table: most messages are unique (they name a pod), and a Map churning through
+   * them cost more than the sharing saved.
    */
-  private readonly messages = new Map<string, string>();
+  private readonly messages: string[] = new Array<string>(MESSAGE_SLOTS).fill('');
   private sweeping = false;
-  private lastNanos = 0n;
+  private readonly names = new EventNames();
 
   constructor(
     private readonly store: StoreApi,
@@ -82,33 +120,34 @@ export class StoreEventRecorder implements EventRecorder {
   ) {}
 
   record(involved: KubeObject, type: 'Normal' | 'Warning', reason: string, message: string, source: EventSource, options?: EventOptions): void {
-    const correlator = this.correlatorOf(source.component);
+    const component = this.componentOf(source.component);
     const text = this.shared(message);
     const now = this.clock.now();
-    if (options?.eventsV1) this.recordSeries(correlator.logger, involved, type, reason, text, source, options.eventsV1.action, now);
-    else this.recordCorrelated(correlator, involved, type, reason, text, source, now);
+    if (options?.eventsV1) this.recordSeries(component.correlator, involved, type, reason, text, source, options.eventsV1.action, now);
+    else this.recordCorrelated(component, involved, type, reason, text, source, now);
   }
 
   /** The legacy recorder: `EventCorrelate` (aggregate, count, filter spam), then create or patch. */
-  private recordCorrelated(correlator: EventCorrelator, involved: KubeObject, type: string, reason: string, message: string, source: EventSource, now: number): void {
+  private recordCorrelated(component: ComponentRecorder, involved: KubeObject, type: string, reason: string, message: string, source: EventSource, now: number): void {
+    const correlator = component.correlator;
     const meta = involved.metadata ?? {};
     const namespace = meta.namespace || 'default';
-    const involvedUid = meta.uid ?? '';
     const host = source.host ?? '';
-    const combined = correlator.aggregator.combines(involvedUid, type, reason, host, message, now);
-    const identity: EventIdentity = { type, reason, message: combined ? COMBINED_EVENT_PREFIX : message, host };
-    const text = combined ? flattened(COMBINED_EVENT_PREFIX + message) : message;
-    const observed = correlator.logger.repeat(involvedUid, identity) ?? correlator.logger.first(involvedUid, identity, namespace, this.eventName(meta.name, now), now);
+    const memory = correlator.memoryOf(meta.uid ?? '');
+    const combined = correlator.combines(memory, type, reason, host, message, now);
+    const observed = correlator.observe(memory, type, reason, host, combined ? COMBINED_EVENT_PREFIX : message, namespace, now);
+    if (observed.name === '') observed.name = this.eventName(meta.name, now);
     // The logger counts an event even when the spam filter then drops it: the next write carries the full count.
-    if (!correlator.spamFilter.allows(involvedUid, host, now)) return;
+    if (!correlator.allows(memory, host, now)) return;
+    const text = combined ? flattened(COMBINED_EVENT_PREFIX + message) : message;
     // A repeat patches the Event; when that is gone (expired, or never written because filtered), it is created.
     if (observed.count > 1 && this.patched(observed, text, now, source.component)) return;
     const event: KubeObject = {
       metadata: this.newMetadata(observed.name, namespace),
-      involvedObject: this.involvedObject(involved),
+      involvedObject: involvedObject(memory, involved),
       reason,
       message: text,
-      source: this.legacySource(source),
+      source: component.sourceOn(host),
       firstTimestamp: rfc3339(observed.firstSeen),
       lastTimestamp: rfc3339(now),
       count: observed.count,
@@ -138,27 +177,30 @@ export class StoreEventRecorder implements EventRecorder {
   }
 
   /** The events.k8s.io recorder: no aggregation or spam filter; a repeat becomes a `series`. */
-  private recordSeries(logger: EventLogger, involved: KubeObject, type: string, reason: string, message: string, source: EventSource, action: string, now: number): void {
+  private recordSeries(correlator: EventCorrelator, involved: KubeObject, type: string, reason: string, message: string, source: EventSource, action: string, now: number): void {
     const meta = involved.metadata ?? {};
     const namespace = meta.namespace || 'default';
-    const involvedUid = meta.uid ?? '';
-    const identity: EventIdentity = { type, reason, message, host: source.host ?? '' };
-    const known = logger.repeat(involvedUid, identity);
-    if (known) {
+    const host = source.host ?? '';
+    const memory = correlator.memoryOf(meta.uid ?? '');
+    let observed = correlator.observe(memory, type, reason, host, message, namespace, now);
+    if (observed.count > 1) {
+      const count = observed.count;
       try {
-        this.store.mutate('Event', known.namespace, known.name, (event) => {
-          event.series = { count: known.count, lastObservedTime: rfc3339Micro(now) };
+        this.store.mutate('Event', observed.namespace, observed.name, (event) => {
+          event.series = { count, lastObservedTime: rfc3339Micro(now) };
         }, { fieldManager: source.component });
         return;
       } catch (error) {
         if (!(error instanceof ApiError && error.code === 404)) throw error;
-        logger.forget(known); // expired meanwhile: record afresh
+        // Expired meanwhile: record afresh.
+        correlator.forget(observed);
+        observed = correlator.observe(correlator.memoryOf(meta.uid ?? ''), type, reason, host, message, namespace, now);
       }
     }
-    const name = this.eventName(meta.name, now);
+    observed.name = this.eventName(meta.name, now);
     const event: KubeObject = {
-      metadata: this.newMetadata(name, namespace),
-      involvedObject: this.involvedObject(involved),
+      metadata: this.newMetadata(observed.name, namespace),
+      involvedObject: involvedObject(observed.memory, involved),
       reason,
       message,
       source: EMPTY_SOURCE,
@@ -172,7 +214,7 @@ export class StoreEventRecorder implements EventRecorder {
       apiVersion: 'v1',
       kind: 'Event',
     };
-    if (this.create(event, source.component, now)) logger.first(involvedUid, identity, namespace, name, now);
+    if (!this.create(event, source.component, now)) correlator.forget(observed);
   }
 
   /** Every field create and commit set, spelled in their order, so the object keeps one shape. */
@@ -194,41 +236,24 @@ export class StoreEventRecorder implements EventRecorder {
 
   /** `<involved name>.<nanoseconds in hex>`, as client-go names events. */
   private eventName(involvedName: string | undefined, now: number): string {
-    return flattened(`${involvedName}.${this.uniqueNanos(now).toString(16)}`);
+    return flattened(`${involvedName}.${this.names.nextHex(now)}`);
   }
 
-  private correlatorOf(component: string): EventCorrelator {
-    let correlator = this.correlators.get(component);
-    if (!correlator) this.correlators.set(component, (correlator = new EventCorrelator()));
-    return correlator;
+  private componentOf(name: string): ComponentRecorder {
+    let component = this.components.get(name);
+    if (!component) this.components.set(name, (component = new ComponentRecorder(name)));
+    return component;
   }
 
   private shared(message: string): string {
-    const known = this.messages.get(message);
-    if (known !== undefined) return known;
-    if (this.messages.size >= MESSAGES_KEPT) this.messages.clear();
-    const flat = flattened(message);
-    this.messages.set(flat, flat);
-    return flat;
-  }
-
-  private involvedObject(involved: KubeObject): Readonly<Record<string, string | undefined>> {
-    const meta = involved.metadata ?? {};
-    const uid = meta.uid ?? '';
-    const last = this.involvedObjects.get(uid);
-    if (last && last.resourceVersion === meta.resourceVersion && last.name === meta.name && last.namespace === meta.namespace && last.kind === involved.kind && last.apiVersion === involved.apiVersion) return last;
-    const fields: Record<string, string | undefined> = {
-      kind: involved.kind,
-      namespace: meta.namespace,
-      name: meta.name,
-      uid: meta.uid,
-      apiVersion: involved.apiVersion,
-      resourceVersion: meta.resourceVersion,
-    };
-    const frozen = Object.freeze(fields);
-    if (this.involvedObjects.size >= INVOLVED_KEPT) this.involvedObjects.clear();
-    this.involvedObjects.set(uid, frozen);
-    return frozen;
+    const length = message.length;
+    if (length === 0) return message;
+    const slot = (length * 31 + message.charCodeAt(length - 1) * 7 + message.charCodeAt(length >> 1)) & (MESSAGE_SLOTS - 1);
+    const known = this.messages[slot];
+    if (known === message) return known;
+    // Reading characters above flattened the message, so the stored string is one piece.
+    this.messages[slot] = message;
+    return message;
   }
 
   /** `<component>-control-plane`, the instance name events.k8s.io recorders report, built once per component. */
@@ -236,30 +261,6 @@ export class StoreEventRecorder implements EventRecorder {
     let instance = this.reportingInstances.get(component);
     if (instance === undefined) this.reportingInstances.set(component, (instance = `${component}-control-plane`));
     return instance;
-  }
-
-  /** The `source` of a legacy event, one shared instance per component and host. */
-  private legacySource(source: EventSource): Readonly<Record<string, string>> {
-    let byHost = this.sources.get(source.component);
-    if (!byHost) this.sources.set(source.component, (byHost = new Map()));
-    const host = source.host ?? '';
-    let shared = byHost.get(host);
-    if (!shared) {
-      const fields: Record<string, string> = source.host ? { component: source.component, host: source.host } : { component: source.component };
-      shared = Object.freeze(fields);
-      byHost.set(host, shared);
-    }
-    return shared;
-  }
-
-
-  /** Event names embed the time in nanoseconds; keep them unique when several events share a millisecond. */
-  private uniqueNanos(now: number): bigint {
-    // BigInt: nanoseconds since the epoch exceed 2^53, where +1 would be lost.
-    const exact = BigInt(Math.floor(now)) * 1_000_000n;
-    const nanos = exact > this.lastNanos ? exact : this.lastNanos + 1n;
-    this.lastNanos = nanos;
-    return nanos;
   }
 
   private scheduleExpiry(now: number, namespace: string, name: string): void {
