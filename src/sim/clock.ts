@@ -51,8 +51,9 @@ export interface ClockOptions {
 
 export class VirtualClock {
   private current: number;
-  // A binary heap in three parallel arrays: sifting compares only the two number arrays, which
-  // stay contiguous in memory, instead of visiting a timer object per comparison.
+  // A 4-ary heap in three parallel arrays: sifting compares only the two number arrays, which stay
+  // contiguous in memory, instead of visiting a timer object per comparison; four children share a
+  // cache line and the heap is half as deep as a binary one (150,000 pods keep ~150,000 timers).
   private readonly heap: Timer[] = [];
   private readonly heapAt: number[] = [];
   private readonly heapSeq: number[] = [];
@@ -143,7 +144,7 @@ export class VirtualClock {
     heapAt.push(at);
     heapSeq.push(seq);
     while (i > 0) {
-      const parent = (i - 1) >> 1;
+      const parent = (i - 1) >> 2;
       const parentAt = heapAt[parent];
       if (!(at < parentAt || (at === parentAt && seq < heapSeq[parent]))) break;
       heap[i] = heap[parent];
@@ -166,12 +167,19 @@ export class VirtualClock {
     if (size > 0 && last) {
       let i = 0;
       for (;;) {
-        const left = 2 * i + 1;
-        if (left >= size) break;
-        const right = left + 1;
-        let child = left;
-        if (right < size && (heapAt[right] < heapAt[left] || (heapAt[right] === heapAt[left] && heapSeq[right] < heapSeq[left]))) child = right;
-        const childAt = heapAt[child];
+        const first = 4 * i + 1;
+        if (first >= size) break;
+        // The earliest of up to four children, ties broken by sequence.
+        let child = first;
+        let childAt = heapAt[first];
+        const end = Math.min(first + 4, size);
+        for (let c = first + 1; c < end; c++) {
+          const at = heapAt[c];
+          if (at < childAt || (at === childAt && heapSeq[c] < heapSeq[child])) {
+            child = c;
+            childAt = at;
+          }
+        }
         if (!(childAt < lastAt || (childAt === lastAt && heapSeq[child] < lastSeq))) break;
         heap[i] = heap[child];
         heapAt[i] = childAt;
