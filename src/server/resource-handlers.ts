@@ -11,7 +11,8 @@ import type { MemoryStore } from '../sim/store/store';
 import { qualifiedResource } from '../sim/store/resources';
 import { formatLabelSelector } from '../sim/store/selectors';
 import { ApiError, type PropagationPolicy, type ResourceInfo } from '../sim/store/types';
-import { deepEqual, rfc3339 } from '../sim/store/object-utils';
+import { assignToNode, type PodObject } from '../sim/scheduler/binding';
+import { deepEqual } from '../sim/store/object-utils';
 import { toTable } from './printers/table';
 import { applyJsonPatch } from './patch/json-patch';
 import { applyMergePatch } from './patch/merge-patch';
@@ -404,16 +405,7 @@ async function handleBinding(req: IncomingMessage, res: ServerResponse, path: Re
   if (spec.nodeName) throw new ApiError(409, 'Conflict', `Operation cannot be fulfilled on pods/binding "${name}": pod ${name} is already assigned to node "${spec.nodeName}"`);
   if (binding?.metadata?.uid && binding.metadata.uid !== pod.metadata?.uid) throw new ApiError(409, 'Conflict', `Operation cannot be fulfilled on pods "${name}": Precondition failed: UID in precondition: ${binding.metadata.uid}, UID in object meta: ${pod.metadata?.uid}`);
   const manager = userAgentManager(req);
-  // Like the pod binding REST storage: nodeName in spec, then the PodScheduled condition in status.
-  deps.store.mutate('Pod', path.namespace, name, (copy) => {
-    (copy.spec as { nodeName?: string }).nodeName = nodeName;
-  }, { fieldManager: manager, subresource: 'binding' });
-  deps.store.mutate('Pod', path.namespace, name, (copy) => {
-    const status = (copy.status ??= {}) as { conditions?: { type: string; status: string; lastProbeTime: null; lastTransitionTime: string }[] };
-    const conditions = (status.conditions ?? []).filter((c) => c.type !== 'PodScheduled');
-    conditions.unshift({ type: 'PodScheduled', status: 'True', lastProbeTime: null, lastTransitionTime: rfc3339(deps.now()) });
-    status.conditions = conditions;
-  }, { fieldManager: manager, subresource: 'status' });
+  deps.store.mutate<PodObject>('Pod', path.namespace, name, (copy) => assignToNode(copy, nodeName, deps.now()), { fieldManager: manager, subresource: 'binding' });
   deps.afterWrite();
   sendJson(res, 201, { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', code: 201 });
 }

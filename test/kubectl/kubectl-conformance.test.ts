@@ -172,6 +172,21 @@ for (const version of versionsUnderTest) {
       assert.match(stderr, /The Deployment "bad" is invalid: spec\.template\.metadata\.labels: Invalid value: map\[string\]string\{"app":"b"\}: `selector` does not match template `labels`/);
     });
 
+    it('binds a pod through pods/binding as another scheduler would (create --raw)', async () => {
+      const pod = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'manual' }, spec: { schedulerName: 'my-scheduler', containers: [{ name: 'c', image: 'nginx' }] } };
+      writeFileSync(join(dir, 'manual.json'), JSON.stringify(pod));
+      writeFileSync(join(dir, 'binding.json'), JSON.stringify({ apiVersion: 'v1', kind: 'Binding', metadata: { name: 'manual' }, target: { kind: 'Node', name: 'node-2' } }));
+      assert.equal((await kubectl('create', '-f', join(dir, 'manual.json'))).code, 0);
+      const bound = await kubectl('create', '--raw', '/api/v1/namespaces/default/pods/manual/binding', '-f', join(dir, 'binding.json'));
+      assert.equal(bound.code, 0, bound.stderr);
+      const state = await kubectl('get', 'pod', 'manual', '-o', 'jsonpath={.spec.nodeName} {.status.conditions[?(@.type=="PodScheduled")].status}');
+      assert.equal(state.stdout, 'node-2 True');
+      const again = await kubectl('create', '--raw', '/api/v1/namespaces/default/pods/manual/binding', '-f', join(dir, 'binding.json'));
+      assert.notEqual(again.code, 0);
+      assert.match(again.stderr, /pod manual is already assigned to node "node-2"/);
+      assert.equal((await kubectl('delete', 'pod', 'manual', '--grace-period=0', '--force')).code, 0);
+    });
+
     it('delete -f cascades to the ReplicaSets and pods', async () => {
       const { stdout } = await kubectl('delete', '-f', 'examples/nginx-deployment.yaml');
       assert.equal(stdout.trim(), 'deployment.apps "nginx-deployment" deleted');

@@ -1,6 +1,6 @@
 /**
- * The scheduler's writes to a pod: the binding (spec.nodeName, then PodScheduled=True, which the
- * API server's pods/binding subresource sets in one request) and the PodScheduled=False condition
+ * The scheduler's writes to a pod: the binding (spec.nodeName and PodScheduled=True, which the
+ * API server's pods/binding subresource sets in one write) and the PodScheduled=False condition
  * of a failed attempt (written only when it changes, as `updatePod` in schedule_one.go).
  */
 import type { KubeObject, Pod, PodCondition } from '../../core/k8s';
@@ -38,15 +38,21 @@ export function bindingConflict(name: string, detail: string): ApiError {
 }
 
 export function bindPod(store: StoreApi, pod: { namespace: string; name: string; uid: string }, nodeName: string, now: number): PodObject {
-  store.mutate<PodObject>('Pod', pod.namespace, pod.name, (copy) => {
+  return store.mutate<PodObject>('Pod', pod.namespace, pod.name, (copy) => {
     if (copy.metadata?.uid !== pod.uid) throw bindingConflict(pod.name, 'the pod was replaced');
     if (!copy.spec) throw bindingConflict(pod.name, 'the pod has no spec');
     if (copy.spec.nodeName) throw bindingConflict(pod.name, `pod ${pod.name} is already assigned to node "${copy.spec.nodeName}"`);
-    copy.spec.nodeName = nodeName;
+    assignToNode(copy, nodeName, now);
   }, { fieldManager: SCHEDULER_FIELD_MANAGER, subresource: 'binding' });
-  return store.mutate<PodObject>('Pod', pod.namespace, pod.name, (copy) => {
-    setPodCondition(statusOf(copy), { type: 'PodScheduled', status: 'True' }, now);
-  }, { fieldManager: SCHEDULER_FIELD_MANAGER, subresource: 'status' });
+}
+
+/**
+ * What the API server's pods/binding storage does to the pod (`setPodHostAndAnnotations`), in one
+ * write: `spec.nodeName`, and `PodScheduled=True` through `podutil.UpdatePodCondition`.
+ */
+export function assignToNode(copy: PodObject, nodeName: string, now: number): void {
+  (copy.spec as { nodeName?: string }).nodeName = nodeName;
+  setPodCondition(statusOf(copy), { type: 'PodScheduled', status: 'True' }, now);
 }
 
 /** PodScheduled=False, reason Unschedulable; no write when the condition already says so. */

@@ -367,14 +367,17 @@ export class MemoryStore implements StoreApi {
   /**
    * The private copy `mutate` hands out. A status write only keeps `status`, so only status is
    * copied deeply (the hot path of kubelets and controllers); a binding only sets
-   * `spec.nodeName`, so spec is copied one level deep; any other write gets a deep copy.
+   * `spec.nodeName` and the PodScheduled condition, so spec and status are copied one level deep
+   * and the conditions list is copied; any other write gets a deep copy.
    */
   private copyForChange(existing: KubeObject, subresource: WriteOptions['subresource']): KubeObject {
     // The metadata is shared with the stored object: a status write must not touch it (StoreApi.mutate), and replace copies it.
     if (subresource === 'status') return withField(shallowCopy(existing), 'status', cloneJson(existing.status));
     if (subresource === 'binding') {
       const copy = withField(shallowCopy(existing), 'metadata', shallowCopy(existing.metadata ?? {}));
-      return withField(copy, 'spec', existing.spec === undefined ? undefined : shallowCopy(existing.spec as object));
+      const status = existing.status === undefined ? undefined : (shallowCopy(existing.status as object) as { conditions?: unknown[] });
+      if (status?.conditions) status.conditions = status.conditions.slice();
+      return withField(withField(copy, 'spec', existing.spec === undefined ? undefined : shallowCopy(existing.spec as object)), 'status', status);
     }
     return cloneJson(existing);
   }
@@ -391,7 +394,8 @@ export class MemoryStore implements StoreApi {
     } else {
       object.apiVersion = info.apiVersion;
       object.kind = info.kind;
-      if (info.hasStatus && existing.status !== undefined) object.status = existing.status;
+      // The binding subresource also sets the PodScheduled condition, in the same write.
+      if (info.hasStatus && existing.status !== undefined && options.subresource !== 'binding') object.status = existing.status;
     }
     const newMeta = metaOf(object);
     // Fields the server owns cannot be changed by a write.
@@ -412,7 +416,8 @@ export class MemoryStore implements StoreApi {
       newMeta.generation = options.subresource !== 'status' && !deepEqual(existing.spec, object.spec) ? oldMeta.generation + 1 : oldMeta.generation;
     }
     const now = this.clock.now();
-    if (options.fieldManager) this.touchManagedFields(newMeta, oldMeta, options, info.apiVersion, now);
+    // A binding is a storage-level update on the API server, outside field management: it records no managedFields entry.
+    if (options.fieldManager && options.subresource !== 'binding') this.touchManagedFields(newMeta, oldMeta, options, info.apiVersion, now);
     if (options.dryRun) return object as T;
     if (equalButWriteStamps(existing, object)) {
       // A no-op write does not bump the resourceVersion, as in etcd3's GuaranteedUpdate.

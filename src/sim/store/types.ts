@@ -24,8 +24,9 @@ export interface WriteOptions {
   dryRun?: boolean;
   /**
    * 'status': write only the status subresource (controllers and kubelets).
-   * 'binding': the pods/binding subresource, which sets spec.nodeName without the pod-update
-   * validation that forbids changing it.
+   * 'binding': the pods/binding subresource, which sets spec.nodeName (without the pod-update
+   * validation that forbids changing it) and the PodScheduled condition in one write, recording
+   * no managedFields entry.
    */
   subresource?: 'status' | 'binding';
   /** Which managedFields operation to record. */
