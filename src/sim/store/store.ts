@@ -83,8 +83,13 @@ class ChangeHistory {
 
 interface KindTable {
   info: ResourceInfo;
-  /** uid → slot, in creation order (the order lists return). */
+  /**
+   * uid → slot, in creation order (the order lists return). Events are the exception: hundreds of
+   * thousands at scale, never owners and rarely owned, only those with ownerReferences are here
+   * (for the garbage collector); the others are found by name.
+   */
   objects: Map<string, Slot>;
+  indexesEveryUid: boolean;
   /** namespace ('' when cluster-scoped) → name → slot. Keyed by the strings objects already hold, so a lookup builds no key. */
   byName: Map<string, Map<string, Slot>>;
   /** Replaced, never changed in place, so a commit can call the listeners it started with. */
@@ -104,6 +109,11 @@ interface Slot {
 
 function lookupSlot(table: KindTable, namespace: string | undefined, name: string): Slot | undefined {
   return table.byName.get(namespace ?? '')?.get(name);
+}
+
+/** Every object of a table, namespace by namespace. */
+function* everySlot(table: KindTable): Iterable<Slot> {
+  for (const names of table.byName.values()) yield* names.values();
 }
 
 function lookup(table: KindTable, namespace: string | undefined, name: string): KubeObject | undefined {
@@ -206,6 +216,7 @@ export class MemoryStore implements StoreApi {
       this.tables.set(info.kind, {
         info,
         objects: new Map(),
+        indexesEveryUid: info.kind !== 'Event',
         byName: new Map(),
         listeners: [],
         history: new ChangeHistory(options.historyPerKind ?? 50_000),
@@ -256,7 +267,7 @@ export class MemoryStore implements StoreApi {
     const matches = this.predicate(options);
     const items: T[] = [];
     // One namespace's objects keep their creation order there too.
-    const slots = options.namespace && table.info.namespaced ? table.byName.get(options.namespace)?.values() ?? [] : table.objects.values();
+    const slots = options.namespace && table.info.namespaced ? table.byName.get(options.namespace)?.values() ?? [] : table.indexesEveryUid ? table.objects.values() : everySlot(table);
     for (const { object } of slots) if (matches(object)) items.push(object as T);
     return { items, resourceVersion: String(this.revision) };
   }
@@ -509,8 +520,8 @@ export class MemoryStore implements StoreApi {
           }
         }
       }
-      const current = table.objects.get(uidOf(existing))?.object;
-      if (current) this.remove(table, current, 'namespace-controller');
+      const current = lookup(table, existing.metadata?.namespace, existing.metadata?.name ?? '');
+      if (current && uidOf(current) === uidOf(existing)) this.remove(table, current, 'namespace-controller');
     });
     return copy;
   }
@@ -551,14 +562,18 @@ export class MemoryStore implements StoreApi {
       if (names?.size === 0) table.byName.delete(namespace);
     } else {
       meta.resourceVersion = String(this.revision);
-      const current = type === 'MODIFIED' ? (slot ?? table.objects.get(uid)) : undefined;
+      let current = type === 'MODIFIED' ? (slot ?? lookupSlot(table, namespace, name)) : undefined;
       if (current) current.object = object;
       else {
-        const added: Slot = { object };
-        table.objects.set(uid, added);
+        current = { object };
         let names = table.byName.get(namespace);
         if (!names) table.byName.set(namespace, (names = new Map()));
-        names.set(name, added);
+        names.set(name, current);
+        if (table.indexesEveryUid) table.objects.set(uid, current);
+      }
+      if (!table.indexesEveryUid) {
+        if (meta.ownerReferences && meta.ownerReferences.length > 0) table.objects.set(uid, current);
+        else if (previous?.metadata?.ownerReferences) table.objects.delete(uid);
       }
     }
     this.reindex(table, uid, type === 'DELETED' ? undefined : object, previous);
@@ -711,13 +726,20 @@ export class MemoryStore implements StoreApi {
   /** The GC deletes a dependent whose owners never existed or are gone (checked after a delay). */
   private orphanCheck(object: KubeObject): void {
     const refs = object.metadata?.ownerReferences ?? [];
-    if (refs.length === 0 || refs.some((r) => this.ownerExists(r))) return;
+    if (refs.length === 0 || refs.some((r) => this.ownerExists(r, object.metadata?.namespace))) return;
     for (const ref of refs) this.scheduleGc(ref.uid);
   }
 
-  /** Whether any table holds the owner; the table of the kind the reference names is asked first (every pod's create asks). */
-  private ownerExists(ref: OwnerReference): boolean {
-    return this.tables.get(ref.kind as ResourceKind)?.objects.has(ref.uid) === true || this.tableOf(ref.uid) !== undefined;
+  /**
+   * Whether any table holds the owner; the table of the kind the reference names is asked first
+   * (every pod's create asks). An Event owner is looked up by name in the dependent's namespace
+   * and its uid compared, as the garbage collector does for every owner.
+   */
+  private ownerExists(ref: OwnerReference, namespace: string | undefined): boolean {
+    const table = this.tables.get(ref.kind as ResourceKind);
+    if (table?.objects.has(ref.uid)) return true;
+    if (table && !table.indexesEveryUid) return uidOf(lookup(table, namespace, ref.name) ?? {}) === ref.uid;
+    return this.tableOf(ref.uid) !== undefined;
   }
 
   /** A removed dependent may be the last one a foreground-deleting owner waits for. */
