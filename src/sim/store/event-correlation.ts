@@ -27,6 +27,8 @@ export interface ObjectMemory {
   buckets: TokenBucket | undefined;
   /** The recorder's involvedObject for the object's latest version, shared by its events. */
   involvedObject?: Readonly<Record<string, string | undefined>>;
+  /** The `source` of the recorder's last legacy event about the object (a pod's events come from one node). */
+  source?: Readonly<Record<string, string>>;
 }
 
 /** An entry of one cache: in its object's list (`sibling`) and in the cache's recency order. */
@@ -144,7 +146,7 @@ export class EventCorrelator {
 
   memoryOf(uid: string): ObjectMemory {
     let memory = this.objects.get(uid);
-    if (!memory) this.objects.set(uid, (memory = { uid, groups: undefined, observed: undefined, buckets: undefined, involvedObject: undefined }));
+    if (!memory) this.objects.set(uid, (memory = { uid, groups: undefined, observed: undefined, buckets: undefined, involvedObject: undefined, source: undefined }));
     return memory;
   }
 

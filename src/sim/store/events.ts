@@ -78,6 +78,13 @@ class ComponentRecorder {
   }
 }
 
+/** The source for `host`, kept on the object's memory: a lookup among thousands of hosts per event cost more. */
+function sourceFor(memory: ObjectMemory, component: ComponentRecorder, host: string): Readonly<Record<string, string>> {
+  const last = memory.source;
+  if (last && (last.host ?? '') === host) return last;
+  return (memory.source = component.sourceOn(host));
+}
+
 /**
  * The involvedObject of an event, shared with the previous event about the same version of the
  * object (kept on the correlator's memory of the object).
@@ -147,7 +154,7 @@ export class StoreEventRecorder implements EventRecorder {
       involvedObject: involvedObject(memory, involved),
       reason,
       message: text,
-      source: component.sourceOn(host),
+      source: sourceFor(memory, component, host),
       firstTimestamp: rfc3339(observed.firstSeen),
       lastTimestamp: rfc3339(now),
       count: observed.count,
