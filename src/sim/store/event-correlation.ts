@@ -11,7 +11,7 @@
  * writing the events.
  */
 
-export const CORRELATOR_LRU_ENTRIES = 4096;
+const CORRELATOR_LRU_ENTRIES = 4096;
 /** `defaultAggregateMaxEvents` / `defaultAggregateIntervalInSeconds`. */
 const AGGREGATE_MAX_EVENTS = 10;
 const AGGREGATE_INTERVAL_MS = 600 * 1000;

@@ -62,9 +62,13 @@ const EMPTY_SOURCE = Object.freeze({});
 /** One component's recorder: its correlator, and the `source` its legacy events carry per host. */
 class ComponentRecorder {
   readonly correlator = new EventCorrelator();
+  /** `<component>-control-plane`, the instance name events.k8s.io recorders report. */
+  readonly controlPlaneInstance: string;
   private readonly sources = new Map<string, Readonly<Record<string, string>>>();
 
-  constructor(private readonly component: string) {}
+  constructor(private readonly component: string) {
+    this.controlPlaneInstance = `${component}-control-plane`;
+  }
 
   /** The `source` of a legacy event, one shared instance per component and host. */
   sourceOn(host: string): Readonly<Record<string, string>> {
@@ -108,7 +112,6 @@ function involvedObject(memory: ObjectMemory, involved: KubeObject): Readonly<Re
 export class StoreEventRecorder implements EventRecorder {
   private readonly components = new Map<string, ComponentRecorder>();
   private readonly expiry = new ExpiryQueue();
-  private readonly reportingInstances = new Map<string, string>();
   /**
    * Messages seen lately, so that equal messages (every pod's "Created container: app") are one
    * string, and a message built from many pieces is kept as one flat string, not as its pieces. A
@@ -130,7 +133,7 @@ export class StoreEventRecorder implements EventRecorder {
     const component = this.componentOf(source.component);
     const text = this.shared(message);
     const now = this.clock.now();
-    if (options?.eventsV1) this.recordSeries(component.correlator, involved, type, reason, text, source, options.eventsV1.action, now);
+    if (options?.eventsV1) this.recordSeries(component, involved, type, reason, text, source, options.eventsV1.action, now);
     else this.recordCorrelated(component, involved, type, reason, text, source, now);
   }
 
@@ -184,10 +187,11 @@ export class StoreEventRecorder implements EventRecorder {
   }
 
   /** The events.k8s.io recorder: no aggregation or spam filter; a repeat becomes a `series`. */
-  private recordSeries(correlator: EventCorrelator, involved: KubeObject, type: string, reason: string, message: string, source: EventSource, action: string, now: number): void {
+  private recordSeries(component: ComponentRecorder, involved: KubeObject, type: string, reason: string, message: string, source: EventSource, action: string, now: number): void {
     const meta = involved.metadata ?? {};
     const namespace = meta.namespace || 'default';
     const host = source.host ?? '';
+    const correlator = component.correlator;
     const memory = correlator.memoryOf(meta.uid ?? '');
     let observed = correlator.observe(memory, type, reason, host, message, namespace, now);
     if (observed.count > 1) {
@@ -217,7 +221,7 @@ export class StoreEventRecorder implements EventRecorder {
       eventTime: rfc3339Micro(now),
       action,
       reportingComponent: source.component,
-      reportingInstance: this.controlPlaneInstance(source.component),
+      reportingInstance: component.controlPlaneInstance,
       apiVersion: 'v1',
       kind: 'Event',
     };
@@ -263,12 +267,6 @@ export class StoreEventRecorder implements EventRecorder {
     return message;
   }
 
-  /** `<component>-control-plane`, the instance name events.k8s.io recorders report, built once per component. */
-  private controlPlaneInstance(component: string): string {
-    let instance = this.reportingInstances.get(component);
-    if (instance === undefined) this.reportingInstances.set(component, (instance = `${component}-control-plane`));
-    return instance;
-  }
 
   private scheduleExpiry(now: number, namespace: string, name: string): void {
     this.expiry.push(now + EVENT_TTL_MS, namespace, name);
