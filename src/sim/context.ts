@@ -36,7 +36,7 @@ export interface InternalsLog {
   readonly recordsSteps?: boolean;
 }
 
-/** Virtual-time delays, in ms, taken from real clusters (see shared/reference/lifecycle-facts.md §2). */
+/** Virtual-time delays, in ms, taken from real clusters (see docs/lifecycle-facts.md, "Timings"). */
 export interface Timings {
   /** From a watch event to the controller's sync (informer + work queue latency). */
   controllerReaction: number;

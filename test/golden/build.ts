@@ -1,7 +1,7 @@
 /**
  * The hand-built golden streams, written the way a real cluster delivers them (see kit.ts).
  * Regenerate with `npx tsx test/golden/build.ts`, then `UPDATE_GOLDEN=1 npx mocha test/unit/journey/golden.test.ts`.
- * Timings follow real clusters (lifecycle-facts §2): scheduling in ~20 ms, pulls of 0.4–6 s,
+ * Timings follow real clusters (docs/lifecycle-facts.md, "Timings"): scheduling in ~20 ms, pulls of 0.4–6 s,
  * container create/start in ~100–200 ms, back-offs of 10 s doubling.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';

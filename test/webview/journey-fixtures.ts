@@ -4,7 +4,7 @@
  * performance measurement. The built-in simulator with full detail takes about 10 s for 300 pods,
  * so the large journey is generated directly, in the tracer's shape: same stage kinds, keys,
  * components, titles and verbatim messages as the tracer derives from a real cluster, timings
- * from lifecycle-facts.md, etcd writes for every pod, and watch deliveries and per-node scheduler
+ * from docs/lifecycle-facts.md, etcd writes for every pod, and watch deliveries and per-node scheduler
  * verdicts for the first 50 pods (the tracer's `schedulingDetailPods`). Deterministic per seed.
  */
 import { readFileSync } from 'node:fs';

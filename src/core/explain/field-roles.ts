@@ -2,7 +2,7 @@
  * Which Kubernetes component acts on a manifest field, and at which stage of the journey. The
  * official descriptions (schema/fields.ts) say what a field means; these say what happens to it
  * after `kubectl apply`, in Kube Journey's own words, grounded in the components' sources (see
- * shared/reference/lifecycle-facts.md). Declared as data so that the hover, its tests and the
+ * docs/lifecycle-facts.md). Declared as data so that the hover, its tests and the
  * docs read one table.
  */
 

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
+import * as path from 'node:path';
 import type { KubeObject, ResourceKind } from '../../../src/core/k8s';
 import { toTable, type Table } from '../../../src/server/printers/table';
 
@@ -12,7 +13,7 @@ const cellsOf = (kind: ResourceKind, object: KubeObject) => toTable(kind, [objec
 
 describe('server-side Table', () => {
   it('has the shape kubectl accepted in the pods capture: types, formats, priorities, PartialObjectMetadata rows', () => {
-    const captured = JSON.parse(readFileSync('/work/shared/reference/kubectl-captures/responses/pods.table.json', 'utf8')) as Table;
+    const captured = JSON.parse(readFileSync(path.join(__dirname, '../../fixtures/kubectl-captures/pods.table.json'), 'utf8')) as Table;
     const pods = captured.rows.map((row) => ({ apiVersion: 'v1', kind: 'Pod', metadata: (row.object as { metadata: KubeObject['metadata'] }).metadata }));
     const table = toTable('Pod', pods, { now: NOW, resourceVersion: '1028' });
     assert.equal(table.kind, 'Table');
