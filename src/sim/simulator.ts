@@ -9,7 +9,7 @@ import { VirtualClock } from './clock';
 import { defaultTimings, type SimContext, type Timings } from './context';
 import { BoundedInternalsLog } from './internals-log';
 import { MemoryStore, type Admission } from './store/store';
-import { apiServerAdmission } from './store/validation';
+import { apiServerAdmission } from './apis/validation';
 import { prepareForCreate } from './store/defaults';
 import { StoreEventRecorder } from './store/events';
 import { applyObject, type ApplyResult } from './apply';

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import type { KubeObject, PodSpec } from '../../../src/core/k8s';
 import { applyDefaults, podQOSClass, prepareForCreate } from '../../../src/sim/store/defaults';
-import { validate } from '../../../src/sim/store/validation';
+import { validate } from '../../../src/sim/apis/validation';
 
 type Json = Record<string, unknown>;
 

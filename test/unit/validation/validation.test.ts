@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import type { KubeObject } from '../../../src/core/k8s';
 import { applyDefaults } from '../../../src/sim/store/defaults';
-import { decodeCheck, invalidMessage, kubectlInvalidMessage, validate, validationError } from '../../../src/sim/store/validation';
+import { decodeCheck, invalidMessage, kubectlInvalidMessage, validate, validationError } from '../../../src/sim/apis/validation';
 import type { ResourceKind } from '../../../src/core/k8s';
 
 type Json = Record<string, unknown>;

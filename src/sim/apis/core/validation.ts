@@ -1,255 +1,14 @@
 /**
- * kube-apiserver's validation of the served kinds (pkg/apis/core/validation,
- * pkg/apis/apps/validation, k8s.io/apimachinery validation, Kubernetes 1.30), with the exact
- * causes and messages a client receives: `validate` lists the causes, `validationError` turns
- * them into the 422 `Invalid` status, `decodeCheck` is the 400 a malformed body gets before that.
- * Checks run in upstream's order, since a multi-cause message lists them in that order.
- *
- * Every pod and event the simulator creates passes through here, so the checks add their causes
- * to one list (`check*(…, errors)`) instead of returning lists to concatenate, and the paths of
- * list items and the messages are built only once a problem is found.
+ * The core group's validation (pkg/apis/core/validation/validation.go): pods and their specs,
+ * pod templates, nodes, namespaces, ConfigMaps and Events, in upstream's order of checks.
  */
-import type { KubeObject, LabelSelector, ResourceKind, StatusCause } from '../../core/k8s';
-import { decodeFailureMessage, inspectDecoding, strictDecodingMessage } from '../../core/schema/fields';
-import { podSpecDiff, semanticEqual } from '../../core/schema/go-diff';
-import { goIntOrString, goLabelSelector, goQuote, goScalar, goStringMap } from '../../core/schema/go-format';
-import {
-  inclusiveRangeError,
-  isDNS1123Label,
-  isQualifiedName,
-  isValidLabelValue,
-  maxLenError,
-  nameIsDNSLabel,
-  nameIsDNSSubdomain,
-  regexError,
-} from '../../core/schema/name-rules';
-import { compareQuantities, formatQuantity, parseQuantity, type Quantity } from '../../core/schema/quantity';
-import { applyDefaults, type DefaultingOptions } from './defaults';
-import { ApiError } from './types';
-
-export type CauseReason =
-  | 'FieldValueNotFound'
-  | 'FieldValueRequired'
-  | 'FieldValueDuplicate'
-  | 'FieldValueInvalid'
-  | 'FieldValueNotSupported'
-  | 'FieldValueForbidden'
-  | 'FieldValueTooLong'
-  | 'FieldValueTooMany'
-  | 'InternalError';
-
-/** A field error as field.Error holds it: `message` is ErrorBody(), without the field path. */
-export interface FieldCause extends StatusCause {
-  reason: CauseReason;
-  message: string;
-  field: string;
-}
-
-type Json = Record<string, unknown>;
-type Errors = FieldCause[];
-
-// ---------------------------------------------------------------------------------------------
-// field.Error constructors. Bad values arrive already printed the Go way (see go-format.ts).
-
-const IS_NEGATIVE = 'must be greater than or equal to 0';
-const FIELD_IMMUTABLE = 'field is immutable';
-
-function withDetail(body: string, detail: string): string {
-  return detail ? `${body}: ${detail}` : body;
-}
-
-const required = (field: string, detail = ''): FieldCause => ({ reason: 'FieldValueRequired', field, message: withDetail('Required value', detail) });
-const forbidden = (field: string, detail: string): FieldCause => ({ reason: 'FieldValueForbidden', field, message: withDetail('Forbidden', detail) });
-const invalid = (field: string, value: string, detail: string): FieldCause => ({ reason: 'FieldValueInvalid', field, message: withDetail(`Invalid value: ${value}`, detail) });
-const duplicate = (field: string, value: string, detail = ''): FieldCause => ({ reason: 'FieldValueDuplicate', field, message: withDetail(`Duplicate value: ${value}`, detail) });
-const notFound = (field: string, value: string): FieldCause => ({ reason: 'FieldValueNotFound', field, message: `Not found: ${value}` });
-const tooLong = (field: string, maxLength: number): FieldCause => ({ reason: 'FieldValueTooLong', field, message: `Too long: must have at most ${maxLength} bytes` });
-
-function notSupported(field: string, value: string, validValues: readonly string[]): FieldCause {
-  const detail = validValues.length > 0 ? `supported values: ${validValues.map(goQuote).join(', ')}` : '';
-  return { reason: 'FieldValueNotSupported', field, message: withDetail(`Unsupported value: ${value}`, detail) };
-}
-
-function checkNonNegative(value: unknown, field: string, errors: Errors): void {
-  if (typeof value === 'number' && value < 0) errors.push(invalid(field, String(value), IS_NEGATIVE));
-}
-
-/** One `Invalid value` cause per message of a name rule (none for a valid name). */
-function addInvalid(field: string, value: string, messages: readonly string[], errors: Errors): void {
-  for (const message of messages) errors.push(invalid(field, goQuote(value), message));
-}
-
-// ---------------------------------------------------------------------------------------------
-// Small readers over untyped JSON. A list item that is not an object reads as an empty object,
-// the Go zero value; shared read-only stand-ins keep the valid path free of allocations.
-
-const NO_FIELDS: Json = Object.freeze({});
-const NO_ITEMS: readonly unknown[] = Object.freeze([]);
-const NO_MESSAGES: readonly string[] = NO_ITEMS as readonly string[];
-
-const isRecord = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
-const str = (value: unknown): string => (typeof value === 'string' ? value : value === undefined || value === null ? '' : String(value));
-const listOf = (value: unknown): readonly unknown[] => (Array.isArray(value) ? value : NO_ITEMS);
-const recordAt = (list: readonly unknown[], index: number): Json => {
-  const item = list[index];
-  return isRecord(item) ? item : NO_FIELDS;
-};
-const records = (value: unknown): Json[] => (Array.isArray(value) ? value.map((item) => (isRecord(item) ? item : {})) : []);
-const stringMap = (value: unknown): Record<string, string> | undefined => (isRecord(value) ? (value as Record<string, string>) : undefined);
-const objectOf = (value: unknown): Json => (isRecord(value) ? value : NO_FIELDS);
-const isNonEmptyList = (value: unknown): boolean => Array.isArray(value) && value.length > 0;
-const isSet = (value: unknown): boolean => value !== undefined && value !== null;
-
-// ---------------------------------------------------------------------------------------------
-// ObjectMeta (k8s.io/apimachinery/pkg/api/validation/objectmeta.go)
-
-const TOTAL_ANNOTATION_SIZE_LIMIT = 256 * 1024;
-const IDENTITY_FIELDS = ['name', 'namespace', 'uid', 'creationTimestamp'] as const;
-
-type NameRule = (name: string, prefix: boolean) => readonly string[];
-
-function checkLabels(labels: Record<string, string> | undefined, field: string, errors: Errors): void {
-  // Decoded JSON objects inherit no enumerable keys: for…in visits exactly Object.entries' keys, in its order.
-  for (const key in labels) {
-    addInvalid(field, key, isQualifiedName(key), errors);
-    const value = str(labels[key]);
-    addInvalid(field, value, isValidLabelValue(value), errors);
-  }
-}
-
-export function validateLabels(labels: Record<string, string> | undefined, field: string): Errors {
-  const errors: Errors = [];
-  checkLabels(labels, field, errors);
-  return errors;
-}
-
-function checkAnnotations(annotations: Record<string, string> | undefined, field: string, errors: Errors): void {
-  let size = 0;
-  for (const key in annotations) {
-    // The rule is QualifiedName except that case does not matter.
-    addInvalid(field, key, isQualifiedName(key.toLowerCase()), errors);
-    size += key.length + str(annotations[key]).length;
-  }
-  if (size > TOTAL_ANNOTATION_SIZE_LIMIT) errors.push(tooLong(field, TOTAL_ANNOTATION_SIZE_LIMIT));
-}
-
-function checkOwnerReferences(references: unknown, field: string, errors: Errors): void {
-  const list = listOf(references);
-  for (let index = 0; index < list.length; index++) {
-    const reference = recordAt(list, index);
-    const apiVersion = str(reference.apiVersion);
-    const version = apiVersion.includes('/') ? apiVersion.slice(apiVersion.indexOf('/') + 1) : apiVersion;
-    if (!version) errors.push(invalid(`${field}.apiVersion`, goQuote(apiVersion), 'version must not be empty'));
-    if (!str(reference.kind)) errors.push(invalid(`${field}.kind`, goQuote(''), 'must not be empty'));
-    if (!str(reference.name)) errors.push(invalid(`${field}.name`, goQuote(''), 'must not be empty'));
-    if (!str(reference.uid)) errors.push(invalid(`${field}.uid`, goQuote(''), 'must not be empty'));
-  }
-}
-
-function checkFinalizers(finalizers: unknown, errors: Errors): void {
-  for (const finalizer of listOf(finalizers)) {
-    const name = str(finalizer);
-    addInvalid('metadata.finalizers', name, isQualifiedName(name), errors);
-  }
-}
-
-function checkMetaCommon(meta: Json, namespaced: boolean, errors: Errors): void {
-  if (namespaced) {
-    const namespace = str(meta.namespace);
-    if (!namespace) errors.push(required('metadata.namespace'));
-    else addInvalid('metadata.namespace', namespace, nameIsDNSLabel(namespace, false), errors);
-  } else if (str(meta.namespace)) {
-    errors.push(forbidden('metadata.namespace', 'not allowed on this type'));
-  }
-  checkNonNegative(meta.generation, 'metadata.generation', errors);
-  checkLabels(stringMap(meta.labels), 'metadata.labels', errors);
-  checkAnnotations(stringMap(meta.annotations), 'metadata.annotations', errors);
-  checkOwnerReferences(meta.ownerReferences, 'metadata.ownerReferences', errors);
-  checkFinalizers(meta.finalizers, errors);
-}
-
-/** ValidateObjectMeta on create (the name has been generated already when generateName was used). */
-function checkObjectMeta(object: KubeObject, namespaced: boolean, nameRule: NameRule, errors: Errors): void {
-  const meta = objectOf(object.metadata);
-  const generateName = str(meta.generateName);
-  if (generateName) addInvalid('metadata.generateName', generateName, nameRule(generateName, true), errors);
-  const name = str(meta.name);
-  if (!name) errors.push(required('metadata.name', 'name or generateName is required'));
-  else addInvalid('metadata.name', name, nameRule(name, false), errors);
-  checkMetaCommon(meta, namespaced, errors);
-}
-
-/**
- * ValidateObjectMetaUpdate: identity fields are immutable, the rest is validated again. A labels,
- * annotations, ownerReferences or finalizers value that is the stored object's own (stored objects
- * are read-only, so unchanged subtrees are shared between versions) passed these same checks when
- * it was written: it is not checked again.
- */
-function checkObjectMetaUpdate(object: KubeObject, old: KubeObject, errors: Errors): void {
-  const meta = objectOf(object.metadata);
-  const oldMeta = objectOf(old.metadata);
-  if (typeof meta.generation === 'number' && typeof oldMeta.generation === 'number' && meta.generation < oldMeta.generation) {
-    errors.push(invalid('metadata.generation', String(meta.generation), 'must not be decremented'));
-  }
-  for (const key of IDENTITY_FIELDS) {
-    if (str(meta[key]) !== str(oldMeta[key])) errors.push(invalid(`metadata.${key}`, goQuote(str(meta[key])), FIELD_IMMUTABLE));
-  }
-  if (meta.labels !== oldMeta.labels) checkLabels(stringMap(meta.labels), 'metadata.labels', errors);
-  if (meta.annotations !== oldMeta.annotations) checkAnnotations(stringMap(meta.annotations), 'metadata.annotations', errors);
-  if (meta.ownerReferences !== oldMeta.ownerReferences) checkOwnerReferences(meta.ownerReferences, 'metadata.ownerReferences', errors);
-  if (meta.finalizers !== oldMeta.finalizers) checkFinalizers(meta.finalizers, errors);
-}
-
-// ---------------------------------------------------------------------------------------------
-// Label selectors (k8s.io/apimachinery/pkg/apis/meta/v1/validation)
-
-function checkLabelSelector(selector: LabelSelector, field: string, errors: Errors): void {
-  checkLabels(selector.matchLabels, `${field}.matchLabels`, errors);
-  (selector.matchExpressions ?? []).forEach((requirement, index) => {
-    const path = `${field}.matchExpressions[${index}]`;
-    const values = requirement.values ?? [];
-    switch (requirement.operator) {
-      case 'In':
-      case 'NotIn':
-        if (values.length === 0) errors.push(required(`${path}.values`, "must be specified when `operator` is 'In' or 'NotIn'"));
-        break;
-      case 'Exists':
-      case 'DoesNotExist':
-        if (values.length > 0) errors.push(forbidden(`${path}.values`, "may not be specified when `operator` is 'Exists' or 'DoesNotExist'"));
-        break;
-      default:
-        errors.push(invalid(`${path}.operator`, goQuote(str(requirement.operator)), 'not a valid selector operator'));
-    }
-    addInvalid(`${path}.key`, str(requirement.key), isQualifiedName(str(requirement.key)), errors);
-    values.forEach((value, valueIndex) => {
-      addInvalid(`${path}.values[${valueIndex}]`, str(value), isValidLabelValue(str(value)), errors);
-    });
-  });
-}
-
-/**
- * LabelSelectorAsSelector(...).Matches(labels). A missing selector is labels.Nothing() (matches
- * nothing, not empty); `{}` is labels.Everything() (empty: the template check is skipped).
- */
-function selectorVerdict(selector: LabelSelector | undefined, labels: Record<string, string>): 'empty' | 'matches' | 'mismatch' {
-  if (!selector) return 'mismatch';
-  const expressions = selector.matchExpressions ?? [];
-  const matchLabels = selector.matchLabels ?? {};
-  if (Object.keys(matchLabels).length === 0 && expressions.length === 0) return 'empty';
-  for (const [key, value] of Object.entries(matchLabels)) if (labels[key] !== value) return 'mismatch';
-  for (const requirement of expressions) {
-    const has = Object.prototype.hasOwnProperty.call(labels, requirement.key);
-    const values = requirement.values ?? [];
-    const ok =
-      requirement.operator === 'In' ? has && values.includes(labels[requirement.key])
-      : requirement.operator === 'NotIn' ? !has || !values.includes(labels[requirement.key])
-      : requirement.operator === 'Exists' ? has
-      : requirement.operator === 'DoesNotExist' ? !has
-      : false;
-    if (!ok) return 'mismatch';
-  }
-  return 'matches';
-}
+import type { KubeObject } from '../../../core/k8s';
+import { podSpecDiff, semanticEqual } from '../../../core/schema/go-diff';
+import { goQuote, goScalar } from '../../../core/schema/go-format';
+import { inclusiveRangeError, isDNS1123Label, isQualifiedName, isValidLabelValue, maxLenError, nameIsDNSSubdomain, regexError } from '../../../core/schema/name-rules';
+import { compareQuantities, formatQuantity, parseQuantity, type Quantity } from '../../../core/schema/quantity';
+import { IS_NEGATIVE, NO_MESSAGES, addInvalid, duplicate, forbidden, invalid, isNonEmptyList, isRecord, isSet, listOf, notFound, notSupported, objectOf, recordAt, records, required, str, stringMap, tooLong, type Errors, type Json } from '../field';
+import { checkAnnotations, checkLabels, checkObjectMeta, checkObjectMetaUpdate, type NameRule } from '../meta/validation';
 
 // ---------------------------------------------------------------------------------------------
 // Pod spec (pkg/apis/core/validation/validation.go)
@@ -592,7 +351,7 @@ function checkPodSpec(spec: Json, field: string, errors: Errors): void {
 }
 
 /** ValidatePodTemplateSpec: the template's labels and annotations, then its pod spec. */
-function checkPodTemplateSpec(template: Json, field: string, errors: Errors): void {
+export function checkPodTemplateSpec(template: Json, field: string, errors: Errors): void {
   const meta = objectOf(template.metadata);
   checkLabels(stringMap(meta.labels), `${field}.labels`, errors);
   checkAnnotations(stringMap(meta.annotations), `${field}.annotations`, errors);
@@ -611,7 +370,7 @@ function checkImagesTrimmed(containers: unknown, field: string, errors: Errors):
   }
 }
 
-function validatePodCreate(pod: KubeObject): Errors {
+export function validatePodCreate(pod: KubeObject): Errors {
   const spec = objectOf(pod.spec);
   const errors: Errors = [];
   checkObjectMeta(pod, true, nameIsDNSSubdomain, errors);
@@ -697,7 +456,7 @@ function checkPodSpecUpdate(spec: Json, oldSpec: Json, errors: Errors): void {
   }
 }
 
-function validatePodUpdate(pod: KubeObject, old: KubeObject): Errors {
+export function validatePodUpdate(pod: KubeObject, old: KubeObject): Errors {
   const errors: Errors = [];
   checkObjectMetaUpdate(pod, old, errors);
   // The stored spec itself (writes that leave spec alone share it) passed all of this when it was written.
@@ -709,135 +468,13 @@ function validatePodUpdate(pod: KubeObject, old: KubeObject): Errors {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Deployments and ReplicaSets (pkg/apis/apps/validation/validation.go)
-
-const PERCENT_FMT = '[0-9]+%';
-
-function intOrPercentValue(value: unknown): number {
-  if (typeof value === 'number') return value;
-  const text = str(value);
-  if (/^[0-9]+%$/.test(text)) return Number(text.slice(0, -1));
-  return /^-?\d+$/.test(text) ? Number(text) : 0;
-}
-
-function checkPositiveIntOrPercent(value: unknown, field: string, errors: Errors): void {
-  if (typeof value === 'number') checkNonNegative(value, field, errors);
-  else if (typeof value === 'string' && !/^[0-9]+%$/.test(value)) {
-    errors.push(invalid(field, goIntOrString(value), regexError("a valid percent string must be a numeric string followed by an ending '%'", PERCENT_FMT, '1%', '93%')));
-  }
-}
-
-function checkDeploymentStrategy(strategy: Json, field: string, errors: Errors): void {
-  const type = str(strategy.type);
-  const rollingUpdate = strategy.rollingUpdate;
-  if (type === 'Recreate') {
-    if (isSet(rollingUpdate)) errors.push(forbidden(`${field}.rollingUpdate`, "may not be specified when strategy `type` is 'Recreate'"));
-    return;
-  }
-  if (type === 'RollingUpdate') {
-    if (!isRecord(rollingUpdate)) {
-      errors.push(required(`${field}.rollingUpdate`, 'this should be defaulted and never be nil'));
-      return;
-    }
-    const path = `${field}.rollingUpdate`;
-    checkPositiveIntOrPercent(rollingUpdate.maxUnavailable, `${path}.maxUnavailable`, errors);
-    checkPositiveIntOrPercent(rollingUpdate.maxSurge, `${path}.maxSurge`, errors);
-    const goMaxUnavailable = goIntOrString(rollingUpdate.maxUnavailable as number | string);
-    if (intOrPercentValue(rollingUpdate.maxUnavailable) === 0 && intOrPercentValue(rollingUpdate.maxSurge) === 0) {
-      errors.push(invalid(`${path}.maxUnavailable`, goMaxUnavailable, 'may not be 0 when `maxSurge` is 0'));
-    }
-    if (typeof rollingUpdate.maxUnavailable === 'string' && /^[0-9]+%$/.test(rollingUpdate.maxUnavailable) && intOrPercentValue(rollingUpdate.maxUnavailable) > 100) {
-      errors.push(invalid(`${path}.maxUnavailable`, goMaxUnavailable, 'must not be greater than 100%'));
-    }
-    return;
-  }
-  const rollingUpdateValue = isRecord(rollingUpdate) ? '(*apps.RollingUpdateDeployment)(0xc000a1b2c0)' : '(*apps.RollingUpdateDeployment)(nil)';
-  errors.push(notSupported(field, `apps.DeploymentStrategy{Type:${goQuote(type)}, RollingUpdate:${rollingUpdateValue}}`, ['Recreate', 'RollingUpdate']));
-}
-
-/** ValidatePodTemplateSpecForReplicaSet: selector ↔ labels, the template, restartPolicy Always. */
-function checkTemplateForReplicaSet(spec: Json, field: string, errors: Errors): void {
-  const template = spec.template;
-  if (!isRecord(template)) {
-    errors.push(required(field));
-    return;
-  }
-  const labels = stringMap(objectOf(template.metadata).labels);
-  const selector = isRecord(spec.selector) ? (spec.selector as LabelSelector) : undefined;
-  if (selectorVerdict(selector, labels ?? {}) === 'mismatch') {
-    errors.push(invalid(`${field}.metadata.labels`, goStringMap(labels), '`selector` does not match template `labels`'));
-  }
-  checkPodTemplateSpec(template, field, errors);
-  const podSpec = objectOf(template.spec);
-  const restartPolicy = str(podSpec.restartPolicy);
-  if (restartPolicy !== 'Always') errors.push(notSupported(`${field}.spec.restartPolicy`, goQuote(restartPolicy), ['Always']));
-  if (typeof podSpec.activeDeadlineSeconds === 'number') {
-    errors.push(invalid(`${field}.spec.activeDeadlineSeconds`, String(podSpec.activeDeadlineSeconds), 'activeDeadlineSeconds in ReplicaSet is not Supported'));
-  }
-}
-
-function checkWorkloadSelector(spec: Json, errors: Errors): void {
-  if (!isRecord(spec.selector)) {
-    errors.push(required('spec.selector'));
-    return;
-  }
-  const selector = spec.selector as LabelSelector;
-  checkLabelSelector(selector, 'spec.selector', errors);
-  if (Object.keys(selector.matchLabels ?? {}).length + (selector.matchExpressions ?? []).length === 0) {
-    errors.push(invalid('spec.selector', goLabelSelector(selector), 'empty selector is invalid for deployment'));
-  }
-}
-
-function checkDeploymentSpec(spec: Json, errors: Errors): void {
-  checkNonNegative(spec.replicas, 'spec.replicas', errors);
-  checkWorkloadSelector(spec, errors);
-  checkTemplateForReplicaSet(spec, 'spec.template', errors);
-  checkDeploymentStrategy(objectOf(spec.strategy), 'spec.strategy', errors);
-  checkNonNegative(spec.minReadySeconds, 'spec.minReadySeconds', errors);
-  checkNonNegative(spec.revisionHistoryLimit, 'spec.revisionHistoryLimit', errors);
-  if (typeof spec.progressDeadlineSeconds === 'number') {
-    checkNonNegative(spec.progressDeadlineSeconds, 'spec.progressDeadlineSeconds', errors);
-    const minReadySeconds = typeof spec.minReadySeconds === 'number' ? spec.minReadySeconds : 0;
-    if (spec.progressDeadlineSeconds <= minReadySeconds) errors.push(invalid('spec.progressDeadlineSeconds', String(spec.progressDeadlineSeconds), 'must be greater than minReadySeconds'));
-  }
-}
-
-function checkReplicaSetSpec(spec: Json, errors: Errors): void {
-  checkNonNegative(spec.replicas, 'spec.replicas', errors);
-  checkNonNegative(spec.minReadySeconds, 'spec.minReadySeconds', errors);
-  checkWorkloadSelector(spec, errors);
-  checkTemplateForReplicaSet(spec, 'spec.template', errors);
-}
-
-/** apps/v1 strategies reject any change of the selector after creation. */
-function checkSelectorImmutable(spec: Json, oldSpec: Json, errors: Errors): void {
-  if (semanticEqual(spec.selector, oldSpec.selector)) return;
-  errors.push(invalid('spec.selector', goLabelSelector(isRecord(spec.selector) ? (spec.selector as LabelSelector) : undefined), FIELD_IMMUTABLE));
-}
-
-function validateWorkload(kind: 'Deployment' | 'ReplicaSet', object: KubeObject, old: KubeObject | undefined): Errors {
-  const spec = objectOf(object.spec);
-  const checkSpec = kind === 'Deployment' ? checkDeploymentSpec : checkReplicaSetSpec;
-  const errors: Errors = [];
-  if (!old) {
-    checkObjectMeta(object, true, nameIsDNSSubdomain, errors);
-    checkSpec(spec, errors);
-    return errors;
-  }
-  checkObjectMetaUpdate(object, old, errors);
-  checkSpec(spec, errors);
-  checkSelectorImmutable(spec, objectOf(old.spec), errors);
-  return errors;
-}
-
-// ---------------------------------------------------------------------------------------------
 // Namespaces, Nodes, ConfigMaps, Events
 
 function goTaint(taint: Json): string {
   return `core.Taint{Key:${goQuote(str(taint.key))}, Value:${goQuote(str(taint.value))}, Effect:${goQuote(str(taint.effect))}, TimeAdded:(*v1.Time)(nil)}`;
 }
 
-function validateNode(node: KubeObject): Errors {
+export function validateNode(node: KubeObject): Errors {
   const errors: Errors = [];
   checkObjectMeta(node, false, nameIsDNSSubdomain, errors);
   const seen = new Set<string>();
@@ -869,7 +506,7 @@ function isConfigMapKey(key: string): string[] {
   return errors;
 }
 
-function validateConfigMap(configMap: KubeObject): Errors {
+export function validateConfigMap(configMap: KubeObject): Errors {
   const errors: Errors = [];
   checkObjectMeta(configMap, true, nameIsDNSSubdomain, errors);
   const data = objectOf(configMap.data);
@@ -889,7 +526,7 @@ function validateConfigMap(configMap: KubeObject): Errors {
   return errors;
 }
 
-function validateConfigMapUpdate(configMap: KubeObject, old: KubeObject): Errors {
+export function validateConfigMapUpdate(configMap: KubeObject, old: KubeObject): Errors {
   const errors: Errors = [];
   checkObjectMetaUpdate(configMap, old, errors);
   if (old.immutable === true) {
@@ -901,7 +538,7 @@ function validateConfigMapUpdate(configMap: KubeObject, old: KubeObject): Errors
   return errors;
 }
 
-function validateNodeUpdate(node: KubeObject, old: KubeObject): Errors {
+export function validateNodeUpdate(node: KubeObject, old: KubeObject): Errors {
   const errors: Errors = [];
   checkObjectMetaUpdate(node, old, errors);
   for (const cause of validateNode(node)) if (!cause.field.startsWith('metadata.name')) errors.push(cause);
@@ -909,101 +546,9 @@ function validateNodeUpdate(node: KubeObject, old: KubeObject): Errors {
 }
 
 /** ValidateObjectMeta, or ValidateObjectMetaUpdate, and nothing else: Namespaces and Events. */
-function validateMetaOnly(object: KubeObject, old: KubeObject | undefined, namespaced: boolean, nameRule: NameRule): Errors {
+export function validateMetaOnly(object: KubeObject, old: KubeObject | undefined, namespaced: boolean, nameRule: NameRule): Errors {
   const errors: Errors = [];
   if (old) checkObjectMetaUpdate(object, old, errors);
   else checkObjectMeta(object, namespaced, nameRule, errors);
   return errors;
 }
-
-// ---------------------------------------------------------------------------------------------
-// Entry points
-
-/**
- * Every validation cause for a create (`old` absent) or an update, in upstream's order. `old` is
- * the stored object: it passed validation when it was written, so what an update shares with it
- * by reference is not validated again.
- */
-export function validate(kind: ResourceKind, object: KubeObject, old?: KubeObject): FieldCause[] {
-  switch (kind) {
-    case 'Deployment':
-    case 'ReplicaSet':
-      return validateWorkload(kind, object, old);
-    case 'Pod':
-      return old ? validatePodUpdate(object, old) : validatePodCreate(object);
-    case 'Namespace':
-      return validateMetaOnly(object, old, false, nameIsDNSLabel);
-    case 'Node':
-      return old ? validateNodeUpdate(object, old) : validateNode(object);
-    case 'ConfigMap':
-      return old ? validateConfigMapUpdate(object, old) : validateConfigMap(object);
-    case 'Event':
-      return validateMetaOnly(object, old, true, nameIsDNSSubdomain);
-  }
-}
-
-const GROUPS: Partial<Record<ResourceKind, string>> = { Deployment: 'apps', ReplicaSet: 'apps' };
-
-/** The causes as `field: message`, deduplicated and joined as utilerrors.Aggregate prints them. */
-function aggregate(causes: readonly StatusCause[]): string {
-  const seen = new Set<string>();
-  for (const cause of causes) seen.add(`${cause.field ?? ''}: ${cause.message ?? ''}`);
-  const messages = [...seen];
-  return messages.length === 1 ? messages[0] : `[${messages.join(', ')}]`;
-}
-
-/** The Status message kube-apiserver sends: `Deployment.apps "bad" is invalid: <cause>` or `…: [<cause>, <cause>]`. */
-export function invalidMessage(kind: ResourceKind, name: string, causes: readonly StatusCause[]): string {
-  const group = GROUPS[kind];
-  const qualifiedKind = group ? `${kind}.${group}` : kind;
-  return causes.length === 0 ? `${qualifiedKind} "${name}" is invalid` : `${qualifiedKind} "${name}" is invalid: ${aggregate(causes)}`;
-}
-
-/** What kubectl prints for that error: `The Deployment "bad" is invalid: <cause>`, or one `* <cause>` line per cause. */
-export function kubectlInvalidMessage(kind: ResourceKind, name: string, causes: readonly StatusCause[]): string {
-  const prefix = `The ${kind} "${name}" is invalid: `;
-  const lines = [...new Set(causes.map((cause) => (cause.field ? `${cause.field}: ${cause.message ?? ''}` : cause.message ?? '')))];
-  if (lines.length === 1) return prefix + lines[0];
-  return `${prefix}\n${lines.map((line) => `* ${line}`).join('\n')}`;
-}
-
-/** The 422 Invalid ApiError for an object (undefined when it is valid). Fits the store's Admission.validate. */
-export function validationError(kind: ResourceKind, object: KubeObject, old: KubeObject | undefined): ApiError | undefined {
-  const causes = validate(kind, object, old);
-  if (causes.length === 0) return undefined;
-  const name = object.metadata?.name ?? '';
-  const statusCauses: StatusCause[] = causes.map((cause) => ({ reason: cause.reason, message: cause.message, field: cause.field }));
-  return new ApiError(422, 'Invalid', invalidMessage(kind, name, causes), { name, group: GROUPS[kind] ?? '', kind, causes: statusCauses });
-}
-
-export type FieldValidation = 'Strict' | 'Warn' | 'Ignore';
-
-export interface DecodeResult {
-  /** The 400 BadRequest the body gets before defaulting and validation. */
-  error?: ApiError;
-  /** Warning headers (`unknown field "spec.replica"`) under fieldValidation=Warn. */
-  warnings: string[];
-}
-
-/**
- * The decoding step of a create or update: values that cannot be decoded are a 400 in every
- * mode; unknown fields are a 400 under Strict (kubectl's default since 1.25), warnings under Warn.
- */
-export function decodeCheck(kind: ResourceKind, object: KubeObject, fieldValidation: FieldValidation = 'Strict'): DecodeResult {
-  const inspection = inspectDecoding(kind, object);
-  if (inspection.error !== undefined) return { error: new ApiError(400, 'BadRequest', decodeFailureMessage(kind, inspection.error)), warnings: [] };
-  if (inspection.unknownFields.length === 0 || fieldValidation === 'Ignore') return { warnings: [] };
-  if (fieldValidation === 'Warn') return { warnings: inspection.unknownFields.map((path) => `unknown field "${path}"`) };
-  return { error: new ApiError(400, 'BadRequest', strictDecodingMessage(kind, inspection.unknownFields)), warnings: [] };
-}
-
-/** The defaulting options of every create (defaulting only reads them). */
-const CREATE_DEFAULTING: DefaultingOptions = Object.freeze({});
-
-/** Defaulting, admission and validation as the store's Admission hook expects them. */
-export const apiServerAdmission = {
-  applyDefaults(kind: ResourceKind, object: KubeObject, old?: KubeObject): void {
-    applyDefaults(kind, object, old ? { old } : CREATE_DEFAULTING);
-  },
-  validate: validationError,
-};

@@ -1,0 +1,133 @@
+/**
+ * The apps group's validation (pkg/apis/apps/validation/validation.go): Deployments and
+ * ReplicaSets, their strategies, selectors and pod templates.
+ */
+import type { KubeObject, LabelSelector } from '../../../core/k8s';
+import { semanticEqual } from '../../../core/schema/go-diff';
+import { goIntOrString, goLabelSelector, goQuote, goStringMap } from '../../../core/schema/go-format';
+import { nameIsDNSSubdomain, regexError } from '../../../core/schema/name-rules';
+import { FIELD_IMMUTABLE, checkNonNegative, forbidden, invalid, isRecord, isSet, notSupported, objectOf, required, str, stringMap, type Errors, type Json } from '../field';
+import { checkLabelSelector, checkObjectMeta, checkObjectMetaUpdate, selectorVerdict } from '../meta/validation';
+import { checkPodTemplateSpec } from '../core/validation';
+
+// ---------------------------------------------------------------------------------------------
+// Deployments and ReplicaSets (pkg/apis/apps/validation/validation.go)
+
+const PERCENT_FMT = '[0-9]+%';
+
+function intOrPercentValue(value: unknown): number {
+  if (typeof value === 'number') return value;
+  const text = str(value);
+  if (/^[0-9]+%$/.test(text)) return Number(text.slice(0, -1));
+  return /^-?\d+$/.test(text) ? Number(text) : 0;
+}
+
+function checkPositiveIntOrPercent(value: unknown, field: string, errors: Errors): void {
+  if (typeof value === 'number') checkNonNegative(value, field, errors);
+  else if (typeof value === 'string' && !/^[0-9]+%$/.test(value)) {
+    errors.push(invalid(field, goIntOrString(value), regexError("a valid percent string must be a numeric string followed by an ending '%'", PERCENT_FMT, '1%', '93%')));
+  }
+}
+
+function checkDeploymentStrategy(strategy: Json, field: string, errors: Errors): void {
+  const type = str(strategy.type);
+  const rollingUpdate = strategy.rollingUpdate;
+  if (type === 'Recreate') {
+    if (isSet(rollingUpdate)) errors.push(forbidden(`${field}.rollingUpdate`, "may not be specified when strategy `type` is 'Recreate'"));
+    return;
+  }
+  if (type === 'RollingUpdate') {
+    if (!isRecord(rollingUpdate)) {
+      errors.push(required(`${field}.rollingUpdate`, 'this should be defaulted and never be nil'));
+      return;
+    }
+    const path = `${field}.rollingUpdate`;
+    checkPositiveIntOrPercent(rollingUpdate.maxUnavailable, `${path}.maxUnavailable`, errors);
+    checkPositiveIntOrPercent(rollingUpdate.maxSurge, `${path}.maxSurge`, errors);
+    const goMaxUnavailable = goIntOrString(rollingUpdate.maxUnavailable as number | string);
+    if (intOrPercentValue(rollingUpdate.maxUnavailable) === 0 && intOrPercentValue(rollingUpdate.maxSurge) === 0) {
+      errors.push(invalid(`${path}.maxUnavailable`, goMaxUnavailable, 'may not be 0 when `maxSurge` is 0'));
+    }
+    if (typeof rollingUpdate.maxUnavailable === 'string' && /^[0-9]+%$/.test(rollingUpdate.maxUnavailable) && intOrPercentValue(rollingUpdate.maxUnavailable) > 100) {
+      errors.push(invalid(`${path}.maxUnavailable`, goMaxUnavailable, 'must not be greater than 100%'));
+    }
+    return;
+  }
+  const rollingUpdateValue = isRecord(rollingUpdate) ? '(*apps.RollingUpdateDeployment)(0xc000a1b2c0)' : '(*apps.RollingUpdateDeployment)(nil)';
+  errors.push(notSupported(field, `apps.DeploymentStrategy{Type:${goQuote(type)}, RollingUpdate:${rollingUpdateValue}}`, ['Recreate', 'RollingUpdate']));
+}
+
+/** ValidatePodTemplateSpecForReplicaSet: selector ↔ labels, the template, restartPolicy Always. */
+function checkTemplateForReplicaSet(spec: Json, field: string, errors: Errors): void {
+  const template = spec.template;
+  if (!isRecord(template)) {
+    errors.push(required(field));
+    return;
+  }
+  const labels = stringMap(objectOf(template.metadata).labels);
+  const selector = isRecord(spec.selector) ? (spec.selector as LabelSelector) : undefined;
+  if (selectorVerdict(selector, labels ?? {}) === 'mismatch') {
+    errors.push(invalid(`${field}.metadata.labels`, goStringMap(labels), '`selector` does not match template `labels`'));
+  }
+  checkPodTemplateSpec(template, field, errors);
+  const podSpec = objectOf(template.spec);
+  const restartPolicy = str(podSpec.restartPolicy);
+  if (restartPolicy !== 'Always') errors.push(notSupported(`${field}.spec.restartPolicy`, goQuote(restartPolicy), ['Always']));
+  if (typeof podSpec.activeDeadlineSeconds === 'number') {
+    errors.push(invalid(`${field}.spec.activeDeadlineSeconds`, String(podSpec.activeDeadlineSeconds), 'activeDeadlineSeconds in ReplicaSet is not Supported'));
+  }
+}
+
+function checkWorkloadSelector(spec: Json, errors: Errors): void {
+  if (!isRecord(spec.selector)) {
+    errors.push(required('spec.selector'));
+    return;
+  }
+  const selector = spec.selector as LabelSelector;
+  checkLabelSelector(selector, 'spec.selector', errors);
+  if (Object.keys(selector.matchLabels ?? {}).length + (selector.matchExpressions ?? []).length === 0) {
+    errors.push(invalid('spec.selector', goLabelSelector(selector), 'empty selector is invalid for deployment'));
+  }
+}
+
+function checkDeploymentSpec(spec: Json, errors: Errors): void {
+  checkNonNegative(spec.replicas, 'spec.replicas', errors);
+  checkWorkloadSelector(spec, errors);
+  checkTemplateForReplicaSet(spec, 'spec.template', errors);
+  checkDeploymentStrategy(objectOf(spec.strategy), 'spec.strategy', errors);
+  checkNonNegative(spec.minReadySeconds, 'spec.minReadySeconds', errors);
+  checkNonNegative(spec.revisionHistoryLimit, 'spec.revisionHistoryLimit', errors);
+  if (typeof spec.progressDeadlineSeconds === 'number') {
+    checkNonNegative(spec.progressDeadlineSeconds, 'spec.progressDeadlineSeconds', errors);
+    const minReadySeconds = typeof spec.minReadySeconds === 'number' ? spec.minReadySeconds : 0;
+    if (spec.progressDeadlineSeconds <= minReadySeconds) errors.push(invalid('spec.progressDeadlineSeconds', String(spec.progressDeadlineSeconds), 'must be greater than minReadySeconds'));
+  }
+}
+
+function checkReplicaSetSpec(spec: Json, errors: Errors): void {
+  checkNonNegative(spec.replicas, 'spec.replicas', errors);
+  checkNonNegative(spec.minReadySeconds, 'spec.minReadySeconds', errors);
+  checkWorkloadSelector(spec, errors);
+  checkTemplateForReplicaSet(spec, 'spec.template', errors);
+}
+
+/** apps/v1 strategies reject any change of the selector after creation. */
+function checkSelectorImmutable(spec: Json, oldSpec: Json, errors: Errors): void {
+  if (semanticEqual(spec.selector, oldSpec.selector)) return;
+  errors.push(invalid('spec.selector', goLabelSelector(isRecord(spec.selector) ? (spec.selector as LabelSelector) : undefined), FIELD_IMMUTABLE));
+}
+
+export function validateWorkload(kind: 'Deployment' | 'ReplicaSet', object: KubeObject, old: KubeObject | undefined): Errors {
+  const spec = objectOf(object.spec);
+  const checkSpec = kind === 'Deployment' ? checkDeploymentSpec : checkReplicaSetSpec;
+  const errors: Errors = [];
+  if (!old) {
+    checkObjectMeta(object, true, nameIsDNSSubdomain, errors);
+    checkSpec(spec, errors);
+    return errors;
+  }
+  checkObjectMetaUpdate(object, old, errors);
+  checkSpec(spec, errors);
+  checkSelectorImmutable(spec, objectOf(old.spec), errors);
+  return errors;
+}

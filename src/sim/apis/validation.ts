@@ -1,0 +1,111 @@
+/**
+ * kube-apiserver's validation of the served kinds, dispatched to each API group's rules as
+ * upstream keeps them (pkg/apis/<group>/validation), with the exact causes and messages a client
+ * receives: `validate` lists the causes, `validationError` turns them into the 422 `Invalid`
+ * status, `decodeCheck` is the 400 a malformed body gets before that. Checks run in upstream's
+ * order, since a multi-cause message lists them in that order.
+ *
+ * Every pod and event the simulator creates passes through here, so the checks add their causes
+ * to one list (`check*(…, errors)`) instead of returning lists to concatenate, and the paths of
+ * list items and the messages are built only once a problem is found.
+ */
+import type { KubeObject, ResourceKind, StatusCause } from '../../core/k8s';
+import { decodeFailureMessage, inspectDecoding, strictDecodingMessage } from '../../core/schema/fields';
+import { nameIsDNSLabel, nameIsDNSSubdomain } from '../../core/schema/name-rules';
+import { applyDefaults, type DefaultingOptions } from '../store/defaults';
+import { ApiError } from '../store/types';
+import type { FieldCause } from './field';
+import { validateConfigMap, validateConfigMapUpdate, validateMetaOnly, validateNode, validateNodeUpdate, validatePodCreate, validatePodUpdate } from './core/validation';
+import { validateWorkload } from './apps/validation';
+
+// ---------------------------------------------------------------------------------------------
+// Entry points
+
+/**
+ * Every validation cause for a create (`old` absent) or an update, in upstream's order. `old` is
+ * the stored object: it passed validation when it was written, so what an update shares with it
+ * by reference is not validated again.
+ */
+export function validate(kind: ResourceKind, object: KubeObject, old?: KubeObject): FieldCause[] {
+  switch (kind) {
+    case 'Deployment':
+    case 'ReplicaSet':
+      return validateWorkload(kind, object, old);
+    case 'Pod':
+      return old ? validatePodUpdate(object, old) : validatePodCreate(object);
+    case 'Namespace':
+      return validateMetaOnly(object, old, false, nameIsDNSLabel);
+    case 'Node':
+      return old ? validateNodeUpdate(object, old) : validateNode(object);
+    case 'ConfigMap':
+      return old ? validateConfigMapUpdate(object, old) : validateConfigMap(object);
+    case 'Event':
+      return validateMetaOnly(object, old, true, nameIsDNSSubdomain);
+  }
+}
+
+const GROUPS: Partial<Record<ResourceKind, string>> = { Deployment: 'apps', ReplicaSet: 'apps' };
+
+/** The causes as `field: message`, deduplicated and joined as utilerrors.Aggregate prints them. */
+function aggregate(causes: readonly StatusCause[]): string {
+  const seen = new Set<string>();
+  for (const cause of causes) seen.add(`${cause.field ?? ''}: ${cause.message ?? ''}`);
+  const messages = [...seen];
+  return messages.length === 1 ? messages[0] : `[${messages.join(', ')}]`;
+}
+
+/** The Status message kube-apiserver sends: `Deployment.apps "bad" is invalid: <cause>` or `…: [<cause>, <cause>]`. */
+export function invalidMessage(kind: ResourceKind, name: string, causes: readonly StatusCause[]): string {
+  const group = GROUPS[kind];
+  const qualifiedKind = group ? `${kind}.${group}` : kind;
+  return causes.length === 0 ? `${qualifiedKind} "${name}" is invalid` : `${qualifiedKind} "${name}" is invalid: ${aggregate(causes)}`;
+}
+
+/** What kubectl prints for that error: `The Deployment "bad" is invalid: <cause>`, or one `* <cause>` line per cause. */
+export function kubectlInvalidMessage(kind: ResourceKind, name: string, causes: readonly StatusCause[]): string {
+  const prefix = `The ${kind} "${name}" is invalid: `;
+  const lines = [...new Set(causes.map((cause) => (cause.field ? `${cause.field}: ${cause.message ?? ''}` : cause.message ?? '')))];
+  if (lines.length === 1) return prefix + lines[0];
+  return `${prefix}\n${lines.map((line) => `* ${line}`).join('\n')}`;
+}
+
+/** The 422 Invalid ApiError for an object (undefined when it is valid). Fits the store's Admission.validate. */
+export function validationError(kind: ResourceKind, object: KubeObject, old: KubeObject | undefined): ApiError | undefined {
+  const causes = validate(kind, object, old);
+  if (causes.length === 0) return undefined;
+  const name = object.metadata?.name ?? '';
+  const statusCauses: StatusCause[] = causes.map((cause) => ({ reason: cause.reason, message: cause.message, field: cause.field }));
+  return new ApiError(422, 'Invalid', invalidMessage(kind, name, causes), { name, group: GROUPS[kind] ?? '', kind, causes: statusCauses });
+}
+
+export type FieldValidation = 'Strict' | 'Warn' | 'Ignore';
+
+export interface DecodeResult {
+  /** The 400 BadRequest the body gets before defaulting and validation. */
+  error?: ApiError;
+  /** Warning headers (`unknown field "spec.replica"`) under fieldValidation=Warn. */
+  warnings: string[];
+}
+
+/**
+ * The decoding step of a create or update: values that cannot be decoded are a 400 in every
+ * mode; unknown fields are a 400 under Strict (kubectl's default since 1.25), warnings under Warn.
+ */
+export function decodeCheck(kind: ResourceKind, object: KubeObject, fieldValidation: FieldValidation = 'Strict'): DecodeResult {
+  const inspection = inspectDecoding(kind, object);
+  if (inspection.error !== undefined) return { error: new ApiError(400, 'BadRequest', decodeFailureMessage(kind, inspection.error)), warnings: [] };
+  if (inspection.unknownFields.length === 0 || fieldValidation === 'Ignore') return { warnings: [] };
+  if (fieldValidation === 'Warn') return { warnings: inspection.unknownFields.map((path) => `unknown field "${path}"`) };
+  return { error: new ApiError(400, 'BadRequest', strictDecodingMessage(kind, inspection.unknownFields)), warnings: [] };
+}
+
+/** The defaulting options of every create (defaulting only reads them). */
+const CREATE_DEFAULTING: DefaultingOptions = Object.freeze({});
+
+/** Defaulting, admission and validation as the store's Admission hook expects them. */
+export const apiServerAdmission = {
+  applyDefaults(kind: ResourceKind, object: KubeObject, old?: KubeObject): void {
+    applyDefaults(kind, object, old ? { old } : CREATE_DEFAULTING);
+  },
+  validate: validationError,
+};
