@@ -1,6 +1,7 @@
 /** Starts the components of a simulated cluster on a shared context. */
 import type { SimContext } from './context';
 import { DeploymentController } from './controllers/deployment-controller';
+import { GarbageCollector } from './controllers/garbage-collector';
 import { ReplicaSetController } from './controllers/replicaset-controller';
 import { Scheduler } from './scheduler/scheduler';
 import { KubeletFleet } from './kubelet/fleet';
@@ -16,6 +17,7 @@ export interface ComponentOptions {
 export interface Components {
   deployments: DeploymentController;
   replicaSets: ReplicaSetController;
+  garbageCollector: GarbageCollector;
   scheduler: Scheduler;
   kubelets: KubeletFleet;
   stop(): void;
@@ -29,6 +31,8 @@ export function startComponents(ctx: SimContext, options: ComponentOptions): Com
   const replicaSets = new ReplicaSetController(ctx);
   const scheduler = new Scheduler(ctx, { verdicts: options.lean ? 'summary' : 'full' });
   const kubelets = new KubeletFleet(ctx);
+  const garbageCollector = new GarbageCollector(ctx);
+  garbageCollector.start();
   kubelets.start();
   scheduler.start();
   replicaSets.start();
@@ -36,11 +40,13 @@ export function startComponents(ctx: SimContext, options: ComponentOptions): Com
   return {
     deployments,
     replicaSets,
+    garbageCollector,
     scheduler,
     kubelets,
     stop() {
       deployments.stop();
       replicaSets.stop();
+      garbageCollector.stop();
       scheduler.stop();
       kubelets.stop();
     },

@@ -1,9 +1,10 @@
 /**
  * The simulator's API server storage: one in-memory map per kind, one global resourceVersion
  * counter (as etcd's revision), watch history per kind for resuming watches, and the indexes the
- * controllers need at scale (owner → dependents, node → pods). Garbage collection through
- * ownerReferences and graceful pod deletion live here too, because they are API-server-side
- * semantics every client relies on.
+ * controllers need at scale (controller → owned objects, node → pods). Graceful pod deletion and
+ * the finalizers a delete's propagationPolicy asks for live here, because they are API-server-side
+ * semantics every client relies on; the garbage collector that acts on them is a controller
+ * (src/sim/controllers/garbage-collector.ts).
  */
 import type { KubeObject, ObjectMeta, OwnerReference, ResourceKind } from '../../core/k8s';
 import type { VirtualClock } from '../clock';
@@ -40,8 +41,8 @@ export interface StoreOptions {
   admission?: Admission;
   /** Changes kept per kind for watches that resume from a resourceVersion (etcd compaction window). */
   historyPerKind?: number;
-  /** Virtual delay before the garbage collector acts on a deleted owner. */
-  gcDelayMs?: number;
+  /** Virtual delay before the namespace controller empties a deleted namespace. */
+  namespaceCleanupDelayMs?: number;
 }
 
 const GENERATE_NAME_ALPHABET = 'bcdfghjklmnpqrstvwxz2456789';
@@ -85,8 +86,7 @@ interface KindTable {
   info: ResourceInfo;
   /**
    * uid → slot, in creation order (the order lists return). Events are the exception: hundreds of
-   * thousands at scale, never owners and rarely owned, only those with ownerReferences are here
-   * (for the garbage collector); the others are found by name.
+   * thousands at scale and never controlled by anything, they are found by name only.
    */
   objects: Map<string, Slot>;
   indexesEveryUid: boolean;
@@ -196,14 +196,12 @@ export class MemoryStore implements StoreApi {
   readonly resources = RESOURCES;
   private revision = 0;
   private readonly tables = new Map<ResourceKind, KindTable>();
-  /** ownerUid → uids of dependents of any kind (all ownerReferences, for garbage collection). */
-  private readonly dependents = new Map<string, Set<string>>();
   /** node name → uids of the pods bound to it. */
   private readonly podsByNode = new Map<string, Set<string>>();
   private readonly clock: VirtualClock;
   private readonly internals: InternalsLog;
   private readonly admission: Admission;
-  private readonly gcDelayMs: number;
+  private readonly namespaceCleanupDelayMs: number;
   private readonly stamps = new ManagedFieldStamps();
   private readonly uidCodes = new Array<number>(36).fill(0);
 
@@ -211,7 +209,7 @@ export class MemoryStore implements StoreApi {
     this.clock = options.clock;
     this.internals = options.internals;
     this.admission = options.admission ?? noAdmission;
-    this.gcDelayMs = options.gcDelayMs ?? 20;
+    this.namespaceCleanupDelayMs = options.namespaceCleanupDelayMs ?? 20;
     for (const info of RESOURCES) {
       this.tables.set(info.kind, {
         info,
@@ -347,7 +345,6 @@ export class MemoryStore implements StoreApi {
     }
     if (options.dryRun) return input;
     this.commit(table, 'ADDED', object, undefined, options.fieldManager ?? 'unknown');
-    this.orphanCheck(object);
     return input;
   }
 
@@ -474,14 +471,13 @@ export class MemoryStore implements StoreApi {
     }
     if (kind === 'Namespace') return this.deleteNamespace(table, existing, actor);
 
+    // The garbage collector's finalizers, as deletionFinalizersForGarbageCollection adds them; the collector removes them.
     const finalizers = [...(meta.finalizers ?? [])];
-    if (policy === 'Foreground' && this.hasDependents(meta.uid)) finalizers.push('foregroundDeletion');
-    if (policy === 'Orphan' && this.hasDependents(meta.uid)) finalizers.push('orphan');
+    const gcFinalizer = policy === 'Foreground' ? 'foregroundDeletion' : policy === 'Orphan' ? 'orphan' : undefined;
+    if (gcFinalizer && !finalizers.includes(gcFinalizer)) finalizers.push(gcFinalizer);
     if (finalizers.length > 0) {
       if (meta.deletionTimestamp) return existing;
-      const marked = this.markDeleting(table, existing, actor, 0, finalizers);
-      this.scheduleGc(meta.uid!);
-      return marked;
+      return this.markDeleting(table, existing, actor, 0, finalizers);
     }
     this.remove(table, existing, actor);
     return existing;
@@ -509,7 +505,7 @@ export class MemoryStore implements StoreApi {
     metaOf(copy).deletionTimestamp = rfc3339(this.clock.now());
     copy.status = { phase: 'Terminating' };
     this.commit(table, 'MODIFIED', copy, existing, actor);
-    this.clock.after(this.gcDelayMs, () => {
+    this.clock.after(this.namespaceCleanupDelayMs, () => {
       for (const info of RESOURCES) {
         if (!info.namespaced) continue;
         for (const object of this.list(info.kind, { namespace: name }).items) {
@@ -536,9 +532,6 @@ export class MemoryStore implements StoreApi {
 
   private remove(table: KindTable, existing: KubeObject, actor: string): void {
     this.commit(table, 'DELETED', existing, existing, actor);
-    const uid = existing.metadata?.uid;
-    if (uid && this.dependents.has(uid)) this.scheduleGc(uid);
-    this.releaseForegroundOwners(existing);
   }
 
   // ----------------------------------------------------------------------------------------
@@ -571,10 +564,6 @@ export class MemoryStore implements StoreApi {
         names.set(name, current);
         if (table.indexesEveryUid) table.objects.set(uid, current);
       }
-      if (!table.indexesEveryUid) {
-        if (meta.ownerReferences && meta.ownerReferences.length > 0) table.objects.set(uid, current);
-        else if (previous?.metadata?.ownerReferences) table.objects.delete(uid);
-      }
     }
     this.reindex(table, uid, type === 'DELETED' ? undefined : object, previous);
     if (this.internals.recordsSteps !== false) this.recordWrite(info, type, meta, actor);
@@ -599,14 +588,8 @@ export class MemoryStore implements StoreApi {
     const oldRefs = previous?.metadata?.ownerReferences ?? [];
     const newRefs = current?.metadata?.ownerReferences ?? [];
     if (!sameOwners(oldRefs, newRefs)) {
-      for (const ref of oldRefs) {
-        this.dependents.get(ref.uid)?.delete(uid);
-        if (ref.controller) table.byController.get(ref.uid)?.delete(uid);
-      }
+      for (const ref of oldRefs) if (ref.controller) table.byController.get(ref.uid)?.delete(uid);
       for (const ref of newRefs) {
-        let set = this.dependents.get(ref.uid);
-        if (!set) this.dependents.set(ref.uid, (set = new Set()));
-        set.add(uid);
         if (ref.controller) {
           let owned = table.byController.get(ref.uid);
           if (!owned) table.byController.set(ref.uid, (owned = new Set()));
@@ -629,126 +612,6 @@ export class MemoryStore implements StoreApi {
     }
   }
 
-
-  // ----------------------------------------------------------------------------------------
-  // Garbage collection (pkg/controller/garbagecollector, reduced to what owners and dependents need)
-
-  private hasDependents(uid: string | undefined): boolean {
-    return !!uid && (this.dependents.get(uid)?.size ?? 0) > 0;
-  }
-
-  private readonly gcPending = new Set<string>();
-
-  private scheduleGc(ownerUid: string): void {
-    if (this.gcPending.has(ownerUid)) return;
-    this.gcPending.add(ownerUid);
-    this.clock.after(this.gcDelayMs, () => {
-      this.gcPending.delete(ownerUid);
-      this.collect(ownerUid);
-    });
-  }
-
-  /** Called when an owner is gone or is being deleted with a GC finalizer. */
-  private collect(ownerUid: string): void {
-    const owner = this.resolve(ownerUid);
-    const finalizers = owner?.metadata?.finalizers ?? [];
-    const dependents = [...(this.dependents.get(ownerUid) ?? [])];
-    if (owner && finalizers.includes('orphan')) {
-      for (const dependent of dependents) this.orphan(dependent, ownerUid);
-      this.removeFinalizer(owner, 'orphan');
-      return;
-    }
-    if (owner && finalizers.includes('foregroundDeletion')) {
-      const blocking = dependents.filter((d) => this.refTo(d, ownerUid)?.blockOwnerDeletion);
-      for (const dependent of dependents) this.deleteDependent(dependent, 'Foreground');
-      if (blocking.length === 0) this.removeFinalizer(owner, 'foregroundDeletion');
-      return;
-    }
-    if (!owner) {
-      // Background: the owner is gone; delete every dependent whose owners are all gone.
-      for (const dependent of dependents) {
-        const object = this.resolve(dependent);
-        if (!object) continue;
-        const liveOwner = (object.metadata?.ownerReferences ?? []).some((ref) => ref.uid !== ownerUid && this.tableOf(ref.uid) !== undefined);
-        if (liveOwner) this.orphan(dependent, ownerUid);
-        else this.deleteDependent(dependent, 'Background');
-      }
-      this.dependents.delete(ownerUid);
-    }
-  }
-
-  /**
-   * The table holding the object with this uid. Tables are keyed by uid, so asking each (a few
-   * kinds) costs less than a global uid index would in memory, and only garbage collection asks.
-   */
-  private tableOf(uid: string): KindTable | undefined {
-    for (const table of this.tables.values()) if (table.objects.has(uid)) return table;
-    return undefined;
-  }
-
-  private resolve(uid: string): KubeObject | undefined {
-    return this.tableOf(uid)?.objects.get(uid)?.object;
-  }
-
-  private refTo(uid: string, ownerUid: string): OwnerReference | undefined {
-    return this.resolve(uid)?.metadata?.ownerReferences?.find((r) => r.uid === ownerUid);
-  }
-
-  private deleteDependent(uid: string, policy: 'Background' | 'Foreground'): void {
-    const table = this.tableOf(uid);
-    const object = table?.objects.get(uid)?.object;
-    if (!table || !object) return;
-    const kind = table.info.kind;
-    try {
-      this.delete(kind, object.metadata?.namespace, object.metadata?.name ?? '', { propagationPolicy: policy, actor: 'garbage-collector' });
-    } catch (error) {
-      if (!(error instanceof ApiError && error.code === 404)) throw error;
-    }
-  }
-
-  private orphan(uid: string, ownerUid: string): void {
-    const table = this.tableOf(uid);
-    const object = table?.objects.get(uid)?.object;
-    if (!table || !object) return;
-    this.mutate(table.info.kind, object.metadata?.namespace, object.metadata?.name ?? '', (copy) => {
-      const refs = (copy.metadata?.ownerReferences ?? []).filter((r) => r.uid !== ownerUid);
-      metaOf(copy).ownerReferences = refs.length > 0 ? refs : undefined;
-    }, { fieldManager: 'garbage-collector' });
-  }
-
-  private removeFinalizer(owner: KubeObject, finalizer: string): void {
-    this.mutate(this.tableOf(uidOf(owner))!.info.kind, owner.metadata?.namespace, owner.metadata?.name ?? '', (copy) => {
-      const rest = (copy.metadata?.finalizers ?? []).filter((f) => f !== finalizer);
-      metaOf(copy).finalizers = rest.length > 0 ? rest : undefined;
-    }, { fieldManager: 'garbage-collector' });
-  }
-
-  /** The GC deletes a dependent whose owners never existed or are gone (checked after a delay). */
-  private orphanCheck(object: KubeObject): void {
-    const refs = object.metadata?.ownerReferences ?? [];
-    if (refs.length === 0 || refs.some((r) => this.ownerExists(r, object.metadata?.namespace))) return;
-    for (const ref of refs) this.scheduleGc(ref.uid);
-  }
-
-  /**
-   * Whether any table holds the owner; the table of the kind the reference names is asked first
-   * (every pod's create asks). An Event owner is looked up by name in the dependent's namespace
-   * and its uid compared, as the garbage collector does for every owner.
-   */
-  private ownerExists(ref: OwnerReference, namespace: string | undefined): boolean {
-    const table = this.tables.get(ref.kind as ResourceKind);
-    if (table?.objects.has(ref.uid)) return true;
-    if (table && !table.indexesEveryUid) return uidOf(lookup(table, namespace, ref.name) ?? {}) === ref.uid;
-    return this.tableOf(ref.uid) !== undefined;
-  }
-
-  /** A removed dependent may be the last one a foreground-deleting owner waits for. */
-  private releaseForegroundOwners(previous: KubeObject): void {
-    for (const ref of previous.metadata?.ownerReferences ?? []) {
-      const owner = this.resolve(ref.uid);
-      if (owner?.metadata?.finalizers?.includes('foregroundDeletion')) this.scheduleGc(ref.uid);
-    }
-  }
 
   // ----------------------------------------------------------------------------------------
   // Watches

@@ -7,6 +7,7 @@ import type { KubeObject } from '../../../src/core/k8s';
 import { VirtualClock } from '../../../src/sim/clock';
 import { defaultTimings, type EventRecorder, type SimContext } from '../../../src/sim/context';
 import { DeploymentController } from '../../../src/sim/controllers/deployment-controller';
+import { GarbageCollector } from '../../../src/sim/controllers/garbage-collector';
 import { ReplicaSetController } from '../../../src/sim/controllers/replicaset-controller';
 import type { DeploymentObject, PodObject, ReplicaSetObject } from '../../../src/sim/controllers/controller-types';
 import { StoreEventRecorder } from '../../../src/sim/store/events';
@@ -66,6 +67,7 @@ export function setup(options: HarnessOptions = {}): Harness {
     },
   };
   const ctx: SimContext = { store, clock, events, internals, timings: defaultTimings };
+  new GarbageCollector(ctx).start();
   new ReplicaSetController(ctx).start();
   if (options.deployments !== false) new DeploymentController(ctx).start();
 
