@@ -1,15 +1,83 @@
 // @ts-check
+import { builtinModules } from 'node:module';
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
-/** Layers may only depend downward: core and sim are pure (no vscode, no network). */
-const pureLayerImports = {
-  patterns: [
-    { group: ['vscode'], message: 'core/ and sim/ must not import vscode.' },
-    { group: ['http', 'https', 'net', 'node:http', 'node:https', 'node:net', '@kubernetes/client-node'], message: 'core/ and sim/ must not touch the network.' },
-    { group: ['**/extension/**', '**/server/**', '**/cluster/**', '**/cli/**'], message: 'core/ and sim/ must not depend on upper layers.' },
-  ],
+/**
+ * Which folder of src/ may import which: the README's "Layout" table, enforced. Imports are matched
+ * by folder name (`../core/…`, `../../sim/…`), so no folder inside a layer may be named like a layer.
+ * `types` folders may be imported with `import type` only: erased at build time, they add no code.
+ */
+/** @type {Record<string, { imports: string[]; types?: string[]; pure?: boolean; browser?: boolean; typesOnly?: boolean }>} */
+const LAYERS = {
+  common: { imports: [], pure: true, browser: true },
+  core: { imports: ['common'], pure: true },
+  sim: { imports: ['common', 'core'], pure: true },
+  server: { imports: ['common', 'core', 'sim', 'protocol'] },
+  cluster: { imports: ['common', 'core'] },
+  cli: { imports: ['common', 'core', 'sim', 'server', 'cluster', 'protocol'] },
+  protocol: { imports: [], types: ['core'], typesOnly: true, browser: true },
+  webview: { imports: ['common', 'protocol'], types: ['core'], browser: true },
+  extension: { imports: ['common', 'core', 'cluster', 'protocol'] },
 };
+
+const NETWORK = ['http', 'https', 'http2', 'net', 'tls', 'dgram', '@kubernetes/client-node'].flatMap((m) => (m.startsWith('@') ? [m] : [m, `node:${m}`]));
+const NODE_BUILTINS = [...builtinModules, ...builtinModules.map((m) => `node:${m}`)];
+
+/** The vscode-free half of the extension: plain-Node code a unit test can load without VS Code. */
+const EXTENSION_HEADLESS = 'src/extension/headless';
+
+/** Folder levels below src/ a source file may sit at (src/sim/scheduler/plugins/x.ts is at 3). */
+const MAX_DEPTH = 6;
+
+/**
+ * The import sources of `src/<layer>` written in a file `depth` folders below src/: exactly that many
+ * `../` then the folder, so `./cluster` beside a file, or a subfolder named like a layer, is not it.
+ * @param {string} layer @param {number} depth
+ */
+const sourcesOf = (layer, depth) => `^(\\.\\./){${depth}}${layer}(/|$)`;
+
+/** @param {string} layer @param {number} depth @param {{ vscode?: boolean }} [options] */
+function layerPatterns(layer, depth, { vscode = false } = {}) {
+  const rules = LAYERS[layer];
+  const allowed = new Set([layer, ...rules.imports]);
+  const typeOnly = new Set(rules.types ?? []);
+  /** @type {object[]} */
+  const patterns = [];
+  for (const other of Object.keys(LAYERS)) {
+    if (allowed.has(other)) continue;
+    const regex = sourcesOf(other, depth);
+    if (typeOnly.has(other)) {
+      patterns.push({ regex, allowTypeImports: true, message: `src/${layer} may import only types from src/${other} (import type), no code.` });
+    } else {
+      patterns.push({ regex, message: `src/${layer} may not import src/${other} (see README "Layout").` });
+    }
+  }
+  if (!vscode) patterns.push({ group: ['vscode'], message: `only src/extension imports vscode (not src/${layer}${layer === 'extension' ? '/headless' : ''}).` });
+  if (rules.pure) patterns.push({ group: NETWORK, message: `src/${layer} is pure: no network.` });
+  if (rules.browser) patterns.push({ group: NODE_BUILTINS, message: `src/${layer} runs in the webview: no Node modules.` });
+  if (rules.typesOnly) patterns.push({ regex: '^[^.]', message: `src/${layer} holds types and plain data: no packages.` });
+  return patterns;
+}
+
+/** @param {string} folder @param {number} depth below `folder` (1: its own files) */
+const filesAt = (folder, depth) => [`${folder}/${'*/'.repeat(depth - 1)}*.ts`];
+
+/** @param {string[]} files @param {object[]} patterns */
+const restrict = (files, patterns) => ({ files, rules: { 'no-restricted-imports': ['error', { patterns }] } });
+
+const depths = Array.from({ length: MAX_DEPTH }, (_, i) => i + 1);
+const layerRules = Object.keys(LAYERS).flatMap((layer) =>
+  depths.map((depth) => restrict(filesAt(`src/${layer}`, depth), layerPatterns(layer, depth, { vscode: layer === 'extension' }))),
+);
+// After the extension's rules: a file matched by both takes the last one.
+const headlessRules = depths.slice(1).map((depth) =>
+  restrict(filesAt(EXTENSION_HEADLESS, depth - 1), [
+    ...layerPatterns('extension', depth),
+    // `../x` from headless/ is the vscode half of src/extension; `../../core/…` leaves it.
+    { regex: `^(\\.\\./){${depth - 1}}(?!\\.\\./)`, message: 'src/extension/headless may not import the vscode half of src/extension.' },
+  ]),
+);
 
 export default tseslint.config(
   { ignores: ['**/dist/**', 'media/**', '**/node_modules/**', '.vscode-test/**', 'bin/**', '.e2e/**', '.tools/**', 'test/e2e/screenshots/**'] },
@@ -21,14 +89,6 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
     },
   },
-  {
-    files: ['src/core/**/*.ts', 'src/sim/**/*.ts'],
-    rules: { 'no-restricted-imports': ['error', pureLayerImports] },
-  },
-  {
-    files: ['src/core/**/*.ts'],
-    rules: {
-      'no-restricted-imports': ['error', { patterns: [...pureLayerImports.patterns, { group: ['**/sim/**'], message: 'core/ must not depend on the simulator.' }] }],
-    },
-  },
+  ...layerRules,
+  ...headlessRules,
 );
