@@ -4,11 +4,12 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 /**
- * Which folder of src/ may import which: the README's "Layout" table, enforced. Imports are matched
- * by folder name (`../core/…`, `../../sim/…`), so no folder inside a layer may be named like a layer.
- * `types` folders may be imported with `import type` only: erased at build time, they add no code.
+ * Which folder of src/ may import which: the README's "Layout" table, enforced (test/unit/lint checks
+ * each cell). `imports`: folders it may import; `types`: folders it may import with `import type`
+ * only (erased from the build, they add no code to its bundle). `pure`: no network; `browser`: runs
+ * in the webview, no Node module; `noPackages`: nothing from node_modules.
+ * @type {Record<string, { imports: string[]; types?: string[]; pure?: boolean; browser?: boolean; noPackages?: boolean }>}
  */
-/** @type {Record<string, { imports: string[]; types?: string[]; pure?: boolean; browser?: boolean; typesOnly?: boolean }>} */
 const LAYERS = {
   common: { imports: [], pure: true, browser: true },
   core: { imports: ['common'], pure: true },
@@ -16,7 +17,7 @@ const LAYERS = {
   server: { imports: ['common', 'core', 'sim', 'protocol'] },
   cluster: { imports: ['common', 'core'] },
   cli: { imports: ['common', 'core', 'sim', 'server', 'cluster', 'protocol'] },
-  protocol: { imports: [], types: ['core'], typesOnly: true, browser: true },
+  protocol: { imports: [], types: ['core'], noPackages: true, browser: true },
   webview: { imports: ['common', 'protocol'], types: ['core'], browser: true },
   extension: { imports: ['common', 'core', 'cluster', 'protocol'] },
 };
@@ -37,12 +38,19 @@ const MAX_DEPTH = 6;
  */
 const sourcesOf = (layer, depth) => `^(\\.\\./){${depth}}${layer}(/|$)`;
 
-/** @param {string} layer @param {number} depth @param {{ vscode?: boolean }} [options] */
+/** @param {string[]} modules @returns {string} a regex matching exactly these import sources */
+const exactly = (modules) => `^(${modules.map((m) => m.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')})$`;
+
+/**
+ * @typedef {{ regex: string; message: string; allowTypeImports?: boolean }} Restriction
+ * @param {string} layer @param {number} depth @param {{ vscode?: boolean }} [options]
+ * @returns {Restriction[]}
+ */
 function layerPatterns(layer, depth, { vscode = false } = {}) {
   const rules = LAYERS[layer];
   const allowed = new Set([layer, ...rules.imports]);
   const typeOnly = new Set(rules.types ?? []);
-  /** @type {object[]} */
+  /** @type {Restriction[]} */
   const patterns = [];
   for (const other of Object.keys(LAYERS)) {
     if (allowed.has(other)) continue;
@@ -53,18 +61,29 @@ function layerPatterns(layer, depth, { vscode = false } = {}) {
       patterns.push({ regex, message: `src/${layer} may not import src/${other} (see README "Layout").` });
     }
   }
-  if (!vscode) patterns.push({ group: ['vscode'], message: `only src/extension imports vscode (not src/${layer}${layer === 'extension' ? '/headless' : ''}).` });
-  if (rules.pure) patterns.push({ group: NETWORK, message: `src/${layer} is pure: no network.` });
-  if (rules.browser) patterns.push({ group: NODE_BUILTINS, message: `src/${layer} runs in the webview: no Node modules.` });
-  if (rules.typesOnly) patterns.push({ regex: '^[^.]', message: `src/${layer} holds types and plain data: no packages.` });
+  if (!vscode) patterns.push({ regex: exactly(['vscode']), message: `only src/extension imports vscode (not src/${layer}${layer === 'extension' ? '/headless' : ''}).` });
+  if (rules.pure) patterns.push({ regex: exactly(NETWORK), message: `src/${layer} is pure: no network.` });
+  if (rules.browser) patterns.push({ regex: exactly(NODE_BUILTINS), message: `src/${layer} runs in the webview: no Node modules.` });
+  if (rules.noPackages) patterns.push({ regex: '^[^.]', message: `src/${layer} holds types and plain data: no packages.` });
   return patterns;
 }
 
 /** @param {string} folder @param {number} depth below `folder` (1: its own files) */
 const filesAt = (folder, depth) => [`${folder}/${'*/'.repeat(depth - 1)}*.ts`];
 
-/** @param {string[]} files @param {object[]} patterns */
-const restrict = (files, patterns) => ({ files, rules: { 'no-restricted-imports': ['error', { patterns }] } });
+/**
+ * no-restricted-imports checks import/export declarations; dynamic `import()` (which loads code,
+ * so type-only permissions do not apply) is checked by the same expressions as selectors.
+ * @param {string[]} files @param {Restriction[]} patterns
+ */
+const restrict = (files, patterns) => ({
+  files,
+  rules: {
+    'no-restricted-imports': ['error', { patterns }],
+    // esquery regexes cannot contain a slash, even escaped.
+    'no-restricted-syntax': ['error', ...patterns.map(({ regex, message }) => ({ selector: `ImportExpression[source.value=/${regex.replaceAll('/', '\\x2F')}/]`, message }))],
+  },
+});
 
 const depths = Array.from({ length: MAX_DEPTH }, (_, i) => i + 1);
 const layerRules = Object.keys(LAYERS).flatMap((layer) =>
