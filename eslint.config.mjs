@@ -64,7 +64,7 @@ function layerPatterns(layer, depth, { vscode = false } = {}) {
   if (!vscode) patterns.push({ regex: exactly(['vscode']), message: `only src/extension imports vscode (not src/${layer}${layer === 'extension' ? '/headless' : ''}).` });
   if (rules.pure) patterns.push({ regex: exactly(NETWORK), message: `src/${layer} is pure: no network.` });
   if (rules.browser) patterns.push({ regex: exactly(NODE_BUILTINS), message: `src/${layer} runs in the webview: no Node modules.` });
-  if (rules.noPackages) patterns.push({ regex: '^[^.]', message: `src/${layer} holds types and plain data: no packages.` });
+  if (rules.noPackages) patterns.push({ regex: '^[^.]', message: `src/${layer} imports no package.` });
   return patterns;
 }
 
@@ -89,6 +89,11 @@ const depths = Array.from({ length: MAX_DEPTH }, (_, i) => i + 1);
 const layerRules = Object.keys(LAYERS).flatMap((layer) =>
   depths.map((depth) => restrict(filesAt(`src/${layer}`, depth), layerPatterns(layer, depth, { vscode: layer === 'extension' }))),
 );
+// A file deeper than the rules above reach would escape them: it fails until MAX_DEPTH is raised.
+const tooDeep = {
+  files: [`src/${'*/'.repeat(MAX_DEPTH + 1)}**/*.ts`],
+  rules: { 'no-restricted-syntax': ['error', { selector: 'Program', message: `More than ${MAX_DEPTH} folders below src/: raise MAX_DEPTH in eslint.config.mjs so that the layer rules cover this file.` }] },
+};
 // After the extension's rules: a file matched by both takes the last one.
 const headlessRules = depths.slice(1).map((depth) =>
   restrict(filesAt(EXTENSION_HEADLESS, depth - 1), [
@@ -110,4 +115,5 @@ export default tseslint.config(
   },
   ...layerRules,
   ...headlessRules,
+  tooDeep,
 );

@@ -131,6 +131,11 @@ describe('layer rules beyond the table', () => {
     assert.deepEqual(await violations('src/sim/scheduler/plugins/probe.ts', runtimeImport('../../../core/k8s')), []);
   });
 
+  it('fails a file deeper below src than the rules reach, rather than leave it unchecked', async () => {
+    assert.deepEqual(await violations('src/sim/a/b/c/d/e/probe.ts', runtimeImport('../../../../../../server/probe')), [IMPORTS]);
+    assert.deepEqual(await violations('src/sim/a/b/c/d/e/f/probe.ts', 'export const probe = 1;\n'), [DYNAMIC_IMPORTS]);
+  });
+
   it('leaves test files free to import any layer', async () => {
     assert.deepEqual(await violations('test/unit/probe.test.ts', runtimeImport('../../src/sim/simulator')), []);
     assert.deepEqual(await violations('test/unit/probe.test.ts', runtimeImport('vscode')), []);
