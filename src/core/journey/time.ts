@@ -51,4 +51,5 @@ export function sharpen(coarse: TimeValue, candidates: readonly (number | undefi
   return best ?? coarse.ms;
 }
 
+/** Kept in src/common so that the webview formats as the text report does without loading core/. */
 export { formatDuration, formatOffset } from '../../common/duration-format';
