@@ -8,14 +8,14 @@
 import { basename } from 'node:path';
 import * as vscode from 'vscode';
 import type { TraceableKind } from '../core/journey/types';
-import { needsConfirmation, outcomeDiagnostics, outcomeEntries, planApply, planObjects, resultMessage, type ApplyPlan, type PlannedDiagnostic } from './apply-plan';
+import { needsConfirmation, outcomeDiagnostics, outcomeEntries, planApply, planObjects, resultMessage, type ApplyPlan, type PlannedDiagnostic } from './headless/apply-plan';
 import type { ApplyDocumentArg } from './commands';
-import { Disposable } from './disposable';
-import type { ApplyOutcome } from './journey-source';
+import { Disposable } from './headless/disposable';
+import type { ApplyOutcome } from './headless/journey-source';
 import type { Log } from './log';
-import { readSetting, SETTINGS_SECTION } from './settings';
+import { readSetting, SETTINGS_SECTION } from './headless/settings';
 import { targetLabel, type TargetManager } from './targets';
-import { TRACEABLE_KINDS, type AppliedManifest, type TraceSession } from './trace-session';
+import { TRACEABLE_KINDS, type AppliedManifest, type TraceSession } from './headless/trace-session';
 
 /** What one file's apply did; the command returns these (tests read them). */
 export interface ApplyRun {

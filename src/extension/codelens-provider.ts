@@ -5,10 +5,10 @@
 import * as vscode from 'vscode';
 import { documentLenses } from '../core/explain/lens';
 import type { ApplyDocumentArg, TimelineArg } from './commands';
-import { Disposable } from './disposable';
+import { Disposable } from './headless/disposable';
 import type { ManifestCache } from './manifest-cache';
-import { readSetting, SETTINGS_SECTION } from './settings';
-import type { TraceSession } from './trace-session';
+import { readSetting, SETTINGS_SECTION } from './headless/settings';
+import type { TraceSession } from './headless/trace-session';
 
 export class ManifestCodeLensProvider extends Disposable implements vscode.CodeLensProvider {
   private readonly changeEmitter = this._register(new vscode.EventEmitter<void>());

@@ -6,7 +6,7 @@
  */
 import type { Uri } from 'vscode';
 import type { JourneyObjectRef } from '../core/journey/types';
-import type { JourneyTreeNode } from './journey-tree-model';
+import type { JourneyTreeNode } from './headless/journey-tree-model';
 
 export const CATEGORY = 'Kube Journey';
 export const VIEW_CONTAINER_ID = 'kubeJourney';

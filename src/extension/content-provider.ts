@@ -7,10 +7,10 @@
 import * as vscode from 'vscode';
 import type { JourneyObjectRef, ObjectJourney } from '../core/journey/types';
 import { CONTENT_SCHEME } from './commands';
-import { contentLocation, parseContentAddress, versionHeader, type ContentAddress } from './content-address';
-import { versionYaml } from './object-history';
-import { schedulerVerdictsMarkdown } from './scheduler-verdicts';
-import type { TraceSession } from './trace-session';
+import { contentLocation, parseContentAddress, versionHeader, type ContentAddress } from './headless/content-address';
+import { versionYaml } from './headless/object-history';
+import { schedulerVerdictsMarkdown } from './headless/scheduler-verdicts';
+import type { TraceSession } from './headless/trace-session';
 
 export function contentUri(address: ContentAddress): vscode.Uri {
   return vscode.Uri.from({ scheme: CONTENT_SCHEME, ...contentLocation(address) });

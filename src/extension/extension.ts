@@ -3,27 +3,27 @@
  * no cluster connection and no client-node until the first Apply and Trace. The activation log
  * ("Kube Journey" output) gives the bundle's load time and activate()'s own time.
  */
-import { bundleLoadStart } from './load-timer';
+import { bundleLoadStart } from './headless/load-timer';
 import * as vscode from 'vscode';
 import type { JourneyObjectRef } from '../core/journey/types';
 import { TIMELINE_VIEW_TYPE } from '../protocol/timeline-protocol';
 import { ApplyController } from './apply-command';
-import { Batcher } from './batcher';
-import { clusterSource } from './cluster-source';
+import { Batcher } from './headless/batcher';
+import { clusterSource } from './headless/cluster-source';
 import { ManifestCodeLensProvider } from './codelens-provider';
 import { CONTENT_SCHEME, CONTEXT_KEYS, JOURNEYS_VIEW_ID } from './commands';
 import { KubeJourneyContentProvider } from './content-provider';
 import { ManifestHoverProvider } from './hover-provider';
 import { JourneyActions } from './journey-actions';
 import { JourneyTreeProvider } from './journey-tree-provider';
-import type { JourneyTreeNode } from './journey-tree-model';
+import type { JourneyTreeNode } from './headless/journey-tree-model';
 import { OutputLog } from './log';
 import { ManifestCache } from './manifest-cache';
 import { registerCommand } from './register-command';
-import { SETTINGS_SECTION } from './settings';
+import { SETTINGS_SECTION } from './headless/settings';
 import { TargetManager, targetLabel } from './targets';
 import { TimelinePanel, TimelineSerializer, type TimelineDeps } from './timeline-panel';
-import { TraceSession } from './trace-session';
+import { TraceSession } from './headless/trace-session';
 
 const bundleLoadedAt = performance.now();
 

@@ -2,8 +2,8 @@
 import * as vscode from 'vscode';
 import { fieldHover } from '../core/explain/hover';
 import type { ManifestCache } from './manifest-cache';
-import { readSetting, SETTINGS_SECTION } from './settings';
-import type { TraceSession } from './trace-session';
+import { readSetting, SETTINGS_SECTION } from './headless/settings';
+import type { TraceSession } from './headless/trace-session';
 
 export class ManifestHoverProvider implements vscode.HoverProvider {
   constructor(

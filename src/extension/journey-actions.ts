@@ -8,9 +8,9 @@ import type { JourneyObjectRef } from '../core/journey/types';
 import { journeySummary } from '../core/explain/lens';
 import type { TimelineArg } from './commands';
 import { contentUri } from './content-provider';
-import type { JourneyTreeModel, JourneyTreeNode, ObjectNode } from './journey-tree-model';
-import { describeChange, type ObjectKey } from './object-history';
-import type { TraceSession } from './trace-session';
+import type { JourneyTreeModel, JourneyTreeNode, ObjectNode } from './headless/journey-tree-model';
+import { describeChange, type ObjectKey } from './headless/object-history';
+import type { TraceSession } from './headless/trace-session';
 
 export interface JourneyActionsDeps {
   session: TraceSession;

@@ -5,11 +5,11 @@
  * list of children changed is refreshed, and only the topmost of a changed chain.
  */
 import * as vscode from 'vscode';
-import { Batcher } from './batcher';
+import { Batcher } from './headless/batcher';
 import { CONTEXT_KEYS } from './commands';
-import { Disposable } from './disposable';
-import { JourneyTreeModel, type JourneyTreeNode, type TreeItemModel } from './journey-tree-model';
-import type { TraceSession } from './trace-session';
+import { Disposable } from './headless/disposable';
+import { JourneyTreeModel, type JourneyTreeNode, type TreeItemModel } from './headless/journey-tree-model';
+import type { TraceSession } from './headless/trace-session';
 
 const REFRESH_MS = 250;
 /** Past this many changed nodes, one full refresh is cheaper than many small ones. */

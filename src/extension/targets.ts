@@ -7,14 +7,14 @@
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
-import { SIMULATOR_CONTEXT } from '../server/kubeconfig';
+import { SIMULATOR_CONTEXT } from '../protocol/simulator-server';
 import { CONTEXT_KEYS, CATEGORY } from './commands';
-import { Disposable, type IDisposable } from './disposable';
-import type { ContextSummary, JourneySource, TargetConnection } from './journey-source';
+import { Disposable, type IDisposable } from './headless/disposable';
+import type { ContextSummary, JourneySource, TargetConnection } from './headless/journey-source';
 import type { Log } from './log';
-import { readSetting, SETTINGS_SECTION } from './settings';
-import { SimulatorChild, type SimulatorLaunch } from './simulator-child';
-import type { TraceSession } from './trace-session';
+import { readSetting, SETTINGS_SECTION } from './headless/settings';
+import { SimulatorChild, type SimulatorLaunch } from './headless/simulator-child';
+import type { TraceSession } from './headless/trace-session';
 
 export type Target = { type: 'simulator' } | { type: 'context'; context: string };
 

@@ -28,11 +28,11 @@ import {
   type WebviewRequest,
   type WebviewToHostMessage,
 } from '../protocol/timeline-protocol';
-import { Batcher } from './batcher';
-import { Disposable } from './disposable';
+import { Batcher } from './headless/batcher';
+import { Disposable } from './headless/disposable';
 import type { Log } from './log';
-import { buildTimelineHtml } from './timeline-html';
-import type { TraceSession } from './trace-session';
+import { buildTimelineHtml } from './headless/timeline-html';
+import type { TraceSession } from './headless/trace-session';
 
 const SNAPSHOT_MS = 300;
 /** How often an unfinished journey's snapshot is resent with a later `now` (slower for big ones). */

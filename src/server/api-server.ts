@@ -24,7 +24,8 @@ import {
   wantsAggregated,
 } from './discovery';
 import { sendError, sendJson } from './http-util';
-import { handleResource, type ResourceHandlerDeps } from './resource-handlers';
+import type { ResourceHandlerDeps } from './handler-deps';
+import { handleResource } from './resource-handlers';
 import { parseResourcePath } from './routing';
 
 /** Where the simulator's internals stream (etcd writes, watch deliveries, scheduler verdicts) is served. */

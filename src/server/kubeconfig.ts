@@ -2,8 +2,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { stringify } from 'yaml';
-
-export const SIMULATOR_CONTEXT = 'kube-journey-simulator';
+import { SIMULATOR_CONTEXT } from '../protocol/simulator-server';
 
 export function simulatorKubeconfig(url: string, token: string, caPem: string): string {
   return stringify({

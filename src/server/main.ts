@@ -6,14 +6,8 @@
  * started it (even one that crashed). Errors go to stderr with exit code 1 (2 for bad arguments).
  */
 import { parseArgs } from 'node:util';
+import type { ServerReadyLine } from '../protocol/simulator-server';
 import { runSimulator, type RunningSimulator } from './simulator-process';
-
-export interface ServerReadyLine {
-  url: string;
-  token: string;
-  caPem: string;
-  kubeconfigPath?: string;
-}
 
 function positive(value: string | undefined, name: string, fallback: number, integer: boolean, allowZero = false): number {
   if (value === undefined) return fallback;

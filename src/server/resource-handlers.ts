@@ -19,16 +19,9 @@ import { applyMergePatch } from './patch/merge-patch';
 import { applyStrategicMergePatch } from './patch/strategic-merge-patch';
 import { unknownFields, strictDecodingMessage } from '../core/schema/fields';
 import { JSON_TYPE, TABLE_TYPE, parseJsonBody, readBody, sendJson, wantsTable } from './http-util';
+import type { ResourceHandlerDeps } from './handler-deps';
 import type { ResourcePath } from './routing';
 import { serveWatch } from './watch';
-
-export interface ResourceHandlerDeps {
-  store: MemoryStore;
-  /** Virtual time now, for AGE columns and timestamps. */
-  now(): number;
-  /** Called after every successful write, so the clock driver can run the consequences. */
-  afterWrite(): void;
-}
 
 type Query = URLSearchParams;
 

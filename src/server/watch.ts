@@ -9,7 +9,7 @@ import type { KubeObject } from '../core/k8s';
 import { ApiError } from '../sim/store/types';
 import { JSON_TYPE, TABLE_TYPE, wantsTable } from './http-util';
 import { toTable } from './printers/table';
-import type { ResourceHandlerDeps } from './resource-handlers';
+import type { ResourceHandlerDeps } from './handler-deps';
 import type { ResourcePath } from './routing';
 
 /** kube-apiserver's --min-request-timeout (1800 s); watches without timeoutSeconds last 1–2× that. */

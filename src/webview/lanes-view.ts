@@ -8,7 +8,7 @@
 import type { Journey, Stage } from '../core/journey/types';
 import type { TimeScaleMode } from '../protocol/timeline-protocol';
 import { h } from './dom';
-import { formatOffset } from '../core/journey/time';
+import { formatOffset } from '../common/duration-format';
 import { GROUP_STYLES, componentGroup } from './model/components';
 import { hitTest, layoutRows, scrollToRow, visibleRange, type ObjectRowLayout, type RowLayout, type SummaryRowLayout } from './model/layout';
 import { SUMMARY_STAGE_KINDS, type Lane, type LaneList, type SummaryStageKind } from './model/lanes';

@@ -17,7 +17,7 @@ import type { AddressInfo } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Journey, ObjectJourney } from '../../src/core/journey/types';
-import { buildTimelineHtml } from '../../src/extension/timeline-html';
+import { buildTimelineHtml } from '../../src/extension/headless/timeline-html';
 import { buildSnapshot, journeyObjectKey, type ObjectDetailMessage, type SnapshotMessage } from '../../src/protocol/timeline-protocol';
 import { buildLargeJourney, simulateJourneys } from './journey-fixtures';
 

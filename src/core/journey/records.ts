@@ -2,6 +2,7 @@
  * The tracer's mutable bookkeeping: one record per followed object and per journey. Snapshots
  * (types.ts) are built from these on demand and cached until the record changes.
  */
+import { STAGE_RANK as LIFECYCLE_RANK } from '../../common/stage-rank';
 import type { EtcdWrite, SchedulingCycle, WatchDelivery } from '../internals';
 import type { ObjectDigest } from './digest';
 import type { TimeValue } from './time';
@@ -21,39 +22,8 @@ import type {
   TraceableKind,
 } from './types';
 
-/** Lifecycle order, the tie-breaker between stages stamped with the same time. */
-export const STAGE_RANK: Record<StageKind, number> = {
-  submitted: 0,
-  stored: 1,
-  replicaSetCreated: 2,
-  scaled: 3,
-  podCreated: 4,
-  failedScheduling: 5,
-  scheduled: 6,
-  initialized: 7,
-  sandboxReady: 8,
-  pulling: 9,
-  pulled: 10,
-  imagePresent: 10,
-  failed: 11,
-  backOff: 12,
-  containerCreated: 13,
-  containerStarted: 14,
-  containerTerminated: 15,
-  running: 16,
-  containersReady: 17,
-  ready: 18,
-  notReady: 19,
-  unhealthy: 19,
-  succeeded: 19,
-  progressing: 20,
-  available: 21,
-  unavailable: 21,
-  event: 22,
-  terminating: 23,
-  killing: 24,
-  deleted: 25,
-};
+/** The lifecycle order (common/stage-rank.ts), checked against every stage kind. */
+export const STAGE_RANK: Readonly<Record<StageKind, number>> = LIFECYCLE_RANK;
 
 /** A stage as derived from one observation, before it is merged into the object's stages. */
 export interface StageDraft {

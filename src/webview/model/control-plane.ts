@@ -5,8 +5,8 @@
  * calls to the runtime). Requests are inferred from the stage kind; etcd writes and watch
  * deliveries come from the simulator's internals and are shown only when present.
  */
-import { formatOffset } from '../../core/journey/time';
-import { STAGE_RANK } from '../../core/journey/records';
+import { formatOffset } from '../../common/duration-format';
+import { STAGE_RANK } from '../../common/stage-rank';
 import type { Journey, JourneyObjectRef, ObjectJourney, Stage } from '../../core/journey/types';
 import { componentGroup } from './components';
 import { findObject, isTroubled, objectKey, pathTo } from './lanes';

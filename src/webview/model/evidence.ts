@@ -3,7 +3,7 @@
  * built without the DOM. Kubernetes' own text (event and condition messages, scheduler reasons)
  * is passed through verbatim; the view puts every string in with `textContent`.
  */
-import { formatDuration, formatOffset } from '../../core/journey/time';
+import { formatDuration, formatOffset } from '../../common/duration-format';
 import type { NodeVerdict } from '../../core/internals';
 import type { ConditionChange, FieldChange, Journey, ObjectJourney, Stage } from '../../core/journey/types';
 import { componentGroup, type ComponentGroup } from './components';

@@ -4,7 +4,7 @@
  * labels, and what lies under the pointer. Only rows inside the viewport (plus a small overscan)
  * are laid out: a 10,000-pod journey costs the same per frame as a 3-pod one.
  */
-import { formatDuration } from '../../core/journey/time';
+import { formatDuration } from '../../common/duration-format';
 import type { JourneyStatus, ObjectJourney, Stage } from '../../core/journey/types';
 import { componentGroup, type ComponentGroup } from './components';
 import { SUMMARY_STAGE_KINDS, type Lane, type LaneList, type ObjectLane, type SummaryLane, type SummaryStageKind } from './lanes';

@@ -4,7 +4,7 @@
  * of clusterloader2's transitions, so it is computed here from the pods' marks, with the tracer's
  * nearest-rank percentiles.
  */
-import { formatDuration } from '../../core/journey/time';
+import { formatDuration } from '../../common/duration-format';
 import type { DurationStats, Journey, ObjectJourney, PhaseName } from '../../core/journey/types';
 
 export interface PhaseRow {

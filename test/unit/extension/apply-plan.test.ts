@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { needsConfirmation, outcomeDiagnostics, outcomeEntries, planApply, planObjects, resultMessage } from '../../../src/extension/apply-plan';
-import type { ApplyOutcome } from '../../../src/extension/journey-source';
+import { needsConfirmation, outcomeDiagnostics, outcomeEntries, planApply, planObjects, resultMessage } from '../../../src/extension/headless/apply-plan';
+import type { ApplyOutcome } from '../../../src/extension/headless/journey-source';
 
 const MULTI = readFileSync('examples/multi-document.yaml', 'utf8');
 

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { CATEGORY, COMMAND_IDS, COMMANDS, CONTEXT_KEYS, JOURNEYS_VIEW_ID, VIEW_CONTAINER_ID, type CommandContribution } from '../../../src/extension/commands';
-import { CONTEXT_VALUES } from '../../../src/extension/journey-tree-model';
-import { RESTRICTED_SETTINGS, SETTING_DEFAULTS, SETTINGS_SECTION } from '../../../src/extension/settings';
+import { CONTEXT_VALUES } from '../../../src/extension/headless/journey-tree-model';
+import { RESTRICTED_SETTINGS, SETTING_DEFAULTS, SETTINGS_SECTION } from '../../../src/extension/headless/settings';
 import { TIMELINE_VIEW_TYPE } from '../../../src/protocol/timeline-protocol';
 
 interface MenuEntry {

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { parse } from 'yaml';
 import type { KubeObject } from '../../../src/core/k8s';
-import { contentLocation, parseContentAddress, versionHeader } from '../../../src/extension/content-address';
-import { describeChange, ObjectHistory, versionYaml } from '../../../src/extension/object-history';
+import { contentLocation, parseContentAddress, versionHeader } from '../../../src/extension/headless/content-address';
+import { describeChange, ObjectHistory, versionYaml } from '../../../src/extension/headless/object-history';
 
 function pod(rv: number, patch: Partial<KubeObject> = {}): KubeObject {
   return { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'web-1', namespace: 'default', resourceVersion: String(rv), managedFields: [{ manager: 'kubectl' }] }, spec: {}, status: { phase: 'Pending' }, ...patch };

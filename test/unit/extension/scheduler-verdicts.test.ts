@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { allPods } from '../../../src/core/explain/live';
-import { fitErrorReasons, schedulerVerdictsMarkdown } from '../../../src/extension/scheduler-verdicts';
+import { fitErrorReasons, schedulerVerdictsMarkdown } from '../../../src/extension/headless/scheduler-verdicts';
 import { goldenJourney, simulatedJourneys } from './fixtures';
 
 describe('scheduler verdicts', () => {

@@ -3,8 +3,8 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { request } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Batcher, type Timers } from '../../../src/extension/batcher';
-import { SimulatorChild, type SimulatorLaunch } from '../../../src/extension/simulator-child';
+import { Batcher, type Timers } from '../../../src/extension/headless/batcher';
+import { SimulatorChild, type SimulatorLaunch } from '../../../src/extension/headless/simulator-child';
 
 /** The server entry run from source, as dist/simulator-server.js runs it from the bundle. */
 const launch: SimulatorLaunch = { command: process.execPath, args: ['--import', 'tsx', 'src/server/main.ts'] };

@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { parseStream } from '../../../src/core/journey/stream';
 import type { ObjectJourney } from '../../../src/core/journey/types';
-import { CONTEXT_VALUES, JourneyTreeModel, POD_LIMIT, podDescription, visiblePods, type JourneyTreeNode, type ObjectNode } from '../../../src/extension/journey-tree-model';
-import { TraceSession, type AppliedManifest } from '../../../src/extension/trace-session';
+import { CONTEXT_VALUES, JourneyTreeModel, POD_LIMIT, podDescription, visiblePods, type JourneyTreeNode, type ObjectNode } from '../../../src/extension/headless/journey-tree-model';
+import { TraceSession, type AppliedManifest } from '../../../src/extension/headless/trace-session';
 
 /** A session fed with a golden stream, as the watch would feed it, with the manifest recorded as Apply and Trace records it. */
 function sessionFromGolden(name: string, extraEntries: AppliedManifest['entries'] = []): { session: TraceSession; journeyId: string; feedRest: () => void } {

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { buildTimelineHtml, createNonce, escapeHtml, timelineCsp } from '../../../src/extension/timeline-html';
+import { buildTimelineHtml, createNonce, escapeHtml, timelineCsp } from '../../../src/extension/headless/timeline-html';
 
 const options = {
   cspSource: 'https://*.vscode-cdn.net',

@@ -4,7 +4,7 @@ import * as vscode from 'vscode';
 import type { ApplyRun } from '../../../src/extension/apply-command';
 import type { KubeJourneyApi } from '../../../src/extension/extension';
 import type { HostToWebviewMessage } from '../../../src/protocol/timeline-protocol';
-import type { JourneyTreeNode, ObjectNode } from '../../../src/extension/journey-tree-model';
+import type { JourneyTreeNode, ObjectNode } from '../../../src/extension/headless/journey-tree-model';
 import { keyPosition, openManifest, productApi, until, workspaceFile } from './helpers';
 
 /**

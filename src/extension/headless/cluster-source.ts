@@ -3,13 +3,13 @@
  * large, so it is imported on first use (esbuild keeps the code in the bundle but evaluates it
  * only then): activation stays cheap for someone who only reads manifests.
  */
-import type { ApplyResult } from '../cluster/apply';
+import type { ApplyResult } from '../../cluster/apply';
 import { toDisposable } from './disposable';
 import type { ApplyOutcome, ConnectOptions, ContextSummary, JourneySource, TargetConnection } from './journey-source';
 
 /** Type-only imports above are erased; these are the only runtime references to src/cluster. */
 async function clusterModules() {
-  const [connection, kubeconfig, watcher] = await Promise.all([import('../cluster/connection'), import('../cluster/kubeconfig'), import('../cluster/watcher')]);
+  const [connection, kubeconfig, watcher] = await Promise.all([import('../../cluster/connection'), import('../../cluster/kubeconfig'), import('../../cluster/watcher')]);
   return { ClusterConnection: connection.ClusterConnection, listContexts: kubeconfig.listContexts, describeProblem: watcher.describeProblem };
 }
 

@@ -6,7 +6,7 @@
  * forgotten first, so a 150,000-pod simulation cannot exhaust the extension host.
  */
 import { stringify } from 'yaml';
-import type { KubeObject, WatchEvent } from '../core/k8s';
+import type { KubeObject, WatchEvent } from '../../core/k8s';
 
 export interface ObjectVersion {
   /** When the watch delivered it, ms. */

@@ -6,7 +6,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
-import type { ServerReadyLine } from '../server/main';
+import type { ServerReadyLine } from '../../protocol/simulator-server';
 
 export interface SimulatorLaunch {
   /** The executable: the extension host's own Node (process.execPath) or `node`. */

@@ -11,9 +11,9 @@
  * Above POD_LIMIT pods under one ReplicaSet, the view shows the stuck and failed pods first, then
  * the others up to the limit, and one summary node for the rest.
  */
-import { escapeMarkdown, humanDuration, inlineCode, plural } from '../core/explain/format';
-import { journeySummary } from '../core/explain/lens';
-import type { Journey, JourneyStatus, ObjectJourney, PodDetails } from '../core/journey/types';
+import { escapeMarkdown, humanDuration, inlineCode, plural } from '../../core/explain/format';
+import { journeySummary } from '../../core/explain/lens';
+import type { Journey, JourneyStatus, ObjectJourney, PodDetails } from '../../core/journey/types';
 import type { AppliedEntry, AppliedManifest, TraceSession } from './trace-session';
 
 export const POD_LIMIT = 200;

@@ -4,8 +4,8 @@
  * records every cycle; a real cluster only says the summary (FailedScheduling), which is then
  * broken down into its per-reason counts.
  */
-import type { NodeVerdict, SchedulingCycle } from '../core/internals';
-import type { ObjectJourney, Stage } from '../core/journey/types';
+import type { NodeVerdict, SchedulingCycle } from '../../core/internals';
+import type { ObjectJourney, Stage } from '../../core/journey/types';
 
 /** Rows shown before the rest are counted (a 5,000-node cluster). */
 const ROWS = 200;

@@ -4,9 +4,9 @@
  * from list/watch. src/cluster implements it (adapted in cluster-source.ts, loaded only when a
  * target is first used); tests hand in a fake.
  */
-import type { InternalStep } from '../core/internals';
-import type { KubeObject, WatchEvent } from '../core/k8s';
-import type { ContextInfo } from '../cluster/kubeconfig';
+import type { InternalStep } from '../../core/internals';
+import type { KubeObject, WatchEvent } from '../../core/k8s';
+import type { ContextInfo } from '../../cluster/kubeconfig';
 import type { IDisposable } from './disposable';
 
 /** A kubeconfig context as the target picker shows it: the cluster's description without the credential kind. */

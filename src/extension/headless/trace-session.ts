@@ -4,11 +4,11 @@
  * result. The tree, the hovers, the CodeLenses and the timeline panels all read it. Pure (no
  * `vscode`), so the tree model and the lookups are tested in plain Node.
  */
-import type { InternalStep } from '../core/internals';
-import type { JourneyLookup, RootQuery } from '../core/explain/hover';
-import { JourneyTracer, type RootSpec } from '../core/journey/tracer';
-import type { Journey, TraceableKind } from '../core/journey/types';
-import type { WatchEvent } from '../core/k8s';
+import type { InternalStep } from '../../core/internals';
+import type { JourneyLookup, RootQuery } from '../../core/explain/hover';
+import { JourneyTracer, type RootSpec } from '../../core/journey/tracer';
+import type { Journey, TraceableKind } from '../../core/journey/types';
+import type { WatchEvent } from '../../core/k8s';
 import { Disposable, Emitter } from './disposable';
 import { ObjectHistory } from './object-history';
 

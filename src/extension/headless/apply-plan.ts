@@ -4,8 +4,8 @@
  * made (as kubectl refuses a file it cannot parse), where each server error belongs in the file,
  * and the words of the result message.
  */
-import { lineOfField, parseManifest, type ManifestDocument, type ParsedManifest } from '../core/manifest';
-import type { KubeObject } from '../core/k8s';
+import { lineOfField, parseManifest, type ManifestDocument, type ParsedManifest } from '../../core/manifest';
+import type { KubeObject } from '../../core/k8s';
 import type { ApplyOutcome } from './journey-source';
 import type { AppliedEntry } from './trace-session';
 
