@@ -15,6 +15,8 @@ const QUOTED = /(['"`])((?:\\.|(?!\1).)*?)\1/g;
 /** Cited anywhere, comments included: a reader of a fresh clone cannot follow the reference. */
 const REFERENCE_FOLDER = /\bshared\/reference\/[\w./-]*/;
 /** Where a machine keeps people's files (system folders such as /proc, /tmp or /var/run are fine). */
+/** Relative paths count where a line reads or builds a file path (import specifiers and lint patterns are not files). */
+const FILE_ACCESS = /\b(readFileSync|readFile|existsSync|readdirSync|createReadStream|statSync|path\.(join|resolve)|require)\(/;
 const MACHINE_ROOT = /^\/(work|home|root|mnt|opt|srv|Users)\//;
 
 export function findOutsidePaths(source: string, filePath: string, repositoryRoot: string): OutsidePath[] {
@@ -25,16 +27,16 @@ export function findOutsidePaths(source: string, filePath: string, repositoryRoo
     if (reference) found.push({ line: index + 1, text: reference[0], why: 'cites the team reference folder, which is not in the repository' });
     for (const match of lines[index].matchAll(QUOTED)) {
       const literal = match[2];
-      const why = outsideReason(literal, filePath, repositoryRoot);
+      const why = outsideReason(literal, lines[index], filePath, repositoryRoot);
       if (why) found.push({ line: index + 1, text: literal, why });
     }
   }
   return found;
 }
 
-function outsideReason(literal: string, filePath: string, repositoryRoot: string): string | undefined {
+function outsideReason(literal: string, line: string, filePath: string, repositoryRoot: string): string | undefined {
   if (MACHINE_ROOT.test(literal)) return 'an absolute path on one machine';
-  if (literal.startsWith('../')) {
+  if (literal.startsWith('../') && FILE_ACCESS.test(line)) {
     const resolved = path.resolve(path.dirname(filePath), literal);
     if (path.relative(repositoryRoot, resolved).startsWith('..')) return 'climbs above the repository root';
   }
