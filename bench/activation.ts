@@ -13,6 +13,7 @@ import { median } from './median';
 interface ActivationRun {
   requireMs: number;
   activateMs: number;
+  cpuMs: number;
 }
 
 export function runActivationBench(runs: number): void {
@@ -30,7 +31,9 @@ export function runActivationBench(runs: number): void {
     }
     const totals = results.map((r) => r.requireMs + r.activateMs);
     process.stdout.write(`activation (dist/extension.js ${Math.round(statSync(bundle).size / 1024)} KiB, ${runs} fresh processes, medians)\n`);
-    process.stdout.write(`  require ${median(results.map((r) => r.requireMs)).toFixed(1)} ms + activate() ${median(results.map((r) => r.activateMs)).toFixed(1)} ms; total ${median(totals).toFixed(1)} ms\n`);
+    process.stdout.write(
+      `  require ${median(results.map((r) => r.requireMs)).toFixed(1)} ms + activate() ${median(results.map((r) => r.activateMs)).toFixed(1)} ms; total ${median(totals).toFixed(1)} ms wall, ${median(results.map((r) => r.cpuMs)).toFixed(1)} ms CPU\n`,
+    );
     process.stdout.write(`  all runs (total ms): ${totals.map((t) => t.toFixed(1)).join(', ')}\n`);
   } finally {
     rmSync(scratch, { recursive: true, force: true });

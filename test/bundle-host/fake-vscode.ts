@@ -68,15 +68,14 @@ class ThemeColor {
   constructor(readonly id: string) {}
 }
 
-class ThemeIcon {
-  constructor(readonly id: string) {}
-}
-
 function disposable(dispose: () => void = () => undefined): { dispose(): void } {
   return { dispose };
 }
 
-/** An object whose missing members throw, naming them (`vscode.window.createWebview`). */
+/**
+ * An object whose missing members throw, naming them (`vscode.window.createWebview`). `then` and
+ * `toJSON` read as absent: promises and JSON.stringify probe every value for them.
+ */
 function strict<T extends object>(name: string, members: T): T {
   return new Proxy(members, {
     get(target, key, receiver) {
@@ -116,20 +115,16 @@ export function fakeVscode(options: FakeVscodeOptions = {}): { module: object; r
         show: () => undefined,
         dispose: () => undefined,
       }),
-    createStatusBarItem: () => strict('StatusBarItem', { name: '', text: '', command: '', tooltip: undefined, backgroundColor: undefined, show: () => undefined, hide: () => undefined, dispose: () => undefined }),
+    createStatusBarItem: () => strict('StatusBarItem', { name: '', text: '', command: '', tooltip: undefined, backgroundColor: undefined, show: () => undefined, dispose: () => undefined }),
     createTreeView: () => strict('TreeView', { reveal: () => Promise.resolve(), dispose: () => undefined }),
     registerWebviewPanelSerializer: () => disposable(),
     showQuickPick: (items: { label: string }[]) => {
       record.quickPicks.push(items);
       return Promise.resolve(undefined);
     },
-    showInformationMessage: () => Promise.resolve(undefined),
-    showWarningMessage: () => Promise.resolve(undefined),
-    showErrorMessage: () => Promise.resolve(undefined),
   });
 
   const workspace = strict('vscode.workspace', {
-    isTrusted: true,
     getConfiguration: () => strict('WorkspaceConfiguration', { get: <T>(key: string, fallback: T): T => (key in settings ? (settings[key] as T) : fallback) }),
     registerTextDocumentContentProvider: () => disposable(),
     onDidCloseTextDocument: noEvent,
@@ -145,7 +140,7 @@ export function fakeVscode(options: FakeVscodeOptions = {}): { module: object; r
   const languages = strict('vscode.languages', {
     registerHoverProvider: () => disposable(),
     registerCodeLensProvider: () => disposable(),
-    createDiagnosticCollection: () => strict('DiagnosticCollection', { set: () => undefined, delete: () => undefined, clear: () => undefined, dispose: () => undefined }),
+    createDiagnosticCollection: () => strict('DiagnosticCollection', { dispose: () => undefined }),
   });
 
   const members = {
@@ -158,20 +153,10 @@ export function fakeVscode(options: FakeVscodeOptions = {}): { module: object; r
     Uri,
     MarkdownString,
     ThemeColor,
-    ThemeIcon,
-    Disposable: class {
-      constructor(private readonly callOnDispose: () => void) {}
-      dispose(): void {
-        this.callOnDispose();
-      }
-    },
     StatusBarAlignment: strict('vscode.StatusBarAlignment', { Left: 1, Right: 2 }),
     ProgressLocation: strict('vscode.ProgressLocation', { SourceControl: 1, Window: 10, Notification: 15 }),
     QuickPickItemKind: strict('vscode.QuickPickItemKind', { Separator: -1, Default: 0 }),
     TreeItemCollapsibleState: strict('vscode.TreeItemCollapsibleState', { None: 0, Collapsed: 1, Expanded: 2 }),
-    ViewColumn: strict('vscode.ViewColumn', { Active: -1, Beside: -2 }),
-    DiagnosticSeverity: strict('vscode.DiagnosticSeverity', { Error: 0, Warning: 1, Information: 2, Hint: 3 }),
-    ConfigurationTarget: strict('vscode.ConfigurationTarget', { Global: 1, Workspace: 2, WorkspaceFolder: 3 }),
   };
   // esbuild's `import * as vscode` copies the module's own members onto an object whose prototype
   // is the module's: a strict prototype makes `vscode.Missing` throw there too.

@@ -10,6 +10,8 @@ import { fakeExtensionContext, fakeVscode, type FakeVscodeOptions, type FakeVsco
 export interface LoadedExtension {
   requireMs: number;
   activateMs: number;
+  /** CPU time of require + activate() (user + system): steadier than wall time on a busy machine. */
+  cpuMs: number;
   /** What activate() returned (KubeJourneyApi). */
   api: unknown;
   record: FakeVscodeRecord;
@@ -47,14 +49,17 @@ export function loadExtension(bundle: string, storageFolder: string, options: Fa
   installFakeVscode(vscode);
   const context = fakeExtensionContext(dirname(dirname(bundle)), storageFolder) as { subscriptions: { dispose(): unknown }[] };
   const requireFromBundle = Module.createRequire(join(dirname(bundle), 'loader.js'));
+  const cpuStart = process.cpuUsage();
   const loadStart = performance.now();
   const extension = requireFromBundle(bundle) as ExtensionModule;
   const activateStart = performance.now();
   const api = extension.activate(context);
   const activateEnd = performance.now();
+  const cpu = process.cpuUsage(cpuStart);
   return {
     requireMs: activateStart - loadStart,
     activateMs: activateEnd - activateStart,
+    cpuMs: (cpu.user + cpu.system) / 1000,
     api,
     record,
     deactivate: () => {
