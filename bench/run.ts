@@ -1,12 +1,14 @@
 /**
- * `npm run bench [-- --runs N] [--only 1000x10000] [--trace]`: runs each scenario N times, each in
- * a fresh process, and prints the medians of pods/s (apply → all pods Running, wall clock), CPU
- * time (steadier than wall time on a shared machine) and peak resident memory, with the machine
- * it ran on.
+ * `npm run bench [-- --runs N] [--only 1000x10000|activation] [--trace]`: runs each scenario N
+ * times, each in a fresh process, and prints the medians of pods/s (apply → all pods Running, wall
+ * clock), CPU time (steadier than wall time on a shared machine) and peak resident memory, with
+ * the machine it ran on; then the extension's activation cost (bench/activation.ts).
  */
 import { execFileSync } from 'node:child_process';
 import { cpus, totalmem } from 'node:os';
 import { parseArgs } from 'node:util';
+import { runActivationBench } from './activation';
+import { median } from './median';
 
 interface RunResult {
   nodes: number;
@@ -25,23 +27,20 @@ const SCENARIOS: [number, number][] = [
   [5000, 150_000],
 ];
 
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-}
-
 const { values } = parseArgs({ options: { runs: { type: 'string' }, only: { type: 'string' }, trace: { type: 'boolean' } } });
 const runs = Number(values.runs ?? 3);
+/** Activation takes tens of milliseconds: more runs for a steady median. */
+const ACTIVATION_RUNS = 21;
+const activation = !values.only || values.only === 'activation';
 const scenarios = values.only ? SCENARIOS.filter(([n, p]) => `${n}x${p}` === values.only) : SCENARIOS;
-if (scenarios.length === 0) {
-  process.stderr.write(`unknown scenario ${values.only}; choose one of ${SCENARIOS.map(([n, p]) => `${n}x${p}`).join(', ')}\n`);
+if (scenarios.length === 0 && !activation) {
+  process.stderr.write(`unknown scenario ${values.only}; choose one of ${[...SCENARIOS.map(([n, p]) => `${n}x${p}`), 'activation'].join(', ')}\n`);
   process.exit(2);
 }
 
 process.stdout.write(`machine: ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}\n`);
-process.stdout.write(`runs per scenario: ${runs}${values.trace ? ', journey tracer attached' : ''}\n\n`);
-process.stdout.write(`${'scenario'.padEnd(22)}${'pods/s (median)'.padStart(16)}${'wall s'.padStart(9)}${'cpu s'.padStart(8)}${'peak RSS MiB'.padStart(14)}${'simulated s'.padStart(13)}   all runs (pods/s)\n`);
+if (scenarios.length > 0) process.stdout.write(`runs per scenario: ${runs}${values.trace ? ', journey tracer attached' : ''}\n\n`);
+if (scenarios.length > 0) process.stdout.write(`${'scenario'.padEnd(22)}${'pods/s (median)'.padStart(16)}${'wall s'.padStart(9)}${'cpu s'.padStart(8)}${'peak RSS MiB'.padStart(14)}${'simulated s'.padStart(13)}   all runs (pods/s)\n`);
 for (const [nodes, pods] of scenarios) {
   const results: RunResult[] = [];
   for (let i = 0; i < runs; i++) {
@@ -57,4 +56,8 @@ for (const [nodes, pods] of scenarios) {
       `${(median(results.map((r) => r.wallMs)) / 1000).toFixed(1).padStart(9)}${(median(results.map((r) => r.cpuMs)) / 1000).toFixed(1).padStart(8)}${String(Math.round(median(results.map((r) => r.peakRssMiB)))).padStart(14)}` +
       `${median(results.map((r) => r.virtualSeconds)).toFixed(1).padStart(13)}   ${results.map((r) => r.podsPerSecond).join(', ')}\n`,
   );
+}
+if (activation) {
+  process.stdout.write('\n');
+  runActivationBench(values.runs ? runs : ACTIVATION_RUNS);
 }

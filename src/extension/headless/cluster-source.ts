@@ -1,16 +1,15 @@
 /**
  * The JourneySource over src/cluster. src/cluster pulls in @kubernetes/client-node, which is
- * large, so it is imported on first use (esbuild keeps the code in the bundle but evaluates it
- * only then): activation stays cheap for someone who only reads manifests.
+ * large, so it is imported on first use: in the extension bundle that import is a require of the
+ * separate dist/cluster.js (see esbuild.mjs), so activation neither parses nor runs it.
  */
 import type { ApplyResult } from '../../cluster/apply';
 import { toDisposable } from './disposable';
 import type { ApplyOutcome, ConnectOptions, ContextSummary, JourneySource, TargetConnection } from './journey-source';
 
-/** Type-only imports above are erased; these are the only runtime references to src/cluster. */
-async function clusterModules() {
-  const [connection, kubeconfig, watcher] = await Promise.all([import('../../cluster/connection'), import('../../cluster/kubeconfig'), import('../../cluster/watcher')]);
-  return { ClusterConnection: connection.ClusterConnection, listContexts: kubeconfig.listContexts, describeProblem: watcher.describeProblem };
+/** Type-only imports above are erased; this is the only runtime reference to src/cluster. */
+function clusterModules() {
+  return import('../../cluster/for-extension');
 }
 
 export const clusterSource: JourneySource = {
