@@ -22,8 +22,15 @@ const ROOTS: Record<string, string> = {
   Pod: 'core/v1',
   Event: 'core/v1',
   ConfigMap: 'core/v1',
+  PersistentVolumeClaim: 'core/v1',
+  ReplicationController: 'core/v1',
   Deployment: 'apps/v1',
   ReplicaSet: 'apps/v1',
+  StatefulSet: 'apps/v1',
+  DaemonSet: 'apps/v1',
+  ControllerRevision: 'apps/v1',
+  Job: 'batch/v1',
+  CronJob: 'batch/v1',
 };
 
 /** Scalar aliases in kubernetes-types that the API treats as strings with a meaning of their own. */

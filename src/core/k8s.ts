@@ -22,7 +22,21 @@ export interface KubeObject {
 }
 
 /** The kinds the simulator serves and the tracer follows. */
-export type ResourceKind = 'Namespace' | 'Node' | 'Deployment' | 'ReplicaSet' | 'Pod' | 'Event' | 'ConfigMap';
+export type ResourceKind =
+  | 'Namespace'
+  | 'Node'
+  | 'Pod'
+  | 'Event'
+  | 'ConfigMap'
+  | 'PersistentVolumeClaim'
+  | 'ReplicationController'
+  | 'Deployment'
+  | 'ReplicaSet'
+  | 'StatefulSet'
+  | 'DaemonSet'
+  | 'ControllerRevision'
+  | 'Job'
+  | 'CronJob';
 
 export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED';
 

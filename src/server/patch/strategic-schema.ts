@@ -138,6 +138,36 @@ export const PATCH_STRATEGIES: Readonly<Record<ResourceKind, PatchStrategyTable>
   },
   Event: prefixed('metadata.', objectMeta),
   ConfigMap: prefixed('metadata.', objectMeta),
+  PersistentVolumeClaim: {
+    ...prefixed('metadata.', objectMeta),
+    'status.conditions': mergeBy('type'),
+  },
+  ReplicationController: {
+    ...prefixed('metadata.', objectMeta),
+    ...prefixed('spec.template.', podTemplateSpec),
+    'status.conditions': mergeBy('type'),
+  },
+  StatefulSet: {
+    ...prefixed('metadata.', objectMeta),
+    ...prefixed('spec.template.', podTemplateSpec),
+    'status.conditions': mergeBy('type'),
+  },
+  DaemonSet: {
+    ...prefixed('metadata.', objectMeta),
+    ...prefixed('spec.template.', podTemplateSpec),
+    'status.conditions': mergeBy('type'),
+  },
+  ControllerRevision: prefixed('metadata.', objectMeta),
+  Job: {
+    ...prefixed('metadata.', objectMeta),
+    ...prefixed('spec.template.', podTemplateSpec),
+    'status.conditions': mergeBy('type'),
+  },
+  CronJob: {
+    ...prefixed('metadata.', objectMeta),
+    ...prefixed('spec.jobTemplate.metadata.', objectMeta),
+    ...prefixed('spec.jobTemplate.spec.template.', podTemplateSpec),
+  },
 };
 
 const compiled = new Map<ResourceKind, SchemaNode>();

@@ -100,8 +100,8 @@ const configMapColumns: TableColumnDefinition[] = [
   ageColumn(),
 ];
 
-/** Shared, frozen definitions: callers must not mutate them. */
-export const COLUMN_DEFINITIONS: Readonly<Record<ResourceKind, readonly TableColumnDefinition[]>> = deepFreeze({
+/** Shared, frozen definitions: callers must not mutate them. Kinds not listed get the default table (printers/default.ts). */
+export const COLUMN_DEFINITIONS: Readonly<Partial<Record<ResourceKind, readonly TableColumnDefinition[]>>> = deepFreeze({
   Pod: podColumns,
   Deployment: deploymentColumns,
   ReplicaSet: replicaSetColumns,

@@ -11,6 +11,7 @@ import { COLUMN_DEFINITIONS, type TableColumnDefinition } from './columns';
 import { asCoreEvent, printEvent } from './event';
 import { printPod } from './pod';
 import type { PrintedRow, TableCell, TableRowCondition } from './row';
+import { DEFAULT_COLUMNS, printDefault } from './default';
 import { printDeployment, printReplicaSet } from './workloads';
 
 export type { TableColumnDefinition } from './columns';
@@ -66,8 +67,15 @@ const API_VERSIONS: Record<ResourceKind, string> = {
   Pod: 'v1',
   Event: 'v1',
   ConfigMap: 'v1',
+  PersistentVolumeClaim: 'v1',
+  ReplicationController: 'v1',
   Deployment: 'apps/v1',
   ReplicaSet: 'apps/v1',
+  StatefulSet: 'apps/v1',
+  DaemonSet: 'apps/v1',
+  ControllerRevision: 'apps/v1',
+  Job: 'batch/v1',
+  CronJob: 'batch/v1',
 };
 
 /**
@@ -92,14 +100,14 @@ export function toTable(kind: ResourceKind, objects: readonly KubeObject[], opti
     kind: 'Table',
     apiVersion: 'meta.k8s.io/v1',
     metadata,
-    columnDefinitions: options.noHeaders ? null : COLUMN_DEFINITIONS[kind],
+    columnDefinitions: options.noHeaders ? null : columnDefinitions(kind),
     rows,
   };
 }
 
 /** The column definitions the API server sends for `kind` (all priorities). */
 export function columnDefinitions(kind: ResourceKind): readonly TableColumnDefinition[] {
-  return COLUMN_DEFINITIONS[kind];
+  return COLUMN_DEFINITIONS[kind] ?? DEFAULT_COLUMNS;
 }
 
 function printRow(kind: ResourceKind, object: KubeObject, now: number): PrintedRow {
@@ -118,6 +126,8 @@ function printRow(kind: ResourceKind, object: KubeObject, now: number): PrintedR
       return printNamespace(object as Namespace, now);
     case 'ConfigMap':
       return printConfigMap(object as ConfigMap, now);
+    default:
+      return printDefault(object, now);
   }
 }
 
