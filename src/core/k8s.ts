@@ -3,12 +3,13 @@
  * `kubernetes-types` package (generated from the Kubernetes OpenAPI), re-exported under
  * short names so the rest of the code never spells out the package paths.
  */
-import type { Deployment, ReplicaSet } from 'kubernetes-types/apps/v1';
-import type { Event, Namespace, Node, Pod, ConfigMap, Container, PodSpec, PodCondition, ContainerStatus, Taint, Toleration, NodeCondition } from 'kubernetes-types/core/v1';
+import type { ControllerRevision, DaemonSet, Deployment, ReplicaSet, StatefulSet } from 'kubernetes-types/apps/v1';
+import type { CronJob, Job } from 'kubernetes-types/batch/v1';
+import type { Event, Namespace, Node, Pod, ConfigMap, PersistentVolumeClaim, ReplicationController, Container, PodSpec, PodCondition, ContainerStatus, Taint, Toleration, NodeCondition } from 'kubernetes-types/core/v1';
 import type { ObjectMeta, OwnerReference, Status, StatusCause, LabelSelector, LabelSelectorRequirement, ManagedFieldsEntry } from 'kubernetes-types/meta/v1';
 
 export type {
-  Deployment, ReplicaSet, Event, Namespace, Node, Pod, ConfigMap, Container, PodSpec, PodCondition, ContainerStatus,
+  Deployment, ReplicaSet, StatefulSet, DaemonSet, ControllerRevision, Job, CronJob, PersistentVolumeClaim, ReplicationController, Event, Namespace, Node, Pod, ConfigMap, Container, PodSpec, PodCondition, ContainerStatus,
   Taint, Toleration, NodeCondition, ObjectMeta, OwnerReference, Status, StatusCause, LabelSelector, LabelSelectorRequirement,
   ManagedFieldsEntry,
 };
