@@ -10,7 +10,6 @@ import {
   nextRevision,
   sortControllerRevisions,
   templateReplacePatch,
-  type ControllerRevisionObject,
 } from '../../../../src/sim/controllers/history/controller-history';
 import { MemoryStore } from '../../../../src/sim/store/store';
 
