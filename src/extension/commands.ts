@@ -45,7 +45,9 @@ export const COMMANDS = {
   'kubeJourney.applyAndTrace': {
     title: 'Apply and Trace',
     icon: '$(play)',
-    enablement: 'isWorkspaceTrusted',
+    // No `enablement: isWorkspaceTrusted`: the workbench evaluates trust late, and until then the
+    // context menus would show Apply and Trace greyed out. The command checks trust itself
+    // (workspace-trust.ts).
     palette: 'editorLangId == yaml',
   },
   'kubeJourney.switchTarget': { title: 'Switch Target Cluster…', icon: '$(server-environment)' },
