@@ -16,6 +16,7 @@ import type { Log } from './log';
 import { readSetting, SETTINGS_SECTION } from './headless/settings';
 import { targetLabel, type TargetManager } from './targets';
 import { TRACEABLE_KINDS, type AppliedManifest, type TraceSession } from './headless/trace-session';
+import { explainUntrustedWorkspace } from './headless/workspace-trust';
 
 /** What one file's apply did; the command returns these (tests read them). */
 export interface ApplyRun {
@@ -56,10 +57,10 @@ export class ApplyController extends Disposable {
   /** The command handler: from a menu (uri, multi-selection), a CodeLens (one document) or the palette (active editor). */
   async run(resource?: vscode.Uri | ApplyDocumentArg, selected?: vscode.Uri[]): Promise<ApplyRun[]> {
     if (!vscode.workspace.isTrusted) {
-      const manage = 'Manage Workspace Trust';
-      void vscode.window.showWarningMessage('Apply and Trace is disabled in an untrusted workspace: its manifests could change a cluster.', manage).then((choice) => {
-        if (choice === manage) void vscode.commands.executeCommand('workbench.trust.manage');
-      });
+      void explainUntrustedWorkspace({
+        showWarningMessage: (message, ...actions) => vscode.window.showWarningMessage(message, ...actions),
+        executeCommand: (command) => vscode.commands.executeCommand(command),
+      }).catch((error: unknown) => this.deps.log.error(`Manage Workspace Trust: ${error instanceof Error ? error.message : String(error)}`));
       return [];
     }
     const sources = this.sourcesOf(resource, selected);

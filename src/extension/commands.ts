@@ -45,8 +45,11 @@ export const COMMANDS = {
   'kubeJourney.applyAndTrace': {
     title: 'Apply and Trace',
     icon: '$(play)',
-    enablement: 'isWorkspaceTrusted',
-    palette: 'editorLangId == yaml',
+    // No `enablement: isWorkspaceTrusted`: the workbench evaluates trust late, and until then the
+    // context menus would show Apply and Trace greyed out. The command checks trust itself
+    // (workspace-trust.ts).
+    // By extension too: until the YAML language is registered the workbench calls the file plain text.
+    palette: 'editorLangId == yaml || resourceExtname == .yaml || resourceExtname == .yml',
   },
   'kubeJourney.switchTarget': { title: 'Switch Target Cluster…', icon: '$(server-environment)' },
   'kubeJourney.resetSimulator': { title: 'Reset Simulator', icon: '$(debug-restart)' },

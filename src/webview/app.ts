@@ -11,12 +11,13 @@ import { h, replaceChildren } from './dom';
 import { ControlPlaneView } from './control-plane-view';
 import { EvidencePane } from './evidence-view';
 import { HeaderView } from './header-view';
-import { journeyBounds, LanesView } from './lanes-view';
+import { LanesView } from './lanes-view';
+import { journeyBounds, visibleWindow } from './model/axis-fit';
 import { controlPlanePod, controlPlaneSteps, stepIndexOf, type ControlPlaneStep } from './model/control-plane';
 import { objectEvidence, stageEvidence } from './model/evidence';
 import { buildLanes, findObject, isTroubled, objectKey, DEFAULT_SIMPLIFY_ABOVE_PODS, type LaneList } from './model/lanes';
 import { restoreViewState, type Cursor, type KeyAction } from './model/navigation';
-import { createTimeScale, zoomWindow, type TimeWindow } from './model/scale';
+import { createTimeScale, zoomWindow } from './model/scale';
 import { recordSnapshot } from './perf';
 import { watchTheme } from './theme';
 import type { VsCodeApi } from './vscode-api';
@@ -327,8 +328,8 @@ export class TimelineApp {
   private zoomBy(factor: number): void {
     const journey = this.journey();
     if (!journey) return;
-    const bounds = journeyBounds(journey, this.laneList(journey), this.nowFor(journey) - journey.appliedAt);
-    const scale = createTimeScale(this.state.scale, this.state.window ?? bounds, 0, 1000);
+    const bounds = journeyBounds(journey, this.laneList(journey).extent, this.nowFor(journey) - journey.appliedAt);
+    const scale = createTimeScale(this.state.scale, visibleWindow(this.state.window, bounds), 0, 1000);
     const next = zoomWindow(scale, factor, 500, bounds);
     this.update({ window: next === bounds ? undefined : next });
   }
@@ -387,7 +388,7 @@ export class TimelineApp {
     this.emptyNote.hidden = journey.tree !== undefined;
     if (!journey.tree) this.emptyNote.textContent = `Waiting for ${journey.root.kind} ${journey.root.namespace}/${journey.root.name} to be stored…`;
     if (lanesShown) {
-      this.lanes.setData({ journey, list, scale: this.state.scale, window: clampWindow(this.state.window), selection: selected, nowMs: this.nowFor(journey) - journey.appliedAt });
+      this.lanes.setData({ journey, list, scale: this.state.scale, window: this.state.window, selection: selected, nowMs: this.nowFor(journey) - journey.appliedAt });
       if (!this.restoredScroll) {
         this.restoredScroll = true;
         this.lanes.setScrollTop(this.state.scrollTop);
@@ -436,6 +437,3 @@ function objectKeyOfPod(journey: Journey, preferred: string | undefined): string
   return pod ? objectKey(pod.ref) : undefined;
 }
 
-function clampWindow(window: TimeWindow | undefined): TimeWindow | undefined {
-  return window && window.endMs > window.startMs ? window : undefined;
-}

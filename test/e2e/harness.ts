@@ -34,7 +34,12 @@ export interface Session {
   dispose(): Promise<void>;
 }
 
-export async function startSession(name: string): Promise<Session> {
+export interface SessionOptions {
+  /** A workspace file (e.g. `examples/nginx-deployment.yaml`) the window opens with, as a restored window does. */
+  openFile?: string;
+}
+
+export async function startSession(name: string, options: SessionOptions = {}): Promise<Session> {
   const product = packagedProduct();
   const workspace: Workspace = createExamplesWorkspace();
   let server: CodeServer | undefined;
@@ -50,7 +55,8 @@ export async function startSession(name: string): Promise<Session> {
   try {
     server = await startCodeServer({ workspace: workspace.folder, vsixes: product ? [product.file] : [], keepRunDir: process.env.KUBE_JOURNEY_E2E_KEEP === '1' });
     browser = await launchChromium();
-    const { page, readyMs } = await openWorkbench(browser, server.url, { explorerEntry: 'examples', onConsole: (line) => consoleLines.push(line) });
+    const url = options.openFile ? `${server.url}&payload=${encodeURIComponent(JSON.stringify([['openFile', `vscode-remote://127.0.0.1:${server.port}${workspace.folder}/${options.openFile}`]]))}` : server.url;
+    const { page, readyMs } = await openWorkbench(browser, url, { explorerEntry: 'examples', onConsole: (line) => consoleLines.push(line) });
     const seconds = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;
     console.log(`      [${name}] extensions installed in ${seconds(server.timings.installExtensionsMs)}, code-server listening in ${seconds(server.timings.listeningMs)}, workbench ready in ${seconds(readyMs)}`);
     return { workbench: new Workbench(page), server, workbenchReadyMs: readyMs, consoleLines, dispose };

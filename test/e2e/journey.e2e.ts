@@ -3,7 +3,7 @@ import * as assert from 'node:assert/strict';
 import { waitFor } from '../../scripts/e2e/code-server';
 import { productExtensionExists } from '../../scripts/e2e/vsix';
 import { screenshotFailures, startSession, type Session } from './harness';
-import { evidenceText, focusFirstPodLane, selectStage, walkLane } from './timeline';
+import { axisRange, durationLabelMs, evidenceText, focusFirstPodLane, selectStage, walkLane } from './timeline';
 
 const applyAndTrace = /^(Kube Journey: )?Apply and Trace$/;
 const journeyTimeoutMs = 90_000;
@@ -58,6 +58,12 @@ describe('Kube Journey: the nginx Deployment from the editor context menu', func
     const frame = await workbench.webviewFrame((t) => /Deployment default\/nginx-deployment/.test(t) && /complete/.test(t), 'the timeline of the nginx Deployment, complete', journeyTimeoutMs);
     const header = await frame.locator('header').innerText();
     assert.match(header, /3\/3 ready · 3 scheduled · 3 running/);
+    // The journey ended seconds before the panel opened: the axis fits the journey, not the time since the apply.
+    const totalMs = durationLabelMs(/complete in (\S+)/.exec(header)?.[1] ?? '');
+    const axis = await axisRange(frame);
+    console.log(`      journey complete in ${(totalMs / 1000).toFixed(2)} s; ${axis.text}`);
+    assert.equal(axis.startMs, 0);
+    assert.ok(axis.endMs >= totalMs && axis.endMs <= totalMs * 1.1 + 300, `${axis.text} for a journey complete in ${totalMs} ms`);
     await focusFirstPodLane(frame);
     const stages = await walkLane(frame);
     console.log(`      pod lane: ${stages.map((s) => s.split(',')[0]).join(' → ')}`);
@@ -88,6 +94,25 @@ describe('Kube Journey: the nginx Deployment from the editor context menu', func
     });
     await workbench.screenshot('05-nginx-output');
     console.log(`      ${line}`);
+  });
+
+  it('still fits the ended journey when its timeline is opened again from the tree, later', async () => {
+    const { workbench } = session;
+    const row = workbench.page.locator('.part.sidebar .monaco-list-row', { hasText: /^nginx-deployment\s*Deployment/ }).first();
+    await row.hover();
+    await row.locator('.actions .action-label[aria-label="Open Timeline"]').click();
+    // The host posts a snapshot with the current time, then reveals the Deployment: once its
+    // evidence shows, the later snapshot has been taken in; two frames later it is drawn.
+    const frame = await workbench.webviewFrame((t) => /Deployment default\/nginx-deployment/.test(t), 'the timeline of the nginx Deployment');
+    await evidenceText(frame, (t) => /Deployment nginx-deployment/.test(t) && /3\/3 ready, 3 available/.test(t));
+    await frame.evaluate('new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)))');
+    const header = await frame.locator('header').innerText();
+    const totalMs = durationLabelMs(/complete in (\S+)/.exec(header)?.[1] ?? '');
+    const axis = await axisRange(frame);
+    await workbench.clearNotifications();
+    await workbench.screenshot('10-nginx-timeline-later');
+    console.log(`      journey complete in ${(totalMs / 1000).toFixed(2)} s; opened again: ${axis.text}`);
+    assert.ok(axis.endMs >= totalMs && axis.endMs <= totalMs * 1.1 + 300, `${axis.text} for a journey complete in ${totalMs} ms`);
   });
 });
 

@@ -56,3 +56,21 @@ async function pressAndWaitForChange(frame: Frame, key: string): Promise<void> {
   await frame.locator('.lanes-scroll').press(key);
   await waitFor(async () => (await announcement(frame)) !== before || undefined, { timeoutMs: 5_000, what: `a new announcement after ${key}`, intervalMs: 50 });
 }
+
+/** The time axis the lanes show, from its description for screen readers (`Time axis from 0 to 4.326s.`). */
+export async function axisRange(frame: Frame): Promise<{ startMs: number; endMs: number; text: string }> {
+  const text = await frame.locator('.lanes-view .lanes-axis').innerText();
+  const range = /^Time axis from (\S+) to (\S+?)(?:, zoomed)?\.$/.exec(text.trim());
+  if (!range) throw new Error(`unexpected axis description: ${text}`);
+  return { startMs: durationLabelMs(range[1]), endMs: durationLabelMs(range[2]), text };
+}
+
+/** `0`, `250ms`, `4.19s`, `1m30s`, `2m`, `1h05m`, `−800ms` (the timeline's duration and tick labels) in ms. */
+export function durationLabelMs(label: string): number {
+  if (label === '0') return 0;
+  const parts = /^([−-])?(?:(\d+)h)?(?:(\d+)m(?!s))?(?:([\d.]+)s)?(?:([\d.]+)ms)?$/.exec(label);
+  if (!parts || label.replace(/^[−-]/, '') === '') throw new Error(`not a duration: ${label}`);
+  const [, sign, hours, minutes, seconds, millis] = parts;
+  const ms = Number(hours ?? 0) * 3_600_000 + Number(minutes ?? 0) * 60_000 + Number(seconds ?? 0) * 1000 + Number(millis ?? 0);
+  return sign ? -ms : ms;
+}

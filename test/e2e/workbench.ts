@@ -52,22 +52,50 @@ export class Workbench {
   }
 
   /**
-   * Right-clicks a line of the active editor and picks an entry of the editor context menu. Right
-   * after the workbench loads, an entry whose enablement depends on a context key the workbench
-   * sets late (`isWorkspaceTrusted`) can show disabled; a person would close the menu and open it
-   * again, and so does this.
+   * Right-clicks a line of the active editor and picks an entry of the editor context menu. The
+   * entry must be enabled the first time the menu opens: a person does not close a menu and open
+   * it again to see whether a greyed-out entry has come alive.
    */
   async editorContextMenu(lineText: string | RegExp, item: string | RegExp): Promise<void> {
-    const entry = this.page.getByRole('menuitem', { name: item, exact: typeof item === 'string' });
-    await waitFor(async () => {
-      await this.editorLine(lineText).first().click({ button: 'right' });
-      await entry.waitFor({ timeout: uiTimeoutMs });
-      if ((await entry.getAttribute('aria-disabled')) !== 'true') return true;
-      await this.page.keyboard.press('Escape');
-      await entry.waitFor({ state: 'hidden', timeout: uiTimeoutMs });
-      return false;
-    }, { timeoutMs: uiTimeoutMs, intervalMs: 500, what: `the context menu entry ${String(item)} to be enabled` });
+    const entry = await this.openEditorContextMenu(lineText, item);
+    if (await isDisabled(entry)) throw new Error(`the editor context menu shows ${String(item)} disabled`);
     await entry.click();
+  }
+
+  /** Right-clicks a line of the active editor once and returns the menu entry, as the menu shows it. */
+  async openEditorContextMenu(lineText: string | RegExp, item: string | RegExp): Promise<Locator> {
+    await this.editorLine(lineText).first().click({ button: 'right' });
+    const entry = this.page.getByRole('menuitem', { name: item, exact: typeof item === 'string' });
+    await entry.waitFor({ timeout: uiTimeoutMs });
+    return entry;
+  }
+
+  /**
+   * Right-clicks a line of the active editor until the context menu lists `item`, and returns it as
+   * that first menu shows it (enabled or not). Menus opened while the workbench has not yet
+   * registered the extensions' contributions do not list it at all; they are closed again and
+   * counted.
+   */
+  async firstEditorContextMenuWith(lineText: string | RegExp, item: string | RegExp): Promise<{ entry: Locator; menusWithout: number }> {
+    const entry = this.page.getByRole('menuitem', { name: item, exact: typeof item === 'string' });
+    // Always the last entry of the editor context menu: once it is there, the menu is complete.
+    const lastEntry = this.page.getByRole('menuitem', { name: /^Command Palette/ });
+    let menusWithout = 0;
+    const found = await waitFor(async () => {
+      await this.editorLine(lineText).first().click({ button: 'right' });
+      await lastEntry.waitFor({ timeout: uiTimeoutMs });
+      if ((await entry.count()) > 0) return entry;
+      menusWithout++;
+      await this.page.keyboard.press('Escape');
+      await lastEntry.waitFor({ state: 'hidden', timeout: uiTimeoutMs });
+      return undefined;
+    }, { timeoutMs: uiTimeoutMs, intervalMs: 100, what: `an editor context menu listing ${String(item)}` });
+    return { entry: found, menusWithout };
+  }
+
+  /** Texts of the notification toasts on screen. */
+  async notificationTexts(): Promise<string[]> {
+    return this.page.locator('.notifications-toasts .notification-toast').allInnerTexts();
   }
 
   /**
@@ -195,6 +223,11 @@ export class Workbench {
   async statusBarLanguage(): Promise<string> {
     return this.page.locator('[id="status.editor.mode"]').innerText();
   }
+}
+
+/** VS Code's menus mark a disabled entry with aria-disabled (and the `disabled` class). */
+export async function isDisabled(entry: Locator): Promise<boolean> {
+  return (await entry.getAttribute('aria-disabled')) === 'true';
 }
 
 // A string (evaluated in the page; the repository's tsconfig has no DOM types).

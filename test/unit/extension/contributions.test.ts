@@ -41,8 +41,13 @@ describe('package.json contributes, against the command table', () => {
     }
   });
 
-  it('disables Apply and Trace in untrusted workspaces', () => {
-    assert.equal(COMMANDS['kubeJourney.applyAndTrace'].enablement, 'isWorkspaceTrusted');
+  it('never greys out Apply and Trace (the command checks trust itself) and restricts the cluster settings in untrusted workspaces', () => {
+    // The workbench sets isWorkspaceTrusted late: an enablement or menu clause on it shows the
+    // entry disabled or missing on a right-click right after a window opens.
+    assert.equal(table['kubeJourney.applyAndTrace'].enablement, undefined);
+    for (const [menu, entries] of Object.entries(contributed.menus)) {
+      for (const entry of entries.filter((e) => e.command === 'kubeJourney.applyAndTrace')) assert.doesNotMatch(entry.when ?? '', /isWorkspaceTrusted/, menu);
+    }
     assert.equal(manifest.capabilities.untrustedWorkspaces.supported, 'limited');
     assert.deepEqual([...manifest.capabilities.untrustedWorkspaces.restrictedConfigurations].sort(), RESTRICTED_SETTINGS.map((key) => `${SETTINGS_SECTION}.${key}`).sort());
   });
@@ -73,6 +78,9 @@ describe('package.json contributes, against the command table', () => {
       const entry = contributed.menus[menu]?.find((e) => e.command === 'kubeJourney.applyAndTrace');
       assert.ok(entry, menu);
       assert.match(entry.when ?? '', /resourceLangId == yaml/);
+      // Until the YAML language is registered the workbench calls a .yaml file plain text.
+      assert.match(entry.when ?? '', /resourceExtname == \.yaml/);
+      assert.match(entry.when ?? '', /resourceExtname == \.yml/);
     }
   });
 
