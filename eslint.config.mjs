@@ -17,7 +17,7 @@ const LAYERS = {
   server: { imports: ['common', 'core', 'sim', 'protocol'] },
   cluster: { imports: ['common', 'core'] },
   cli: { imports: ['common', 'core', 'sim', 'server', 'cluster', 'protocol'] },
-  protocol: { imports: [], types: ['core'], noPackages: true, browser: true },
+  protocol: { imports: ['common'], types: ['core'], noPackages: true, browser: true },
   webview: { imports: ['common', 'protocol'], types: ['core'], browser: true },
   extension: { imports: ['common', 'core', 'cluster', 'protocol'] },
 };

@@ -16,6 +16,7 @@ import { ApiError } from '../sim/store/types';
 import { qualifiedResource, resourceInfo } from '../sim/store/resources';
 import { servedKind } from '../sim/apply';
 import { tuneHeapForSimulator } from '../server/heap-tuning';
+import { TRACEABLE_KINDS } from '../common/traceable-kinds';
 
 export interface TraceOptions {
   file: string;
@@ -34,7 +35,6 @@ export interface TraceOptions {
 
 const TRACED_KINDS: ResourceKind[] = ['Deployment', 'ReplicaSet', 'Pod', 'Event', 'Node'];
 /** Kinds an applied object starts a journey from. */
-export const JOURNEY_ROOTS = new Set(['Deployment', 'ReplicaSet', 'Pod']);
 /** Time watched after every journey finished, to catch crash loops. */
 export const SETTLE_MS = 30_000;
 
@@ -157,7 +157,7 @@ export async function runTrace(options: TraceOptions): Promise<number> {
       const applied = simulator.apply(object);
       result.action = applied.action;
       const kind = applied.object.kind ?? '';
-      if (JOURNEY_ROOTS.has(kind)) {
+      if (TRACEABLE_KINDS.has(kind)) {
         journeyIds.push(tracer.begin({ kind: kind as 'Deployment' | 'ReplicaSet' | 'Pod', namespace: applied.object.metadata?.namespace, name: applied.object.metadata?.name ?? '' }, simulator.clock.now()));
       }
     } catch (error) {

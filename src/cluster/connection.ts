@@ -13,7 +13,8 @@ import { ClusterHttp } from './http';
 import { INTERNALS_STREAM_PATH, type InternalsFunction } from './internals-reader';
 import { loadKubeconfig, type ContextInfo, type KubeconfigSource } from './kubeconfig';
 import type { ListFunction, WatchFunction } from './reflector';
-import { ClusterWatcher, type ClusterWatcherOptions, type JourneySink, type WatchIo } from './watcher';
+import type { JourneySink } from '../core/journey/types';
+import { ClusterWatcher, type ClusterWatcherOptions, type WatchIo } from './watcher';
 
 export interface ServerVersion {
   major?: string;

@@ -17,7 +17,7 @@ export {
   type ApplyResult,
   type FieldCause,
 } from './apply';
-export { ClusterWatcher, collectionPath, describeProblem, problemSubject, WATCHED_KINDS, type ClusterWatcherOptions, type JourneySink, type WatchedCollection, type WatchedKind, type WatchIo, type WatchProblem } from './watcher';
+export { ClusterWatcher, collectionPath, describeProblem, problemSubject, WATCHED_KINDS, type ClusterWatcherOptions, type WatchedCollection, type WatchedKind, type WatchIo, type WatchProblem } from './watcher';
 export { Reflector, type DelayFunction, type ListFunction, type ListResult, type ProblemReason, type ReflectorStats, type StreamProblem, type WatchFunction, type WatchRequest } from './reflector';
 export { INTERNALS_STREAM_PATH, type InternalsFunction, type InternalsRequest, type InternalsState } from './internals-reader';
 export { ServerClock } from './server-clock';

@@ -4,19 +4,17 @@
  * journey has begun, and callers wait on the tracer for conditions instead of polling.
  */
 import type { JourneyTracer, RootSpec } from '../core/journey/tracer';
-import type { TraceableKind } from '../core/journey/types';
 import type { KubeObject } from '../core/k8s';
 import { writeStamp, type ApplyOptions, type ApplyResult } from './apply';
 import type { ClusterConnection } from './connection';
 import type { BackoffPolicy } from './backoff';
 import { ServerClock } from './server-clock';
 import type { ClusterWatcher, WatchProblem } from './watcher';
-
-const TRACEABLE: Record<string, TraceableKind> = { 'apps/v1/Deployment': 'Deployment', 'apps/v1/ReplicaSet': 'ReplicaSet', 'v1/Pod': 'Pod' };
+import { isTraceableKind, TRACEABLE_API_VERSIONS } from '../common/traceable-kinds';
 
 /** The journey root an applied object starts, if its kind is one the tracer follows. */
 export function journeyRoot(object: KubeObject, defaultNamespace: string): RootSpec | undefined {
-  const kind = TRACEABLE[`${object.apiVersion}/${object.kind}`];
+  const kind = isTraceableKind(object.kind) && TRACEABLE_API_VERSIONS[object.kind] === object.apiVersion ? object.kind : undefined;
   const name = object.metadata?.name;
   return kind && name ? { kind, namespace: object.metadata?.namespace ?? defaultNamespace, name } : undefined;
 }

@@ -7,6 +7,7 @@
  */
 import type { InternalStep } from '../core/internals';
 import type { WatchEvent } from '../core/k8s';
+import type { JourneySink } from '../core/journey/types';
 import { abortableDelay, type BackoffPolicy } from './backoff';
 import { InternalsReader, type InternalsFunction, type InternalsState } from './internals-reader';
 import type { ServerClock } from './server-clock';
@@ -38,11 +39,6 @@ export function collectionPath(kind: WatchedKind, namespace?: string): string {
 }
 
 /** What the watcher feeds: JourneyTracer has this shape. */
-export interface JourneySink {
-  ingest(event: WatchEvent, receivedAt: number): void;
-  ingestInternal(step: InternalStep): void;
-}
-
 /** The I/O the watcher runs on: the API server (see ClusterConnection.watchIo) or test doubles. */
 export interface WatchIo {
   list: ListFunction;

@@ -15,7 +15,8 @@ import type { ApplyOutcome } from './headless/journey-source';
 import type { Log } from './log';
 import { readSetting, SETTINGS_SECTION } from './headless/settings';
 import { targetLabel, type TargetManager } from './targets';
-import { TRACEABLE_KINDS, type AppliedManifest, type TraceSession } from './headless/trace-session';
+import { TRACEABLE_KINDS } from '../common/traceable-kinds';
+import type { AppliedManifest, TraceSession } from './headless/trace-session';
 import { explainUntrustedWorkspace } from './headless/workspace-trust';
 
 /** What one file's apply did; the command returns these (tests read them). */

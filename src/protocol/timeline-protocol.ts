@@ -10,7 +10,8 @@
  * Requests carry a `requestId`; the host answers each with exactly one `requestResult`.
  * Both sides switch exhaustively on `type`. Pure types plus guards: no `vscode`, no DOM.
  */
-import type { Journey, JourneyObjectRef, ObjectJourney, Stage, TraceableKind } from '../core/journey/types';
+import type { Journey, JourneyObjectRef, ObjectJourney, Stage } from '../core/journey/types';
+import { isTraceableKind } from '../common/traceable-kinds';
 
 /** Bumped when a message changes shape; the webview reports the version it speaks in `ready`. */
 export const TIMELINE_PROTOCOL_VERSION = 1;
@@ -194,13 +195,10 @@ function isRecord(value: unknown): value is Fields {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-const TRACEABLE_KINDS: ReadonlySet<string> = new Set<TraceableKind>(['Deployment', 'ReplicaSet', 'Pod']);
-
 export function isJourneyObjectRef(value: unknown): value is JourneyObjectRef {
   return (
     isRecord(value) &&
-    typeof value.kind === 'string' &&
-    TRACEABLE_KINDS.has(value.kind) &&
+    isTraceableKind(value.kind) &&
     typeof value.namespace === 'string' &&
     typeof value.name === 'string' &&
     (value.uid === undefined || typeof value.uid === 'string')

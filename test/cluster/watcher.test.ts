@@ -5,7 +5,8 @@ import { ClusterApiError } from '../../src/cluster/errors';
 import { INTERNALS_STREAM_PATH, type InternalsFunction, type InternalsRequest } from '../../src/cluster/internals-reader';
 import type { ListResult, WatchRequest } from '../../src/cluster/reflector';
 import { ServerClock } from '../../src/cluster/server-clock';
-import { ClusterWatcher, describeProblem, type JourneySink } from '../../src/cluster/watcher';
+import type { JourneySink } from '../../src/core/journey/types';
+import { ClusterWatcher, describeProblem } from '../../src/cluster/watcher';
 import { INTERNALS_PATH } from '../../src/server/api-server';
 import { object } from './fake-io';
 

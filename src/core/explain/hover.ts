@@ -15,6 +15,7 @@ import { fieldAt } from '../schema/fields';
 import { fieldRole, STAGE_LABELS } from './field-roles';
 import { escapeMarkdown, inlineCode } from './format';
 import { journeyState, liveFactLines } from './live';
+import { TRACEABLE_KINDS } from '../../common/traceable-kinds';
 
 /** The journey object a manifest document started: the newest journey for that root. */
 export interface RootQuery {
@@ -36,7 +37,6 @@ export interface FieldHover {
   fieldPath: string;
 }
 
-const TRACEABLE = new Set<string>(['Deployment', 'ReplicaSet', 'Pod']);
 
 /** A top-level scalar of a document, read from the AST so that a document with YAML errors still answers. */
 export function topLevelString(document: ManifestDocument, ...keys: string[]): string | undefined {
@@ -126,7 +126,7 @@ export function fieldHover(manifest: ParsedManifest, offset: number, lookup?: Jo
   const role = fieldRole(identity.kind, at.path);
   if (role) sections.push(`**Who acts on it:** ${escapeMarkdown(role.component)} · _${STAGE_LABELS[role.stage]}_\n\n${role.effect}`);
 
-  if (role?.live && lookup && TRACEABLE.has(identity.kind) && identity.name) {
+  if (role?.live && lookup && TRACEABLE_KINDS.has(identity.kind) && identity.name) {
     const journey = lookup({ kind: identity.kind as TraceableKind, name: identity.name, namespace: identity.namespace });
     if (journey) {
       const lines = liveFactLines(role.live, journey, containerName(document, at.path));

@@ -7,6 +7,7 @@ import type { Journey, TraceableKind } from '../journey/types';
 import type { ParsedManifest } from '../manifest';
 import { humanDuration } from './format';
 import { documentIdentity, type JourneyLookup } from './hover';
+import { TRACEABLE_KINDS } from '../../common/traceable-kinds';
 
 export type LensAction = 'apply' | 'openTimeline';
 
@@ -25,7 +26,6 @@ export interface DocumentLens {
   tooltip?: string;
 }
 
-const TRACEABLE = new Set<string>(['Deployment', 'ReplicaSet', 'Pod']);
 
 /** `3/3 ready · 4.1 s`, `1/3 ready · in progress`, `0/3 ready · stuck: FailedScheduling`. */
 export function journeySummary(journey: Journey): string {
@@ -55,7 +55,7 @@ export function documentLenses(manifest: ParsedManifest, lookup?: JourneyLookup)
     if (!identity) continue;
     const base = { documentIndex: document.index, line: document.startLine, startOffset: document.startOffset, endOffset: document.endOffset };
     lenses.push({ ...base, action: 'apply', title: 'Apply and Trace', tooltip: `Apply this ${identity.kind} and follow its journey` });
-    if (!lookup || !identity.name || !TRACEABLE.has(identity.kind)) continue;
+    if (!lookup || !identity.name || !TRACEABLE_KINDS.has(identity.kind)) continue;
     const journey = lookup({ kind: identity.kind as TraceableKind, name: identity.name, namespace: identity.namespace });
     if (!journey) continue;
     lenses.push({ ...base, action: 'openTimeline', title: 'Open Timeline', journeyId: journey.id });

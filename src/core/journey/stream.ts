@@ -10,6 +10,7 @@
 import type { InternalStep } from '../internals';
 import type { KubeObject, WatchEvent } from '../k8s';
 import type { JourneyTracer, RootSpec } from './tracer';
+import { isTraceableKind, TRACEABLE_KIND_NAMES } from '../../common/traceable-kinds';
 
 export type StreamRecord =
   | { receivedAt: number; begin: RootSpec }
@@ -21,7 +22,6 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 }
 
 const WATCH_TYPES = new Set(['ADDED', 'MODIFIED', 'DELETED']);
-const ROOT_KINDS = new Set(['Deployment', 'ReplicaSet', 'Pod']);
 const INTERNAL_TYPES = new Set(['etcdWrite', 'watchDelivered', 'schedulingCycle']);
 
 function parseLine(value: unknown, line: number): StreamRecord {
@@ -33,7 +33,7 @@ function parseLine(value: unknown, line: number): StreamRecord {
   if (typeof receivedAt !== 'number' || !Number.isFinite(receivedAt)) return fail('receivedAt must be a number (ms since the epoch)');
   if (isRecord(value.begin)) {
     const { kind, namespace, name } = value.begin;
-    if (typeof kind !== 'string' || !ROOT_KINDS.has(kind) || typeof name !== 'string') return fail('begin needs kind (Deployment, ReplicaSet or Pod) and name');
+    if (!isTraceableKind(kind) || typeof name !== 'string') return fail(`begin needs kind (${TRACEABLE_KIND_NAMES.join(', ')}) and name`);
     const root: RootSpec = { kind: kind as RootSpec['kind'], name };
     if (typeof namespace === 'string') root.namespace = namespace;
     return { receivedAt, begin: root };

@@ -54,6 +54,7 @@ import {
   type StageEvidence,
   type TraceableKind,
 } from './types';
+import { TRACEABLE_KINDS, isTraceableKind } from '../../common/traceable-kinds';
 
 export interface TracerOptions {
   /** Pods per journey whose scheduling cycles keep their per-node verdicts (default 50). */
@@ -87,7 +88,6 @@ const EARLY_INTERNALS = 32;
 const WATCH_DELIVERIES_PER_STAGE = 8;
 const ETCD_WRITES_PER_STAGE = 4;
 
-const TRACEABLE = new Set<string>(['Deployment', 'ReplicaSet', 'Pod']);
 /** Pods own nothing: one shared, frozen empty list instead of one array per pod. */
 const NO_CHILDREN: ObjectRecord[] = Object.freeze([]) as unknown as ObjectRecord[];
 const PARENT_KIND: Record<TraceableKind, TraceableKind | undefined> = { Deployment: undefined, ReplicaSet: 'Deployment', Pod: 'ReplicaSet' };
@@ -227,7 +227,7 @@ export class JourneyTracer {
     this.changeTime = step.time;
     this.internalsSeen = true;
     const ref = step.type === 'schedulingCycle' ? step.pod : step.object;
-    if (!TRACEABLE.has(ref.kind)) return;
+    if (!TRACEABLE_KINDS.has(ref.kind)) return;
     const record = this.lookup(ref);
     if (!record) {
       const namespace = ref.namespace ?? 'default';
@@ -562,7 +562,7 @@ export class JourneyTracer {
     // An Event's DELETED is its expiry: what it showed stays in the journey.
     if (type === 'DELETED') return;
     const kind = read.record(object.involvedObject)?.kind ?? read.record(object.regarding)?.kind;
-    if (typeof kind !== 'string' || !TRACEABLE.has(kind)) return;
+    if (!isTraceableKind(kind)) return;
     const event = normalizeEvent(object);
     if (!event) return;
     const placement = placeEvent(event);

@@ -5,10 +5,12 @@
  * since the Unix epoch, durations in milliseconds. A snapshot can go through `JSON.stringify` or
  * `postMessage` as it is, and never changes after it was handed out.
  */
-import type { ComponentName, EtcdWrite, SchedulingCycle, WatchDelivery } from '../internals';
+import type { ComponentName, EtcdWrite, InternalStep, SchedulingCycle, WatchDelivery } from '../internals';
+import type { WatchEvent } from '../k8s';
 
 /** Kinds a journey can start from: what `kubectl apply` creates and the tracer can follow down. */
-export type TraceableKind = 'Deployment' | 'ReplicaSet' | 'Pod';
+export type { TraceableKind } from '../../common/traceable-kinds';
+import type { TraceableKind } from '../../common/traceable-kinds';
 
 /**
  * A component as events name it. Known components use the `ComponentName` spellings; anything
@@ -420,4 +422,13 @@ export interface Journey {
 export interface JourneyChange {
   journeyId: string;
   version: number;
+}
+
+/**
+ * What takes in a cluster's changes to trace them: the tracer itself, or a session in front of it.
+ * The cluster watcher and the extension's journey sources feed one.
+ */
+export interface JourneySink {
+  ingest(event: WatchEvent, receivedAt: number): void;
+  ingestInternal(step: InternalStep): void;
 }

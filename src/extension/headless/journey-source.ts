@@ -4,8 +4,8 @@
  * from list/watch. src/cluster implements it (adapted in cluster-source.ts, loaded only when a
  * target is first used); tests hand in a fake.
  */
-import type { InternalStep } from '../../core/internals';
-import type { KubeObject, WatchEvent } from '../../core/k8s';
+import type { KubeObject } from '../../core/k8s';
+import type { JourneySink } from '../../core/journey/types';
 import type { ContextInfo } from '../../cluster/kubeconfig';
 import type { IDisposable } from './disposable';
 
@@ -43,11 +43,6 @@ export interface ApplyOutcome {
 }
 
 /** What the watch feeds (TraceSession has this shape). */
-export interface JourneySink {
-  ingest(event: WatchEvent, receivedAt: number): void;
-  ingestInternal(step: InternalStep): void;
-}
-
 export interface ConnectOptions {
   /** Kubeconfig file; undefined reads KUBECONFIG, else ~/.kube/config, as kubectl does. */
   kubeconfig?: string;

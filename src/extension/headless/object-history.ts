@@ -7,6 +7,7 @@
  */
 import { stringify } from 'yaml';
 import type { KubeObject, WatchEvent } from '../../core/k8s';
+import { TRACEABLE_KINDS } from '../../common/traceable-kinds';
 
 export interface ObjectVersion {
   /** When the watch delivered it, ms. */
@@ -28,7 +29,6 @@ export interface HistoryLimits {
 }
 
 const DEFAULT_LIMITS: HistoryLimits = { versionsPerObject: 60, objects: 3000 };
-const RECORDED_KINDS = new Set(['Deployment', 'ReplicaSet', 'Pod']);
 
 export function keyString(key: ObjectKey): string {
   return `${key.kind}/${key.namespace}/${key.name}`;
@@ -47,7 +47,7 @@ export class ObjectHistory {
     const object = event.object;
     const kind = object.kind;
     const name = object.metadata?.name;
-    if (!kind || !name || !RECORDED_KINDS.has(kind)) return;
+    if (!kind || !name || !TRACEABLE_KINDS.has(kind)) return;
     const key = keyString({ kind, namespace: object.metadata?.namespace ?? '', name });
     let versions = this.objects.get(key);
     if (versions) this.objects.delete(key);

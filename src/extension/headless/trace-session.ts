@@ -7,7 +7,7 @@
 import type { InternalStep } from '../../core/internals';
 import type { JourneyLookup, RootQuery } from '../../core/explain/hover';
 import { JourneyTracer, type RootSpec } from '../../core/journey/tracer';
-import type { Journey, TraceableKind } from '../../core/journey/types';
+import type { Journey } from '../../core/journey/types';
 import type { WatchEvent } from '../../core/k8s';
 import { Disposable, Emitter } from './disposable';
 import { ObjectHistory } from './object-history';
@@ -40,8 +40,6 @@ export interface AppliedManifest {
   appliedAt: number;
   entries: AppliedEntry[];
 }
-
-export const TRACEABLE_KINDS: ReadonlySet<string> = new Set<TraceableKind>(['Deployment', 'ReplicaSet', 'Pod']);
 
 export class TraceSession extends Disposable {
   private tracerInstance: JourneyTracer;
