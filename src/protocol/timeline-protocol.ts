@@ -12,6 +12,7 @@
  */
 import type { Journey, JourneyObjectRef, ObjectJourney, Stage } from '../core/journey/types';
 import { isTraceableKind } from '../common/traceable-kinds';
+import { isJsonObject } from '../common/json';
 
 /** Bumped when a message changes shape; the webview reports the version it speaks in `ready`. */
 export const TIMELINE_PROTOCOL_VERSION = 1;
@@ -191,9 +192,7 @@ export type WebviewRequest = OpenObjectYamlRequest | RevealInTreeRequest;
 
 type Fields = Record<string, unknown>;
 
-function isRecord(value: unknown): value is Fields {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+const isRecord = (value: unknown): value is Fields => isJsonObject(value);
 
 export function isJourneyObjectRef(value: unknown): value is JourneyObjectRef {
   return (

@@ -12,7 +12,7 @@ import { qualifiedResource } from '../sim/store/resources';
 import { formatLabelSelector } from '../sim/store/selectors';
 import { ApiError, type PropagationPolicy, type ResourceInfo } from '../sim/store/types';
 import { assignToNode, type PodObject } from '../sim/scheduler/binding';
-import { deepEqual } from '../sim/store/object-utils';
+import { deepEqual } from '../common/json';
 import { toTable } from './printers/table';
 import { applyJsonPatch } from './patch/json-patch';
 import { applyMergePatch } from './patch/merge-patch';

@@ -11,15 +11,14 @@ import type { InternalStep } from '../internals';
 import type { KubeObject, WatchEvent } from '../k8s';
 import type { JourneyTracer, RootSpec } from './tracer';
 import { isTraceableKind, TRACEABLE_KIND_NAMES } from '../../common/traceable-kinds';
+import { isJsonObject } from '../../common/json';
 
 export type StreamRecord =
   | { receivedAt: number; begin: RootSpec }
   | { receivedAt: number; event: WatchEvent }
   | { receivedAt: number; internal: InternalStep };
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+
 
 const WATCH_TYPES = new Set(['ADDED', 'MODIFIED', 'DELETED']);
 const INTERNAL_TYPES = new Set(['etcdWrite', 'watchDelivered', 'schedulingCycle']);
@@ -28,22 +27,22 @@ function parseLine(value: unknown, line: number): StreamRecord {
   const fail = (why: string): never => {
     throw new Error(`stream line ${line}: ${why}`);
   };
-  if (!isRecord(value)) return fail('not a JSON object');
+  if (!isJsonObject(value)) return fail('not a JSON object');
   const receivedAt = value.receivedAt;
   if (typeof receivedAt !== 'number' || !Number.isFinite(receivedAt)) return fail('receivedAt must be a number (ms since the epoch)');
-  if (isRecord(value.begin)) {
+  if (isJsonObject(value.begin)) {
     const { kind, namespace, name } = value.begin;
     if (!isTraceableKind(kind) || typeof name !== 'string') return fail(`begin needs kind (${TRACEABLE_KIND_NAMES.join(', ')}) and name`);
     const root: RootSpec = { kind: kind as RootSpec['kind'], name };
     if (typeof namespace === 'string') root.namespace = namespace;
     return { receivedAt, begin: root };
   }
-  if (isRecord(value.event)) {
+  if (isJsonObject(value.event)) {
     const { type, object } = value.event;
-    if (typeof type !== 'string' || !WATCH_TYPES.has(type) || !isRecord(object)) return fail('event needs type ADDED/MODIFIED/DELETED and object');
+    if (typeof type !== 'string' || !WATCH_TYPES.has(type) || !isJsonObject(object)) return fail('event needs type ADDED/MODIFIED/DELETED and object');
     return { receivedAt, event: { type: type as WatchEvent['type'], object: object as KubeObject } };
   }
-  if (isRecord(value.internal)) {
+  if (isJsonObject(value.internal)) {
     if (typeof value.internal.type !== 'string' || !INTERNAL_TYPES.has(value.internal.type)) return fail('internal needs type etcdWrite, watchDelivered or schedulingCycle');
     return { receivedAt, internal: value.internal as unknown as InternalStep };
   }

@@ -5,18 +5,18 @@
  * The diff is approximate: changed top-level fields only, values in a compact Go-like syntax.
  */
 import { fieldAt } from './fields';
+import { isJsonObject } from '../../common/json';
 
 const isEmpty = (value: unknown): boolean =>
   value === undefined || value === null || (Array.isArray(value) && value.length === 0) || (typeof value === 'object' && value !== null && !Array.isArray(value) && Object.keys(value).length === 0);
 
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** equality.Semantic.DeepEqual over JSON values: an absent field, null, [] and {} are all "empty" and equal. */
 export function semanticEqual(a: unknown, b: unknown): boolean {
   if (a === b) return true;
   if (isEmpty(a) && isEmpty(b)) return true;
   if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((item, index) => semanticEqual(item, b[index]));
-  if (isRecord(a) && isRecord(b)) {
+  if (isJsonObject(a) && isJsonObject(b)) {
     for (const key of Object.keys(a)) if (!semanticEqual(a[key], b[key])) return false;
     for (const key of Object.keys(b)) if (!(key in a) && !isEmpty(b[key])) return false;
     return true;
@@ -48,7 +48,7 @@ function goLiteral(value: unknown, path: (string | number)[]): string {
   if (value === undefined || value === null) return 'nil';
   if (typeof value === 'string') return JSON.stringify(value);
   if (Array.isArray(value)) return `{${value.map((item, index) => goLiteral(item, [...path, index])).join(', ')}}`;
-  if (isRecord(value)) {
+  if (isJsonObject(value)) {
     const isMap = fieldAt('Pod', ['spec', ...path])?.type.kind === 'map';
     const entries = Object.entries(value).map(([key, item]) => `${isMap ? JSON.stringify(key) : goFieldName(key)}: ${goLiteral(item, [...path, key])}`);
     return `{${entries.join(', ')}}`;
@@ -57,7 +57,7 @@ function goLiteral(value: unknown, path: (string | number)[]): string {
 }
 
 function securityContextOf(spec: Record<string, unknown>): Record<string, unknown> {
-  const merged: Record<string, unknown> = { ...(isRecord(spec.securityContext) ? spec.securityContext : {}) };
+  const merged: Record<string, unknown> = { ...(isJsonObject(spec.securityContext) ? spec.securityContext : {}) };
   for (const field of POD_SECURITY_FIELDS) if (spec[field] !== undefined) merged[field] = spec[field];
   return merged;
 }

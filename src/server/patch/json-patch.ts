@@ -6,7 +6,7 @@
  * server answers with.
  */
 import { badRequest, unprocessable } from './errors';
-import { cloneJson, isJsonObject, jsonEqual, type JsonObject } from './json-value';
+import { cloneJson, deepEqual, isJsonObject, type JsonObject } from '../../common/json';
 
 export type JsonPatchOperation =
   | { op: 'add' | 'replace' | 'test'; path: string; value: unknown }
@@ -127,7 +127,7 @@ class Document {
     } catch {
       throw unprocessable(`test operation does not apply: is missing path: ${path}: missing value`);
     }
-    if (!jsonEqual(actual, expected)) throw unprocessable(`testing value ${path} failed: test failed`);
+    if (!deepEqual(actual, expected)) throw unprocessable(`testing value ${path} failed: test failed`);
   }
 
   private get(path: string, operation: string): unknown {

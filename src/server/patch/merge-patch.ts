@@ -3,7 +3,7 @@
  * label`, `annotate` and `scale` send. Objects merge recursively, `null` deletes a member, and
  * anything else (arrays included) replaces the target value.
  */
-import { cloneJson, isJsonObject } from './json-value';
+import { cloneJson, isJsonObject } from '../../common/json';
 
 /**
  * Applies `patch` to `target` and returns the result, which shares nothing with either input

@@ -20,7 +20,7 @@
 import type { ResourceKind } from '../../core/k8s';
 import { badRequest, goFormat, goTypeName, unclassified, unprocessable } from './errors';
 import { sliceStable } from './go-sort';
-import { cloneJson, isJsonObject, type JsonObject } from './json-value';
+import { cloneJson, isJsonObject, type JsonObject } from '../../common/json';
 import { lookupField, schemaFor, type PatchStrategyTag, type SchemaNode } from './strategic-schema';
 
 const DIRECTIVE_MARKER = '$patch';

@@ -5,6 +5,7 @@
  */
 import type { StatusCause } from '../../core/k8s';
 import { goQuote } from '../../core/schema/go-format';
+import { isJsonObject } from '../../common/json';
 
 
 export type CauseReason =
@@ -67,15 +68,14 @@ const NO_FIELDS: Json = Object.freeze({});
 const NO_ITEMS: readonly unknown[] = Object.freeze([]);
 export const NO_MESSAGES: readonly string[] = NO_ITEMS as readonly string[];
 
-export const isRecord = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
 export const str = (value: unknown): string => (typeof value === 'string' ? value : value === undefined || value === null ? '' : String(value));
 export const listOf = (value: unknown): readonly unknown[] => (Array.isArray(value) ? value : NO_ITEMS);
 export const recordAt = (list: readonly unknown[], index: number): Json => {
   const item = list[index];
-  return isRecord(item) ? item : NO_FIELDS;
+  return isJsonObject(item) ? item : NO_FIELDS;
 };
-export const records = (value: unknown): Json[] => (Array.isArray(value) ? value.map((item) => (isRecord(item) ? item : {})) : []);
-export const stringMap = (value: unknown): Record<string, string> | undefined => (isRecord(value) ? (value as Record<string, string>) : undefined);
-export const objectOf = (value: unknown): Json => (isRecord(value) ? value : NO_FIELDS);
+export const records = (value: unknown): Json[] => (Array.isArray(value) ? value.map((item) => (isJsonObject(item) ? item : {})) : []);
+export const stringMap = (value: unknown): Record<string, string> | undefined => (isJsonObject(value) ? (value as Record<string, string>) : undefined);
+export const objectOf = (value: unknown): Json => (isJsonObject(value) ? value : NO_FIELDS);
 export const isNonEmptyList = (value: unknown): boolean => Array.isArray(value) && value.length > 0;
 export const isSet = (value: unknown): boolean => value !== undefined && value !== null;

@@ -11,7 +11,7 @@
 import type { OwnerReference } from '../../core/k8s';
 import { informer, objectKey, splitKey, type SimContext } from '../context';
 import { ApiError, type StoreChange } from '../store/types';
-import { cloneJson } from '../store/object-utils';
+import { cloneJson } from '../../common/json';
 import { controllerOf, newControllerRef, parseTime, sortedMap, SyncError, type DeploymentCondition, type DeploymentObject, type LabelSelector, type PodObject, type ReplicaSetObject } from './controller-types';
 import {
   actualReplicaCount,

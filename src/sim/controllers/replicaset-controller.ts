@@ -9,7 +9,8 @@
  */
 import type { KubeObject, OwnerReference } from '../../core/k8s';
 import { informer, objectKey, splitKey, type SimContext } from '../context';
-import { cloneAsJson, deepEqual, rfc3339 } from '../store/object-utils';
+import { cloneAsJson, deepEqual } from '../../common/json';
+import { rfc3339 } from '../store/object-utils';
 import { ApiError, type StoreChange } from '../store/types';
 import { controllerOf, newControllerRef, SyncError, type PodObject, type ReplicaSetCondition, type ReplicaSetObject, type ReplicaSetStatus } from './controller-types';
 import { recordEvent } from './controller-events';

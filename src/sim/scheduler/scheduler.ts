@@ -9,7 +9,7 @@ import type { ObjectRef, SchedulingCycle } from '../../core/internals';
 import type { KubeObject, Node, Pod } from '../../core/k8s';
 import type { TimerHandle } from '../clock';
 import { informer, type SimContext } from '../context';
-import { deepEqual } from '../store/object-utils';
+import { deepEqual } from '../../common/json';
 import { ApiError, type StoreChange } from '../store/types';
 import { bindPod, markUnschedulable, type PodObject } from './binding';
 import { fitErrorMessage, NO_NODES_AVAILABLE, ReasonHistogram, truncateEventMessage, type FitErrorStyle } from './fit-error';

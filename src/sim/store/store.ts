@@ -9,7 +9,8 @@
 import type { KubeObject, ObjectMeta, OwnerReference, ResourceKind } from '../../core/k8s';
 import type { VirtualClock } from '../clock';
 import type { InternalsLog } from '../context';
-import { cloneJson, deepEqual, rfc3339 } from './object-utils';
+import { cloneJson, deepEqual } from '../../common/json';
+import { rfc3339 } from './object-utils';
 import { ManagedFieldStamps } from './managed-fields';
 import { RESOURCES, qualifiedResource, resourceInfo } from './resources';
 import { parseFieldSelector, parseLabelSelector, type ObjectPredicate } from './selectors';

@@ -6,7 +6,8 @@ import type { KubeObject, LabelSelector } from '../../../core/k8s';
 import { semanticEqual } from '../../../core/schema/go-diff';
 import { goIntOrString, goLabelSelector, goQuote, goStringMap } from '../../../core/schema/go-format';
 import { nameIsDNSSubdomain, regexError } from '../../../core/schema/name-rules';
-import { FIELD_IMMUTABLE, checkNonNegative, forbidden, invalid, isRecord, isSet, notSupported, objectOf, required, str, stringMap, type Errors, type Json } from '../field';
+import { FIELD_IMMUTABLE, checkNonNegative, forbidden, invalid, isSet, notSupported, objectOf, required, str, stringMap, type Errors, type Json } from '../field';
+import { isJsonObject } from '../../../common/json';
 import { checkLabelSelector, checkObjectMeta, checkObjectMetaUpdate, selectorVerdict } from '../meta/validation';
 import { checkPodTemplateSpec } from '../core/validation';
 
@@ -37,7 +38,7 @@ function checkDeploymentStrategy(strategy: Json, field: string, errors: Errors):
     return;
   }
   if (type === 'RollingUpdate') {
-    if (!isRecord(rollingUpdate)) {
+    if (!isJsonObject(rollingUpdate)) {
       errors.push(required(`${field}.rollingUpdate`, 'this should be defaulted and never be nil'));
       return;
     }
@@ -53,19 +54,19 @@ function checkDeploymentStrategy(strategy: Json, field: string, errors: Errors):
     }
     return;
   }
-  const rollingUpdateValue = isRecord(rollingUpdate) ? '(*apps.RollingUpdateDeployment)(0xc000a1b2c0)' : '(*apps.RollingUpdateDeployment)(nil)';
+  const rollingUpdateValue = isJsonObject(rollingUpdate) ? '(*apps.RollingUpdateDeployment)(0xc000a1b2c0)' : '(*apps.RollingUpdateDeployment)(nil)';
   errors.push(notSupported(field, `apps.DeploymentStrategy{Type:${goQuote(type)}, RollingUpdate:${rollingUpdateValue}}`, ['Recreate', 'RollingUpdate']));
 }
 
 /** ValidatePodTemplateSpecForReplicaSet: selector ↔ labels, the template, restartPolicy Always. */
 function checkTemplateForReplicaSet(spec: Json, field: string, errors: Errors): void {
   const template = spec.template;
-  if (!isRecord(template)) {
+  if (!isJsonObject(template)) {
     errors.push(required(field));
     return;
   }
   const labels = stringMap(objectOf(template.metadata).labels);
-  const selector = isRecord(spec.selector) ? (spec.selector as LabelSelector) : undefined;
+  const selector = isJsonObject(spec.selector) ? (spec.selector as LabelSelector) : undefined;
   if (selectorVerdict(selector, labels ?? {}) === 'mismatch') {
     errors.push(invalid(`${field}.metadata.labels`, goStringMap(labels), '`selector` does not match template `labels`'));
   }
@@ -79,7 +80,7 @@ function checkTemplateForReplicaSet(spec: Json, field: string, errors: Errors): 
 }
 
 function checkWorkloadSelector(spec: Json, errors: Errors): void {
-  if (!isRecord(spec.selector)) {
+  if (!isJsonObject(spec.selector)) {
     errors.push(required('spec.selector'));
     return;
   }
@@ -114,7 +115,7 @@ function checkReplicaSetSpec(spec: Json, errors: Errors): void {
 /** apps/v1 strategies reject any change of the selector after creation. */
 function checkSelectorImmutable(spec: Json, oldSpec: Json, errors: Errors): void {
   if (semanticEqual(spec.selector, oldSpec.selector)) return;
-  errors.push(invalid('spec.selector', goLabelSelector(isRecord(spec.selector) ? (spec.selector as LabelSelector) : undefined), FIELD_IMMUTABLE));
+  errors.push(invalid('spec.selector', goLabelSelector(isJsonObject(spec.selector) ? (spec.selector as LabelSelector) : undefined), FIELD_IMMUTABLE));
 }
 
 export function validateWorkload(kind: 'Deployment' | 'ReplicaSet', object: KubeObject, old: KubeObject | undefined): Errors {

@@ -7,7 +7,8 @@ import { podSpecDiff, semanticEqual } from '../../../core/schema/go-diff';
 import { goQuote, goScalar } from '../../../core/schema/go-format';
 import { inclusiveRangeError, isDNS1123Label, isQualifiedName, isValidLabelValue, maxLenError, nameIsDNSSubdomain, regexError } from '../../../core/schema/name-rules';
 import { compareQuantities, formatQuantity, parseQuantity, type Quantity } from '../../../core/schema/quantity';
-import { IS_NEGATIVE, NO_MESSAGES, addInvalid, duplicate, forbidden, invalid, isNonEmptyList, isRecord, isSet, listOf, notFound, notSupported, objectOf, recordAt, records, required, str, stringMap, tooLong, type Errors, type Json } from '../field';
+import { IS_NEGATIVE, NO_MESSAGES, addInvalid, duplicate, forbidden, invalid, isNonEmptyList, isSet, listOf, notFound, notSupported, objectOf, recordAt, records, required, str, stringMap, tooLong, type Errors, type Json } from '../field';
+import { isJsonObject } from '../../../common/json';
 import { checkAnnotations, checkLabels, checkObjectMeta, checkObjectMetaUpdate, type NameRule } from '../meta/validation';
 
 // ---------------------------------------------------------------------------------------------
@@ -184,8 +185,8 @@ function checkProbe(probe: Json, field: string, kind: 'liveness' | 'readiness' |
   const handlers = setKeys(probe, PROBE_HANDLERS);
   if (handlers.length === 0) errors.push(required(field, 'must specify a handler type'));
   for (let extra = 1; extra < handlers.length; extra++) errors.push(forbidden(`${field}.${handlers[extra]}`, 'may not specify more than 1 handler type'));
-  if (isRecord(probe.httpGet)) checkPortNumOrName(probe.httpGet.port, `${field}.httpGet.port`, errors);
-  if (isRecord(probe.tcpSocket)) checkPortNumOrName(probe.tcpSocket.port, `${field}.tcpSocket.port`, errors);
+  if (isJsonObject(probe.httpGet)) checkPortNumOrName(probe.httpGet.port, `${field}.httpGet.port`, errors);
+  if (isJsonObject(probe.tcpSocket)) checkPortNumOrName(probe.tcpSocket.port, `${field}.tcpSocket.port`, errors);
   for (const key of PROBE_NON_NEGATIVE_FIELDS) {
     const value = probe[key];
     if (typeof value === 'number' && value < 0) errors.push(invalid(`${field}.${key}`, String(value), IS_NEGATIVE));
@@ -216,7 +217,7 @@ function checkContainerCommon(container: Json, volumeNames: ReadonlySet<string>,
   const pullPolicy = str(container.imagePullPolicy);
   if (!pullPolicy) errors.push(required(`${path}.imagePullPolicy`));
   else if (!PULL_POLICIES.includes(pullPolicy)) errors.push(notSupported(`${path}.imagePullPolicy`, goQuote(pullPolicy), PULL_POLICIES));
-  if (isRecord(container.resources) && (isRecord(container.resources.limits) || isRecord(container.resources.requests))) {
+  if (isJsonObject(container.resources) && (isJsonObject(container.resources.limits) || isJsonObject(container.resources.requests))) {
     checkResources(container.resources, `${path}.resources`, errors);
   }
 }
@@ -302,9 +303,9 @@ function checkContainers(containers: readonly unknown[], volumeNames: ReadonlySe
     const name = str(container.name);
     if (containerNames.has(name)) errors.push(duplicate(`${path}.name`, goQuote(name)));
     else containerNames.add(name);
-    if (isRecord(container.livenessProbe)) checkProbe(container.livenessProbe, `${path}.livenessProbe`, 'liveness', errors);
-    if (isRecord(container.readinessProbe)) checkProbe(container.readinessProbe, `${path}.readinessProbe`, 'readiness', errors);
-    if (isRecord(container.startupProbe)) checkProbe(container.startupProbe, `${path}.startupProbe`, 'startup', errors);
+    if (isJsonObject(container.livenessProbe)) checkProbe(container.livenessProbe, `${path}.livenessProbe`, 'liveness', errors);
+    if (isJsonObject(container.readinessProbe)) checkProbe(container.readinessProbe, `${path}.readinessProbe`, 'readiness', errors);
+    if (isJsonObject(container.startupProbe)) checkProbe(container.startupProbe, `${path}.startupProbe`, 'startup', errors);
     if (isSet(container.restartPolicy)) errors.push(forbidden(`${path}.restartPolicy`, 'may not be set for non-init containers'));
   }
 }
@@ -334,7 +335,7 @@ function checkPodSpec(spec: Json, field: string, errors: Errors): void {
   const dnsPolicy = str(spec.dnsPolicy);
   if (!dnsPolicy) errors.push(required(`${field}.dnsPolicy`));
   else if (!DNS_POLICIES.includes(dnsPolicy)) errors.push(notSupported(`${field}.dnsPolicy`, goQuote(dnsPolicy), DNS_POLICIES));
-  if (isRecord(spec.nodeSelector)) checkLabels(stringMap(spec.nodeSelector), `${field}.nodeSelector`, errors);
+  if (isJsonObject(spec.nodeSelector)) checkLabels(stringMap(spec.nodeSelector), `${field}.nodeSelector`, errors);
   const serviceAccountName = str(spec.serviceAccountName);
   const serviceAccountMessages = serviceAccountName ? nameIsDNSSubdomain(serviceAccountName, false) : NO_MESSAGES;
   if (serviceAccountMessages.length > 0) addInvalid(`${field}.serviceAccountName`, serviceAccountName, serviceAccountMessages, errors);
@@ -460,7 +461,7 @@ export function validatePodUpdate(pod: KubeObject, old: KubeObject): Errors {
   const errors: Errors = [];
   checkObjectMetaUpdate(pod, old, errors);
   // The stored spec itself (writes that leave spec alone share it) passed all of this when it was written.
-  if (isRecord(pod.spec) && pod.spec === old.spec) return errors;
+  if (isJsonObject(pod.spec) && pod.spec === old.spec) return errors;
   const spec = objectOf(pod.spec);
   checkPodSpec(spec, 'spec', errors);
   checkPodSpecUpdate(spec, objectOf(old.spec), errors);
