@@ -3,38 +3,16 @@
  * event recorder and the internals log. Components never reach for globals, so a test can build
  * a context with only the parts it needs.
  */
+import type { ComponentName } from '../core/internals';
 import type { KubeObject, ResourceKind } from '../core/k8s';
-import type { ComponentName, InternalStep } from '../core/internals';
+import type { EventRecorder } from './event-recorder';
+import type { InternalsLog } from './internals-log';
 import type { VirtualClock } from './clock';
 import type { StoreApi, StoreChange } from './store/types';
 
-export interface EventSource {
-  component: ComponentName;
-  /** The node name, for kubelet events. */
-  host?: string;
-}
-
-export interface EventRecorder {
-  /** Record a core/v1 Event about `involved`, aggregated as client-go's event correlator does. */
-  record(involved: KubeObject, type: 'Normal' | 'Warning', reason: string, message: string, source: EventSource, options?: EventOptions): void;
-}
-
-export interface EventOptions {
-  /**
-   * Record the event the way an events.k8s.io/v1 recorder does (the scheduler since 1.19):
-   * `eventTime` with microseconds, `reportingComponent`, `action`, an empty `source` and null
-   * first/lastTimestamp when read through core/v1.
-   */
-  eventsV1?: { action: string };
-}
-
-export interface InternalsLog {
-  record(step: InternalStep): void;
-  /** Whether watch deliveries are recorded (off in large benchmarks, where they would dominate memory). */
-  readonly recordsWatchDeliveries: boolean;
-  /** False when no step is kept or listened to, so writers may skip building them (undefined: true). */
-  readonly recordsSteps?: boolean;
-}
+// Components import everything they are given from here.
+export type { EventOptions, EventRecorder, EventSource } from './event-recorder';
+export type { InternalsLog } from './internals-log';
 
 /** Virtual-time delays, in ms, taken from real clusters (see docs/lifecycle-facts.md, "Timings"). */
 export interface Timings {

@@ -1,5 +1,12 @@
 import type { InternalStep } from '../core/internals';
-import type { InternalsLog } from './context';
+
+export interface InternalsLog {
+  record(step: InternalStep): void;
+  /** Whether watch deliveries are recorded (off in large benchmarks, where they would dominate memory). */
+  readonly recordsWatchDeliveries: boolean;
+  /** False when no step is kept or listened to, so writers may skip building them (undefined: true). */
+  readonly recordsSteps?: boolean;
+}
 
 /**
  * The simulator's internals stream: a bounded log with live listeners. Bounded because a

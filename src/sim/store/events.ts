@@ -10,7 +10,7 @@
  */
 import type { KubeObject } from '../../core/k8s';
 import type { VirtualClock } from '../clock';
-import type { EventOptions, EventRecorder, EventSource } from '../context';
+import type { EventOptions, EventRecorder, EventSource } from '../event-recorder';
 import { flattened, rfc3339, rfc3339Micro } from './object-utils';
 import { ApiError, type StoreApi } from './types';
 import { COMBINED_EVENT_PREFIX } from '../../core/journey/events';

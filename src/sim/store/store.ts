@@ -8,7 +8,7 @@
  */
 import type { KubeObject, ObjectMeta, OwnerReference, ResourceKind } from '../../core/k8s';
 import type { VirtualClock } from '../clock';
-import type { InternalsLog } from '../context';
+import type { InternalsLog } from '../internals-log';
 import { cloneJson, deepEqual } from '../../common/json';
 import { rfc3339 } from './object-utils';
 import { ManagedFieldStamps } from './managed-fields';
