@@ -11,7 +11,7 @@ import type { MemoryStore } from '../sim/store/store';
 import { qualifiedResource } from '../sim/store/resources';
 import { formatLabelSelector } from '../sim/store/selectors';
 import { ApiError, type PropagationPolicy, type ResourceInfo } from '../sim/store/types';
-import { assignToNode, type PodObject } from '../sim/scheduler/binding';
+import { assignToNode, type PodObject } from '../sim/store/pod-binding';
 import { deepEqual } from '../common/json';
 import { toTable } from './printers/table';
 import { applyJsonPatch } from './patch/json-patch';

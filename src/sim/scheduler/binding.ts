@@ -1,58 +1,17 @@
 /**
- * The scheduler's writes to a pod: the binding (spec.nodeName and PodScheduled=True, which the
- * API server's pods/binding subresource sets in one write) and the PodScheduled=False condition
- * of a failed attempt (written only when it changes, as `updatePod` in schedule_one.go).
+ * The scheduler's writes to a pod: the binding through the API server's pods/binding subresource
+ * (store/pod-binding.ts), and the PodScheduled=False condition of a failed attempt (written only
+ * when it changes, as `updatePod` in schedule_one.go).
  */
-import type { KubeObject, Pod, PodCondition } from '../../core/k8s';
-import { rfc3339 } from '../store/object-utils';
-import { ApiError, type StoreApi } from '../store/types';
+import type { PodCondition } from '../../core/k8s';
+import { bindPod, setPodCondition, statusOf, type PodObject } from '../store/pod-binding';
+import type { StoreApi } from '../store/types';
 
 export const SCHEDULER_FIELD_MANAGER = 'default-scheduler';
 
-export type PodObject = Pod & KubeObject;
-type PodStatus = NonNullable<Pod['status']>;
-
-/** kubernetes-types marks status read-only (server-set); the copies handed to `mutate` are ours to change. */
-function statusOf(copy: PodObject): PodStatus {
-  const writable = copy as { status?: PodStatus };
-  return (writable.status ??= {});
-}
-
-/** `podutil.UpdatePodCondition`: the transition time moves only when the status does. Returns whether anything changed. */
-export function setPodCondition(status: PodStatus, condition: PodCondition, now: number): boolean {
-  const conditions = ((status as { conditions?: PodCondition[] }).conditions ??= []);
-  const index = conditions.findIndex((c) => c.type === condition.type);
-  const existing = index >= 0 ? conditions[index] : undefined;
-  const transition = existing && existing.status === condition.status ? existing.lastTransitionTime : rfc3339(now);
-  // Go marshals the zero lastProbeTime as null, which is what clients read.
-  const next = { type: condition.type, status: condition.status, lastProbeTime: null, lastTransitionTime: transition, ...(condition.reason ? { reason: condition.reason } : {}), ...(condition.message ? { message: condition.message } : {}) } as unknown as PodCondition;
-  if (existing && existing.status === next.status && existing.reason === next.reason && existing.message === next.message && existing.lastTransitionTime === next.lastTransitionTime) return false;
-  if (index >= 0) conditions[index] = next;
-  else conditions.push(next);
-  return true;
-}
-
-/** Thrown by the binding write when the pod is no longer the one the scheduler chose a node for. */
-export function bindingConflict(name: string, detail: string): ApiError {
-  return new ApiError(409, 'Conflict', `Operation cannot be fulfilled on pods/binding "${name}": ${detail}`, { name, kind: 'pods' });
-}
-
-export function bindPod(store: StoreApi, pod: { namespace: string; name: string; uid: string }, nodeName: string, now: number): PodObject {
-  return store.mutate<PodObject>('Pod', pod.namespace, pod.name, (copy) => {
-    if (copy.metadata?.uid !== pod.uid) throw bindingConflict(pod.name, 'the pod was replaced');
-    if (!copy.spec) throw bindingConflict(pod.name, 'the pod has no spec');
-    if (copy.spec.nodeName) throw bindingConflict(pod.name, `pod ${pod.name} is already assigned to node "${copy.spec.nodeName}"`);
-    assignToNode(copy, nodeName, now);
-  }, { fieldManager: SCHEDULER_FIELD_MANAGER, subresource: 'binding' });
-}
-
-/**
- * What the API server's pods/binding storage does to the pod (`setPodHostAndAnnotations`), in one
- * write: `spec.nodeName`, and `PodScheduled=True` through `podutil.UpdatePodCondition`.
- */
-export function assignToNode(copy: PodObject, nodeName: string, now: number): void {
-  (copy.spec as { nodeName?: string }).nodeName = nodeName;
-  setPodCondition(statusOf(copy), { type: 'PodScheduled', status: 'True' }, now);
+/** The DefaultBinder: a binding written as the scheduler. */
+export function bindAsScheduler(store: StoreApi, pod: { namespace: string; name: string; uid: string }, nodeName: string, now: number): PodObject {
+  return bindPod(store, pod, nodeName, now, SCHEDULER_FIELD_MANAGER);
 }
 
 /** PodScheduled=False, reason Unschedulable; no write when the condition already says so. */

@@ -11,7 +11,8 @@ import type { TimerHandle } from '../clock';
 import { informer, type SimContext } from '../context';
 import { deepEqual } from '../../common/json';
 import { ApiError, type StoreChange } from '../store/types';
-import { bindPod, markUnschedulable, type PodObject } from './binding';
+import { bindAsScheduler, markUnschedulable } from './binding';
+import type { PodObject } from '../store/pod-binding';
 import { fitErrorMessage, NO_NODES_AVAILABLE, ReasonHistogram, truncateEventMessage, type FitErrorStyle } from './fit-error';
 import { SchedulingAlgorithm, type Placement } from './framework';
 import { podHostPorts } from './host-ports';
@@ -214,7 +215,7 @@ export class Scheduler {
   private bind(qp: QueuedPod, info: PodSchedulingInfo, nodeName: string): void {
     if (!this.running) return;
     try {
-      const bound = bindPod(this.ctx.store, info, nodeName, this.ctx.clock.now());
+      const bound = bindAsScheduler(this.ctx.store, info, nodeName, this.ctx.clock.now());
       this.ctx.events.record(bound, 'Normal', 'Scheduled', `Successfully assigned ${info.namespace}/${info.name} to ${nodeName}`, { component: DEFAULT_SCHEDULER_NAME }, { eventsV1: { action: 'Binding' } });
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
