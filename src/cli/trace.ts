@@ -16,6 +16,8 @@ import { ApiError } from '../sim/store/types';
 import { qualifiedResource, resourceInfo } from '../sim/store/resources';
 import { servedKind } from '../sim/apply';
 import { tuneHeapForSimulator } from '../server/heap-tuning';
+import { HeapGuard, heapAdvice, podCount, type HeapNumbers } from '../server/heap-guard';
+import { tracedPodBudget } from './trace-budget';
 
 export interface TraceOptions {
   file: string;
@@ -23,6 +25,10 @@ export interface TraceOptions {
   /** Virtual seconds per wall second; undefined runs as fast as possible. */
   speed?: number;
   seed: number;
+  /** The simulator's pod budget (default: what fits in this process's heap, see trace-budget.ts). */
+  maxPods?: number;
+  /** The heap numbers the out-of-memory guard reads (tests inject small ones). */
+  heapStatistics?: () => HeapNumbers;
   timeoutMs: number;
   json: boolean;
   evidence: boolean;
@@ -143,8 +149,13 @@ export async function runTrace(options: TraceOptions): Promise<number> {
   const manifest = readManifest(options.file, options.err);
   if (!manifest) return 1;
 
-  tuneHeapForSimulator();
-  const simulator = new Simulator({ nodes: options.nodes, seed: options.seed });
+  const budgetHint = 'kube-journey trace --max-pods';
+  let tracedPods = (): number => 0;
+  const doing = (): string => `while tracing ${podCount(tracedPods())}`;
+  tuneHeapForSimulator({ doing, budgetHint });
+  const heapGuard = new HeapGuard({ statistics: options.heapStatistics, doing, advice: heapAdvice(budgetHint) });
+  const simulator = new Simulator({ nodes: options.nodes, seed: options.seed, maxPods: options.maxPods ?? tracedPodBudget(), maxPodsHint: budgetHint, guard: () => heapGuard.check() });
+  tracedPods = () => simulator.podBudget.used;
   const tracer = new JourneyTracer();
   connectTracer(simulator, tracer);
 
@@ -172,8 +183,14 @@ export async function runTrace(options: TraceOptions): Promise<number> {
 
   const allDone = (): boolean => journeyIds.every((id) => tracer.progress(id)?.done === true);
   const anyStuck = (): boolean => journeyIds.some((id) => tracer.progress(id)?.stuck === true);
-  const run = (until: () => boolean, ms: number) => (options.speed === undefined ? Promise.resolve(simulator.runUntil(until, ms)) : runPaced(simulator, until, ms, options.speed));
-  const outcome = await run(allDone, options.timeoutMs);
+  // Past the pod budget a journey can only wait for pods that will never be made: say so now.
+  const outOfBudget = (): boolean => simulator.podBudget.refused > 0 && anyStuck();
+  const run = (until: () => boolean, ms: number) => (options.speed === undefined ? Promise.resolve(simulator.runUntil(until, ms)) : runPaced(simulator, until, ms, options.speed, () => heapGuard.check()));
+  const outcome = await run(() => allDone() || outOfBudget(), options.timeoutMs);
+  if (outOfBudget()) {
+    const journeys = journeyIds.map((id) => tracer.journey(id)).filter((j): j is Journey => j !== undefined);
+    return finishTrace({ ...options, results, journeys, outcome: 'pod budget used up', limit: `within the simulator's pod budget of ${podCount(simulator.podBudget.maxPods)}` });
+  }
   // A crash-looping container can look Ready for a moment, as in a real cluster; watch a little
   // longer so a journey that only looked finished is reported as stuck.
   if (outcome === 'done' && journeyIds.length > 0) await run(anyStuck, SETTLE_MS);
@@ -182,13 +199,20 @@ export async function runTrace(options: TraceOptions): Promise<number> {
 }
 
 /** Paced mode: virtual time follows the wall clock × speed. */
-async function runPaced(simulator: Simulator, done: () => boolean, maxVirtualMs: number, speed: number): Promise<'done' | 'timeout'> {
+async function runPaced(simulator: Simulator, done: () => boolean, maxVirtualMs: number, speed: number, guard: () => void): Promise<'done' | 'timeout'> {
   const driver = new PacedDriver(simulator.clock, { speed });
   const deadline = simulator.clock.now() + maxVirtualMs;
   driver.start();
   try {
-    return await new Promise((resolve) => {
+    return await new Promise((resolve, reject) => {
       const check = setInterval(() => {
+        try {
+          guard();
+        } catch (error) {
+          clearInterval(check);
+          reject(error);
+          return;
+        }
         if (done()) {
           clearInterval(check);
           resolve('done');

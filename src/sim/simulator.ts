@@ -14,7 +14,7 @@ import { prepareForCreate } from './store/defaults';
 import { DEFAULT_MAX_PODS, PodBudget } from './store/pod-budget';
 import { StoreEventRecorder } from './store/events';
 import { applyObject, type ApplyResult } from './apply';
-import { runUntil, type RunOutcome } from './driver';
+import { runUntil, type RunGuard, type RunOutcome } from './driver';
 import { startComponents, type Components } from './components';
 
 export interface SimulatorOptions {
@@ -37,6 +37,8 @@ export interface SimulatorOptions {
   maxPods?: number;
   /** How the user raises `maxPods`, named in the refusal: `kube-journey --max-pods`. */
   maxPodsHint?: string;
+  /** Checked while `runUntil` runs; throwing stops it (the CLI's heap guard). */
+  guard?: RunGuard;
 }
 
 export class Simulator {
@@ -71,6 +73,6 @@ export class Simulator {
 
   /** Run as fast as possible until `done()` holds or `maxVirtualMs` of virtual time pass. */
   runUntil(done: () => boolean, maxVirtualMs: number): RunOutcome {
-    return runUntil(this.clock, done, maxVirtualMs);
+    return runUntil(this.clock, done, maxVirtualMs, 1, this.options.guard);
   }
 }

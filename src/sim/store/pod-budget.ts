@@ -29,6 +29,7 @@ export interface PodBudgetOptions {
 
 export class PodBudget {
   private pods = 0;
+  private refusals = 0;
   private readonly hint: string;
 
   constructor(readonly maxPods: number, hint = DEFAULT_BUDGET_HINT) {
@@ -48,6 +49,11 @@ export class PodBudget {
     return this.pods;
   }
 
+  /** How many creations the budget refused so far. */
+  get refused(): number {
+    return this.refusals;
+  }
+
   /** Wraps `admission` so that creating a pod past the budget is refused with 403 Forbidden. */
   guard(admission: Admission): Admission {
     return {
@@ -59,6 +65,7 @@ export class PodBudget {
 
   private refusal(kind: ResourceKind, object: KubeObject): ApiError | undefined {
     if (kind !== 'Pod' || this.pods < this.maxPods) return undefined;
+    this.refusals++;
     const name = admissionName(object);
     return new ApiError(403, 'Forbidden', `pods "${name}" is forbidden: the simulator's pod budget of ${this.maxPods} pods is used up (raise it with ${this.hint})`, { name, kind: 'pods' });
   }
