@@ -71,6 +71,11 @@ export interface TraceReport {
   err: Writable;
   /** More fields for the JSON output. */
   extra?: Record<string, unknown>;
+  /**
+   * Why the run was ended early (the pod budget), named for unfinished journeys: the tracer's
+   * list of stuck objects is bounded and may show only pods that wait for nodes.
+   */
+  stoppedBecause?: string;
 }
 
 /** Connect a tracer to a simulator: every change of the traced kinds, and the internals stream. */
@@ -136,7 +141,7 @@ export function finishTrace(report: TraceReport): number {
   if (unfinished.length > 0) {
     for (const journey of unfinished) {
       const reason = journey.stuckObjects[0];
-      const why = reason ? `${reason.ref.kind.toLowerCase()}/${reason.ref.name}: ${reason.stuck.reason}: ${reason.stuck.message}` : `still ${journey.status}`;
+      const why = report.stoppedBecause ?? (reason ? `${reason.ref.kind.toLowerCase()}/${reason.ref.name}: ${reason.stuck.reason}: ${reason.stuck.message}` : `still ${journey.status}`);
       const verdict = journey.done && journey.status === 'complete' ? 'became available but is not healthy' : `did not finish ${report.limit}`;
       report.err.write(`kube-journey: ${journey.root.kind.toLowerCase()}/${journey.root.name} ${verdict}: ${why}\n`);
     }
@@ -189,7 +194,7 @@ export async function runTrace(options: TraceOptions): Promise<number> {
   const outcome = await run(() => allDone() || outOfBudget(), options.timeoutMs);
   if (outOfBudget()) {
     const journeys = journeyIds.map((id) => tracer.journey(id)).filter((j): j is Journey => j !== undefined);
-    return finishTrace({ ...options, results, journeys, outcome: 'pod budget used up', limit: `within the simulator's pod budget of ${podCount(simulator.podBudget.maxPods)}` });
+    return finishTrace({ ...options, results, journeys, outcome: 'pod budget used up', stoppedBecause: `FailedCreate: Error creating: ${simulator.podBudget.lastError?.message ?? ''}`, limit: `within the simulator's pod budget of ${podCount(simulator.podBudget.maxPods)}` });
   }
   // A crash-looping container can look Ready for a moment, as in a real cluster; watch a little
   // longer so a journey that only looked finished is reported as stuck.

@@ -30,6 +30,7 @@ export interface PodBudgetOptions {
 export class PodBudget {
   private pods = 0;
   private refusals = 0;
+  private lastRefusal: ApiError | undefined;
   private readonly hint: string;
 
   constructor(readonly maxPods: number, hint = DEFAULT_BUDGET_HINT) {
@@ -54,6 +55,11 @@ export class PodBudget {
     return this.refusals;
   }
 
+  /** The latest refusal, for a report of why a run ended. */
+  get lastError(): ApiError | undefined {
+    return this.lastRefusal;
+  }
+
   /** Wraps `admission` so that creating a pod past the budget is refused with 403 Forbidden. */
   guard(admission: Admission): Admission {
     return {
@@ -67,7 +73,8 @@ export class PodBudget {
     if (kind !== 'Pod' || this.pods < this.maxPods) return undefined;
     this.refusals++;
     const name = admissionName(object);
-    return new ApiError(403, 'Forbidden', `pods "${name}" is forbidden: the simulator's pod budget of ${this.maxPods} pods is used up (raise it with ${this.hint})`, { name, kind: 'pods' });
+    this.lastRefusal = new ApiError(403, 'Forbidden', `pods "${name}" is forbidden: the simulator's pod budget of ${this.maxPods} pods is used up (raise it with ${this.hint})`, { name, kind: 'pods' });
+    return this.lastRefusal;
   }
 }
 

@@ -45,11 +45,12 @@ describe('kube-journey trace past its limits', () => {
   it('ends at once with exit 1 and the budget named when the pod budget refuses pods', async () => {
     const file = join(dir, 'billion.yaml');
     writeFileSync(file, deployment(1_000_000_000));
-    const { code, err } = await trace(file, { maxPods: 20 });
+    // More pods than 3 nodes take (110 each): the budget is named, not the pods waiting for a node.
+    const { code, err } = await trace(file, { maxPods: 400 });
     assert.equal(code, 1);
     assert.match(
       err,
-      /^kube-journey: deployment\/web did not finish within the simulator's pod budget of 20 pods: replicaset\/web-\w+: FailedCreate: pods "web-\w+-" is forbidden: the simulator's pod budget of 20 pods is used up \(raise it with kube-journey trace --max-pods\)$/m,
+      /^kube-journey: deployment\/web did not finish within the simulator's pod budget of 400 pods: FailedCreate: Error creating: pods "web-\w+-" is forbidden: the simulator's pod budget of 400 pods is used up \(raise it with kube-journey trace --max-pods\)$/m,
     );
   });
 
