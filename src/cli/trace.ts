@@ -157,7 +157,7 @@ export async function runTrace(options: TraceOptions): Promise<number> {
   const budgetHint = 'kube-journey trace --max-pods';
   let tracedPods = (): number => 0;
   const doing = (): string => `while tracing ${podCount(tracedPods())}`;
-  tuneHeapForSimulator({ doing, budgetHint });
+  tuneHeapForSimulator({ watch: false });
   const heapGuard = new HeapGuard({ statistics: options.heapStatistics, doing, advice: heapAdvice(budgetHint) });
   const simulator = new Simulator({ nodes: options.nodes, seed: options.seed, maxPods: options.maxPods ?? tracedPodBudget(), maxPodsHint: budgetHint, guard: () => heapGuard.check() });
   tracedPods = () => simulator.podBudget.used;

@@ -3,14 +3,17 @@
  * aborts it with "FATAL ERROR: Reached heap limit" and a native stack. A simulated cluster keeps
  * nearly all it allocates, so once the live heap is close to the limit nothing will free it.
  *
- * Live heap is read just after a garbage collection: `used_heap_size` sampled at any moment
- * includes garbage not yet collected, but a sample lower than the previous one shows that a
- * collection ran in between, and then what is used is (nearly) all live. The guard acts on
- * those samples only, so a heap full of garbage that the next collection frees never stops a run.
+ * The live heap is what a full collection leaves. `used_heap_size` read at any other moment
+ * includes garbage not yet collected (with the old generation growing to 1.6 × the live heap, a
+ * heap 70 % live fills up to the limit before it is collected), and near the limit collections
+ * run between any two reads, so reads alone cannot tell the two apart. V8's GC profiler records
+ * the heap after each collection, from inside the collector, so it works while a synchronous
+ * run never yields to the event loop.
  */
-import { getHeapStatistics } from 'node:v8';
+import { GCProfiler } from 'node:v8';
 
 export interface HeapNumbers {
+  /** Heap used just after the latest full (mark-compact) collection. */
   used_heap_size: number;
   heap_size_limit: number;
 }
@@ -26,8 +29,8 @@ export class HeapExhaustedError extends Error {
 }
 
 export interface HeapGuardOptions {
-  /** `v8.getHeapStatistics` by default; tests inject small numbers. */
-  statistics?: () => HeapNumbers;
+  /** The heap after the latest full collection since the last call, or undefined when none ran (tests inject small numbers). */
+  statistics?: () => HeapNumbers | undefined;
   stopFraction?: number;
   /** What the process was doing, for the message: `while tracing 120,000 pods`. */
   doing: () => string;
@@ -35,27 +38,41 @@ export interface HeapGuardOptions {
   advice: string;
 }
 
+/** The heap after each full collection, read from V8's GC profiler (about 6 µs a call). */
+export function heapAfterFullCollections(): () => HeapNumbers | undefined {
+  const profiler = new GCProfiler();
+  profiler.start();
+  return () => {
+    const { statistics } = profiler.stop();
+    profiler.start();
+    let latest: HeapNumbers | undefined;
+    for (const gc of statistics) {
+      if (gc.gcType !== 'MarkSweepCompact') continue;
+      const after = gc.afterGC.heapStatistics;
+      latest = { used_heap_size: after.usedHeapSize, heap_size_limit: after.heapSizeLimit };
+    }
+    return latest;
+  };
+}
+
 function gigabytes(bytes: number): string {
   return `${(bytes / 1e9).toFixed(1)} GB`;
 }
 
 export class HeapGuard {
-  private previousUsed = Number.NEGATIVE_INFINITY;
-  private readonly statistics: () => HeapNumbers;
+  private readonly statistics: () => HeapNumbers | undefined;
   private readonly stopFraction: number;
 
   constructor(private readonly options: HeapGuardOptions) {
-    this.statistics = options.statistics ?? getHeapStatistics;
+    this.statistics = options.statistics ?? heapAfterFullCollections();
     this.stopFraction = options.stopFraction ?? HEAP_STOP_FRACTION;
   }
 
-  /** Throws `HeapExhaustedError` when the live heap passed the stop fraction of the limit. */
+  /** Throws `HeapExhaustedError` when a full collection since the last check left more than the stop fraction of the limit. */
   check(): void {
-    const { used_heap_size: used, heap_size_limit: limit } = this.statistics();
-    const collected = used < this.previousUsed;
-    this.previousUsed = used;
-    if (!collected || used < limit * this.stopFraction) return;
-    throw new HeapExhaustedError(`out of memory: the heap reached ${gigabytes(used)} of its ${gigabytes(limit)} limit ${this.options.doing()}; ${this.options.advice}`);
+    const heap = this.statistics();
+    if (!heap || heap.used_heap_size < heap.heap_size_limit * this.stopFraction) return;
+    throw new HeapExhaustedError(`out of memory: the heap reached ${gigabytes(heap.used_heap_size)} of its ${gigabytes(heap.heap_size_limit)} limit ${this.options.doing()}; ${this.options.advice}`);
   }
 }
 

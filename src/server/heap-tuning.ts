@@ -21,18 +21,21 @@ export interface HeapWatchOptions {
   doing?: () => string;
   /** How the user lowers the pod budget: `kube-journey simulate --max-pods`. */
   budgetHint?: string;
+  /** False for a process that checks its heap itself (`trace` runs synchronously, from its driver loop). */
+  watch?: boolean;
 }
 
 /**
  * Applies the setting to this process (V8 reads it at every collection, so calling it at any
  * time works), and watches the heap every second: a process about to run out of it writes one
  * line and exits 1 instead of V8's abort. The watch only runs while the event loop turns (a
- * served simulator, paced runs); synchronous runs pass a `HeapGuard` to the driver loop.
+ * served simulator); synchronous runs pass a `HeapGuard` to the driver loop instead.
  */
 export function tuneHeapForSimulator(watch: HeapWatchOptions = {}): void {
   if (tuned) return;
   tuned = true;
   setFlagsFromString(`--heap-growing-percent=${HEAP_GROWING_PERCENT}`);
+  if (watch.watch === false) return;
   const guard = new HeapGuard({ doing: watch.doing ?? (() => 'while simulating'), advice: heapAdvice(watch.budgetHint ?? 'a lower --max-pods') });
   setInterval(() => {
     try {

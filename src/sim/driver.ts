@@ -15,7 +15,7 @@ export type RunOutcome = 'done' | 'idle' | 'timeout';
  */
 export type RunGuard = () => void;
 
-export const GUARD_EVERY = 1024;
+export const GUARD_EVERY = 256;
 
 /** Advance virtual time until `done()` holds, nothing is scheduled, or `maxVirtualMs` passes. */
 export function runUntil(clock: VirtualClock, done: () => boolean, maxVirtualMs: number, checkEvery = 1, guard?: RunGuard): RunOutcome {
