@@ -27,8 +27,8 @@ export interface TraceOptions {
   seed: number;
   /** The simulator's pod budget (default: what fits in this process's heap, see trace-budget.ts). */
   maxPods?: number;
-  /** The heap numbers the out-of-memory guard reads (tests inject small ones). */
-  heapStatistics?: () => HeapNumbers;
+  /** The heap after the latest full collection, as the out-of-memory guard reads it (tests inject small numbers). */
+  heapStatistics?: () => HeapNumbers | undefined;
   timeoutMs: number;
   json: boolean;
   evidence: boolean;
@@ -155,12 +155,9 @@ export async function runTrace(options: TraceOptions): Promise<number> {
   if (!manifest) return 1;
 
   const budgetHint = 'kube-journey trace --max-pods';
-  let tracedPods = (): number => 0;
-  const doing = (): string => `while tracing ${podCount(tracedPods())}`;
   tuneHeapForSimulator({ watch: false });
-  const heapGuard = new HeapGuard({ statistics: options.heapStatistics, doing, advice: heapAdvice(budgetHint) });
+  const heapGuard = new HeapGuard({ statistics: options.heapStatistics, doing: () => `while tracing ${podCount(simulator.podBudget.used)}`, advice: heapAdvice(budgetHint) });
   const simulator = new Simulator({ nodes: options.nodes, seed: options.seed, maxPods: options.maxPods ?? tracedPodBudget(), maxPodsHint: budgetHint, guard: () => heapGuard.check() });
-  tracedPods = () => simulator.podBudget.used;
   const tracer = new JourneyTracer();
   connectTracer(simulator, tracer);
 

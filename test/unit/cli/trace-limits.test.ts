@@ -63,8 +63,8 @@ describe('kube-journey trace past its limits', () => {
   });
 
   it('sizes its default pod budget to the heap limit', () => {
-    assert.equal(tracedPodBudget(4 * 1024 ** 3), 93_000);
-    assert.equal(tracedPodBudget(8 * 1024 ** 3), 198_000);
+    assert.equal(tracedPodBudget(4 * 1024 ** 3), 65_000);
+    assert.equal(tracedPodBudget(8 * 1024 ** 3), 139_000);
     assert.equal(tracedPodBudget(256 * 1024 ** 2), 1000);
   });
 
