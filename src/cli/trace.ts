@@ -71,11 +71,6 @@ export interface TraceReport {
   err: Writable;
   /** More fields for the JSON output. */
   extra?: Record<string, unknown>;
-  /**
-   * Why the run was ended early (the pod budget), named for unfinished journeys: the tracer's
-   * list of stuck objects is bounded and may show only pods that wait for nodes.
-   */
-  stoppedBecause?: string;
 }
 
 /** Connect a tracer to a simulator: every change of the traced kinds, and the internals stream. */
@@ -141,7 +136,7 @@ export function finishTrace(report: TraceReport): number {
   if (unfinished.length > 0) {
     for (const journey of unfinished) {
       const reason = journey.stuckObjects[0];
-      const why = report.stoppedBecause ?? (reason ? `${reason.ref.kind.toLowerCase()}/${reason.ref.name}: ${reason.stuck.reason}: ${reason.stuck.message}` : `still ${journey.status}`);
+      const why = reason ? `${reason.ref.kind.toLowerCase()}/${reason.ref.name}: ${reason.stuck.reason}: ${reason.stuck.message}` : `still ${journey.status}`;
       const verdict = journey.done && journey.status === 'complete' ? 'became available but is not healthy' : `did not finish ${report.limit}`;
       report.err.write(`kube-journey: ${journey.root.kind.toLowerCase()}/${journey.root.name} ${verdict}: ${why}\n`);
     }
@@ -185,13 +180,22 @@ export async function runTrace(options: TraceOptions): Promise<number> {
 
   const allDone = (): boolean => journeyIds.every((id) => tracer.progress(id)?.done === true);
   const anyStuck = (): boolean => journeyIds.some((id) => tracer.progress(id)?.stuck === true);
-  // Past the pod budget a journey can only wait for pods that will never be made: say so now.
-  const outOfBudget = (): boolean => simulator.podBudget.refused > 0 && anyStuck();
+  // Past the pod budget a stuck journey waits for pods that will never be made: once every
+  // journey finished or is stuck, say so instead of waiting for the timeout.
+  const outOfBudget = (): boolean =>
+    simulator.podBudget.refused > 0 &&
+    journeyIds.every((id) => {
+      const progress = tracer.progress(id);
+      return progress?.done === true || progress?.stuck === true;
+    });
   const run = (until: () => boolean, ms: number) => (options.speed === undefined ? Promise.resolve(simulator.runUntil(until, ms)) : runPaced(simulator, until, ms, options.speed, () => heapGuard.check()));
   const outcome = await run(() => allDone() || outOfBudget(), options.timeoutMs);
   if (outOfBudget()) {
     const journeys = journeyIds.map((id) => tracer.journey(id)).filter((j): j is Journey => j !== undefined);
-    return finishTrace({ ...options, results, journeys, outcome: 'pod budget used up', stoppedBecause: `FailedCreate: Error creating: ${simulator.podBudget.lastError?.message ?? ''}`, limit: `within the simulator's pod budget of ${podCount(simulator.podBudget.maxPods)}` });
+    const code = finishTrace({ ...options, results, journeys, outcome: 'pod budget used up', limit: `within the simulator's pod budget of ${podCount(simulator.podBudget.maxPods)}` });
+    // The tracer lists a bounded number of stuck objects: pods waiting for a node may hide the ReplicaSet that the budget stopped.
+    options.err.write(`kube-journey: stopped at the pod budget: ${simulator.podBudget.lastError?.message ?? ''}\n`);
+    return Math.max(code, 1);
   }
   // A crash-looping container can look Ready for a moment, as in a real cluster; watch a little
   // longer so a journey that only looked finished is reported as stuck.

@@ -10,7 +10,7 @@
  * the heap after each collection, from inside the collector, so it works while a synchronous
  * run never yields to the event loop.
  */
-import { GCProfiler } from 'node:v8';
+import { GCProfiler, getHeapStatistics } from 'node:v8';
 
 export interface HeapNumbers {
   /** Heap used just after the latest full (mark-compact) collection. */
@@ -38,11 +38,25 @@ export interface HeapGuardOptions {
   advice: string;
 }
 
-/** The heap after each full collection, read from V8's GC profiler (about 6 µs a call). */
-export function heapAfterFullCollections(): () => HeapNumbers | undefined {
+/**
+ * Used heap (garbage included) from which the GC profiler starts: below it the live heap cannot
+ * be near the limit, and a run that never gets there pays nothing (the profiler keeps a record
+ * of every collection until it is read, which a synchronous run does not do).
+ */
+export const PROFILE_FROM_FRACTION = 0.6;
+
+/** The heap after each full collection, read from V8's GC profiler (about 6 µs a call) once the heap passed `profileFrom` of its limit. */
+export function heapAfterFullCollections(profileFrom = PROFILE_FROM_FRACTION): () => HeapNumbers | undefined {
   const profiler = new GCProfiler();
-  profiler.start();
+  let profiling = false;
   return () => {
+    if (!profiling) {
+      const heap = getHeapStatistics();
+      if (heap.used_heap_size < heap.heap_size_limit * profileFrom) return undefined;
+      profiler.start();
+      profiling = true;
+      return undefined;
+    }
     const { statistics } = profiler.stop();
     profiler.start();
     let latest: HeapNumbers | undefined;
