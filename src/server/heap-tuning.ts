@@ -31,12 +31,12 @@ export interface HeapWatchOptions {
  * line and exits 1 instead of V8's abort. The watch only runs while the event loop turns (a
  * served simulator); synchronous runs pass a `HeapGuard` to the driver loop instead.
  */
-export function tuneHeapForSimulator(watch: HeapWatchOptions = {}): void {
+export function tuneHeapForSimulator(options: HeapWatchOptions = {}): void {
   if (tuned) return;
   tuned = true;
   setFlagsFromString(`--heap-growing-percent=${HEAP_GROWING_PERCENT}`);
-  if (watch.watch === false) return;
-  const guard = new HeapGuard({ doing: watch.doing ?? (() => 'while simulating'), advice: heapAdvice(watch.budgetHint ?? 'a lower --max-pods') });
+  if (options.watch === false) return;
+  const guard = new HeapGuard({ doing: options.doing ?? (() => 'while simulating'), advice: heapAdvice(options.budgetHint ?? 'a lower --max-pods') });
   setInterval(() => {
     try {
       guard.check();
