@@ -22,7 +22,7 @@ const USAGE = `Usage:
       --nodes     worker nodes in the simulator (default 3)
       --speed     pace the simulation: virtual seconds per wall second (default: as fast as possible)
       --seed      seed for names, uids and timing jitter (default 1)
-      --max-pods  the most pods the simulator makes; more are refused as a quota would (default ${tracedPodBudget()}, what fits in this heap)
+      --max-pods  the most pods the simulator makes; more are refused as a quota would (default: what fits in this heap, ${tracedPodBudget(3)} with 3 nodes)
       --timeout   give up after this many simulated seconds (default 300)
       --json      print the journeys as JSON
       --evidence  print each stage's evidence (field changes, events, internals)

@@ -152,7 +152,7 @@ export async function runTrace(options: TraceOptions): Promise<number> {
   const budgetHint = 'kube-journey trace --max-pods';
   tuneHeapForSimulator({ watch: false });
   const heapGuard = new HeapGuard({ statistics: options.heapStatistics, doing: () => `while tracing ${podCount(simulator.podBudget.used)}`, advice: heapAdvice(budgetHint) });
-  const simulator = new Simulator({ nodes: options.nodes, seed: options.seed, maxPods: options.maxPods ?? tracedPodBudget(), maxPodsHint: budgetHint, guard: () => heapGuard.check() });
+  const simulator = new Simulator({ nodes: options.nodes, seed: options.seed, maxPods: options.maxPods ?? tracedPodBudget(options.nodes), maxPodsHint: budgetHint, guard: () => heapGuard.check() });
   const tracer = new JourneyTracer();
   connectTracer(simulator, tracer);
 

@@ -60,10 +60,12 @@ describe('kube-journey trace past its limits', () => {
     await assert.rejects(trace(file, { heapStatistics }), (error: unknown) => error instanceof HeapExhaustedError && /^out of memory: the heap reached 0\.9 GB of its 1\.0 GB limit while tracing [\d,]+ pods; simulate fewer pods \(kube-journey trace --max-pods\)/.test(error.message));
   });
 
-  it('sizes its default pod budget to the heap limit', () => {
-    assert.equal(tracedPodBudget(4 * 1024 ** 3), 65_000);
-    assert.equal(tracedPodBudget(8 * 1024 ** 3), 139_000);
-    assert.equal(tracedPodBudget(256 * 1024 ** 2), 1000);
+  it('sizes its default pod budget to the heap limit and the nodes', () => {
+    // (70 % of the limit − 300 MiB) / (16 KiB + 12 B × nodes), in thousands.
+    assert.equal(tracedPodBudget(3, 4 * 1024 ** 3), 163_000);
+    assert.equal(tracedPodBudget(5000, 4 * 1024 ** 3), 35_000);
+    assert.equal(tracedPodBudget(5000, 8 * 1024 ** 3), 74_000);
+    assert.equal(tracedPodBudget(3, 256 * 1024 ** 2), 1000);
   });
 
   it('prints an alias bomb as one line at its place, without a stack, and exits 1', async function () {
