@@ -69,7 +69,10 @@ export function parseManifest(text: string): ParsedManifest {
       const pos = lineCounter.linePos(offset);
       return { line: pos.line, column: pos.col, message };
     };
-    for (const error of [...doc.errors, ...doc.warnings]) problems.push(at(error.pos[0], error.message.split('\n')[0]));
+    for (const error of [...doc.errors, ...doc.warnings]) {
+      const { offset, message } = placeYamlError(text, error.pos[0], error.message.split('\n')[0]);
+      problems.push(at(offset, message));
+    }
     const contentStart = doc.contents?.range?.[0] ?? startOffset;
     let object: KubeObject | undefined;
     const collectionKey = doc.errors.length === 0 ? collectionKeyOffset(doc) : undefined;
@@ -115,6 +118,23 @@ function collectionKeyOffset(doc: Document.Parsed): number | undefined {
   return found;
 }
 
+const DEEP_NESTING = 'the YAML nests too deeply to be read';
+
+/**
+ * Where and how to show one of the yaml library's errors. It places an unterminated quoted
+ * scalar where the closing quote was expected, often the end of the file: the opening quote,
+ * the last one before that place that follows a space or an indicator, is where to fix it.
+ */
+function placeYamlError(text: string, offset: number, message: string): { offset: number; message: string } {
+  if (/Maximum call stack/.test(message)) return { offset, message: DEEP_NESTING };
+  const quote = /^Missing closing (["'])quote/.exec(message)?.[1];
+  if (!quote) return { offset, message };
+  for (let i = Math.min(offset, text.length) - 1; i >= 0; i--) {
+    if (text[i] === quote && (i === 0 || /[\s:,[{\-?]/.test(text[i - 1]))) return { offset: i, message: `${message}: the quoted scalar that starts here is never closed` };
+  }
+  return { offset, message };
+}
+
 interface ConversionProblem {
   /** Where in the file, when known; otherwise the document's start. */
   offset?: number;
@@ -135,7 +155,7 @@ function toObject(doc: Document.Parsed): { value: unknown } | { problem: Convers
 }
 
 function conversionMessage(error: unknown): string {
-  if (error instanceof RangeError) return 'the YAML nests too deeply to be read';
+  if (error instanceof RangeError) return DEEP_NESTING;
   return error instanceof Error ? error.message.split('\n')[0] : String(error);
 }
 

@@ -83,6 +83,15 @@ describe('parseManifest on bad input', () => {
     assert.deepEqual([problem.line, problem.column], [7, 5]);
   });
 
+  it('places an unterminated quoted scalar on its opening quote, not at the end of the file', () => {
+    // Each with its own escaped quote inside, which is not the opening one.
+    for (const quoted of ['"it\\"s never closed', "'it''s never closed"]) {
+      const problem = onlyProblem(`${CONFIG_MAP}data:\n  x: ${quoted}\n  y: z\n---\n${CONFIG_MAP}`);
+      assert.deepEqual([problem.line, problem.column], [6, 6], problem.message);
+      assert.match(problem.message, /the quoted scalar that starts here is never closed$/);
+    }
+  });
+
   it('says a scalar document is not a mapping', () => {
     const problem = onlyProblem(`${CONFIG_MAP}---\njust a string\n`);
     assert.equal(problem.message, 'a Kubernetes manifest document must be a mapping (apiVersion, kind, metadata, …)');
