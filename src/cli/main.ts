@@ -1,21 +1,28 @@
 /**
  * `kube-journey` command line:
- *   trace -f <file> [--nodes N] [--speed X] [--seed S] [--timeout S] [--json] [--evidence]
+ *   trace -f <file> [--nodes N] [--speed X] [--seed S] [--max-pods N] [--timeout S] [--json] [--evidence]
  *   trace -f <file> --context NAME [--kubeconfig FILE] [--force-conflicts] [--timeout S] [--json] [--evidence]
- *   simulate [--port P] [--nodes N] [--kubeconfig FILE] [--speed X] [--seed S]
+ *   simulate [--port P] [--nodes N] [--kubeconfig FILE] [--speed X] [--seed S] [--max-pods N]
+ * Errors are one line on stderr (KUBE_JOURNEY_DEBUG=1 adds the stack); exit 1 for a failed
+ * trace or an error, 2 for a bad command line.
  */
 import { parseArgs } from 'node:util';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { runTrace } from './trace';
 import { runSimulator } from '../server/simulator-process';
+import { tuneHeapForSimulator } from '../server/heap-tuning';
+import { HeapExhaustedError, podCount } from '../server/heap-guard';
+import { DEFAULT_MAX_PODS } from '../common/simulator-defaults';
+import { tracedPodBudget } from './trace-budget';
 
 const USAGE = `Usage:
-  kube-journey trace -f <file> [--nodes N] [--speed X] [--seed S] [--timeout SECONDS] [--json] [--evidence]
+  kube-journey trace -f <file> [--nodes N] [--speed X] [--seed S] [--max-pods N] [--timeout SECONDS] [--json] [--evidence]
       Apply <file> to a fresh built-in simulator and print each object's journey.
       --nodes     worker nodes in the simulator (default 3)
       --speed     pace the simulation: virtual seconds per wall second (default: as fast as possible)
       --seed      seed for names, uids and timing jitter (default 1)
+      --max-pods  the most pods the simulator makes; more are refused as a quota would (default: what fits in this heap, ${tracedPodBudget(3)} with 3 nodes)
       --timeout   give up after this many simulated seconds (default 300)
       --json      print the journeys as JSON
       --evidence  print each stage's evidence (field changes, events, internals)
@@ -27,8 +34,11 @@ const USAGE = `Usage:
       --force-conflicts  take over fields that other field managers own
       --timeout          give up after this many seconds (default 300)
 
-  kube-journey simulate [--port P] [--nodes N] [--kubeconfig FILE] [--speed X] [--seed S]
+  kube-journey simulate [--port P] [--nodes N] [--kubeconfig FILE] [--speed X] [--seed S] [--max-pods N]
       Run the simulator as a Kubernetes API server on 127.0.0.1 for kubectl.
+      --max-pods  the most pods the simulator holds (default ${DEFAULT_MAX_PODS})
+
+Errors are printed as one line; KUBE_JOURNEY_DEBUG=1 prints their stack too.
 `;
 
 export class UsageError extends Error {}
@@ -38,6 +48,11 @@ function numberOption(value: string | undefined, name: string, fallback: number,
   const n = Number(value);
   if (!Number.isFinite(n) || !check(n)) throw new UsageError(`--${name} must be a positive number, got "${value}"`);
   return n;
+}
+
+function maxPodsOption(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  return numberOption(value, 'max-pods', 0, (n) => Number.isInteger(n) && n > 0);
 }
 
 async function main(argv: string[]): Promise<number> {
@@ -57,6 +72,7 @@ async function main(argv: string[]): Promise<number> {
         timeout: { type: 'string' },
         json: { type: 'boolean' },
         evidence: { type: 'boolean' },
+        'max-pods': { type: 'string' },
         context: { type: 'string' },
         kubeconfig: { type: 'string' },
         'force-conflicts': { type: 'boolean' },
@@ -75,7 +91,7 @@ async function main(argv: string[]): Promise<number> {
       err: process.stderr,
     };
     if (values.context !== undefined || values.kubeconfig !== undefined) {
-      const simulatorOnly = (['nodes', 'speed', 'seed'] as const).filter((name) => values[name] !== undefined);
+      const simulatorOnly = (['nodes', 'speed', 'seed', 'max-pods'] as const).filter((name) => values[name] !== undefined);
       if (simulatorOnly.length > 0) throw new UsageError(`--${simulatorOnly[0]} applies to the built-in simulator, not to --context/--kubeconfig`);
       // Loaded only for clusters: the simulator path does not need the Kubernetes client.
       const { runTraceCluster } = await import('./trace-cluster');
@@ -93,15 +109,20 @@ async function main(argv: string[]): Promise<number> {
       nodes: numberOption(values.nodes, 'nodes', 3, (n) => Number.isInteger(n) && n > 0),
       speed: values.speed === undefined ? undefined : numberOption(values.speed, 'speed', 1),
       seed: numberOption(values.seed, 'seed', 1, (n) => Number.isInteger(n) && n >= 0),
+      maxPods: maxPodsOption(values['max-pods']),
       ...reporting,
     });
   }
   if (command === 'simulate') {
     const { values } = parseArgs({
       args: rest,
-      options: { port: { type: 'string' }, nodes: { type: 'string' }, kubeconfig: { type: 'string' }, speed: { type: 'string' }, seed: { type: 'string' } },
+      options: { port: { type: 'string' }, nodes: { type: 'string' }, kubeconfig: { type: 'string' }, speed: { type: 'string' }, seed: { type: 'string' }, 'max-pods': { type: 'string' } },
       strict: true,
     });
+    const budgetHint = 'kube-journey simulate --max-pods';
+    let simulatedPods = (): number => 0;
+    // Before runSimulator, which tunes the heap too: the first call's message wins.
+    tuneHeapForSimulator({ doing: () => `while simulating ${podCount(simulatedPods())}`, budgetHint });
     const kubeconfigPath = values.kubeconfig ?? join(homedir(), '.kube-journey', 'simulator.kubeconfig');
     const nodes = numberOption(values.nodes, 'nodes', 3, (n) => Number.isInteger(n) && n > 0);
     const running = await runSimulator({
@@ -109,8 +130,11 @@ async function main(argv: string[]): Promise<number> {
       nodes,
       speed: numberOption(values.speed, 'speed', 1),
       seed: numberOption(values.seed, 'seed', 1, (n) => Number.isInteger(n) && n >= 0),
+      maxPods: maxPodsOption(values['max-pods']) ?? DEFAULT_MAX_PODS,
+      maxPodsHint: budgetHint,
       kubeconfigPath,
     });
+    simulatedPods = () => running.simulator.podBudget.used;
     process.stdout.write(
       `Kube Journey simulator: ${nodes} node${nodes === 1 ? '' : 's'}, Kubernetes API v1.32.4 on ${running.api.url}\n` +
         `Kubeconfig (with a bearer token for this run) written to ${kubeconfigPath}\n\n` +
@@ -134,6 +158,25 @@ process.stdout.on('error', (error: NodeJS.ErrnoException) => {
   process.exit(0);
 });
 
+/** One line for any error: a stack is for developers (KUBE_JOURNEY_DEBUG=1), not for users. */
+function errorLine(error: unknown): string {
+  const message = (error instanceof Error ? error.message : String(error)).replace(/\s*\n\s*/g, ' ');
+  if (error instanceof HeapExhaustedError) return message;
+  const name = error instanceof Error && error.name !== 'Error' ? `${error.name}: ` : '';
+  return `${name}${message}${process.env.KUBE_JOURNEY_DEBUG ? '' : ' (KUBE_JOURNEY_DEBUG=1 shows where)'}`;
+}
+
+function fail(error: unknown): void {
+  process.stderr.write(`kube-journey: ${errorLine(error)}\n`);
+  if (process.env.KUBE_JOURNEY_DEBUG && error instanceof Error && error.stack) process.stderr.write(`${error.stack}\n`);
+}
+
+// Errors thrown outside main's promise (a timer of the served simulator, a stream): one line too.
+process.on('uncaughtException', (error) => {
+  fail(error);
+  process.exit(1);
+});
+
 main(process.argv.slice(2)).then(
   (code) => {
     process.exitCode = code;
@@ -144,7 +187,7 @@ main(process.argv.slice(2)).then(
       process.exitCode = 2;
       return;
     }
-    process.stderr.write(`kube-journey: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    fail(error);
     process.exitCode = 1;
   },
 );

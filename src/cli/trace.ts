@@ -17,6 +17,8 @@ import { qualifiedResource, resourceInfo } from '../sim/store/resources';
 import { servedKind } from '../sim/apply';
 import { tuneHeapForSimulator } from '../server/heap-tuning';
 import { TRACEABLE_KINDS } from '../common/traceable-kinds';
+import { HeapGuard, heapAdvice, podCount, type HeapNumbers } from '../server/heap-guard';
+import { tracedPodBudget } from './trace-budget';
 
 export interface TraceOptions {
   file: string;
@@ -24,6 +26,10 @@ export interface TraceOptions {
   /** Virtual seconds per wall second; undefined runs as fast as possible. */
   speed?: number;
   seed: number;
+  /** The simulator's pod budget (default: what fits in this process's heap, see trace-budget.ts). */
+  maxPods?: number;
+  /** The heap after the latest full collection, as the out-of-memory guard reads it (tests inject small numbers). */
+  heapStatistics?: () => HeapNumbers | undefined;
   timeoutMs: number;
   json: boolean;
   evidence: boolean;
@@ -143,8 +149,10 @@ export async function runTrace(options: TraceOptions): Promise<number> {
   const manifest = readManifest(options.file, options.err);
   if (!manifest) return 1;
 
-  tuneHeapForSimulator();
-  const simulator = new Simulator({ nodes: options.nodes, seed: options.seed });
+  const budgetHint = 'kube-journey trace --max-pods';
+  tuneHeapForSimulator({ watch: false });
+  const heapGuard = new HeapGuard({ statistics: options.heapStatistics, doing: () => `while tracing ${podCount(simulator.podBudget.used)}`, advice: heapAdvice(budgetHint) });
+  const simulator = new Simulator({ nodes: options.nodes, seed: options.seed, maxPods: options.maxPods ?? tracedPodBudget(options.nodes), maxPodsHint: budgetHint, guard: () => heapGuard.check() });
   const tracer = new JourneyTracer();
   connectTracer(simulator, tracer);
 
@@ -172,8 +180,23 @@ export async function runTrace(options: TraceOptions): Promise<number> {
 
   const allDone = (): boolean => journeyIds.every((id) => tracer.progress(id)?.done === true);
   const anyStuck = (): boolean => journeyIds.some((id) => tracer.progress(id)?.stuck === true);
-  const run = (until: () => boolean, ms: number) => (options.speed === undefined ? Promise.resolve(simulator.runUntil(until, ms)) : runPaced(simulator, until, ms, options.speed));
-  const outcome = await run(allDone, options.timeoutMs);
+  // Past the pod budget a stuck journey waits for pods that will never be made: once every
+  // journey finished or is stuck, say so instead of waiting for the timeout.
+  const outOfBudget = (): boolean =>
+    simulator.podBudget.refused > 0 &&
+    journeyIds.every((id) => {
+      const progress = tracer.progress(id);
+      return progress?.done === true || progress?.stuck === true;
+    });
+  const run = (until: () => boolean, ms: number) => (options.speed === undefined ? Promise.resolve(simulator.runUntil(until, ms)) : runPaced(simulator, until, ms, options.speed, () => heapGuard.check()));
+  const outcome = await run(() => allDone() || outOfBudget(), options.timeoutMs);
+  if (outOfBudget()) {
+    const journeys = journeyIds.map((id) => tracer.journey(id)).filter((j): j is Journey => j !== undefined);
+    const code = finishTrace({ ...options, results, journeys, outcome: 'pod budget used up', limit: `within the simulator's pod budget of ${podCount(simulator.podBudget.maxPods)}` });
+    // The tracer lists a bounded number of stuck objects: pods waiting for a node may hide the ReplicaSet that the budget stopped.
+    options.err.write(`kube-journey: stopped at the pod budget: ${simulator.podBudget.lastError?.message ?? ''}\n`);
+    return Math.max(code, 1);
+  }
   // A crash-looping container can look Ready for a moment, as in a real cluster; watch a little
   // longer so a journey that only looked finished is reported as stuck.
   if (outcome === 'done' && journeyIds.length > 0) await run(anyStuck, SETTLE_MS);
@@ -182,13 +205,20 @@ export async function runTrace(options: TraceOptions): Promise<number> {
 }
 
 /** Paced mode: virtual time follows the wall clock × speed. */
-async function runPaced(simulator: Simulator, done: () => boolean, maxVirtualMs: number, speed: number): Promise<'done' | 'timeout'> {
+async function runPaced(simulator: Simulator, done: () => boolean, maxVirtualMs: number, speed: number, guard: () => void): Promise<'done' | 'timeout'> {
   const driver = new PacedDriver(simulator.clock, { speed });
   const deadline = simulator.clock.now() + maxVirtualMs;
   driver.start();
   try {
-    return await new Promise((resolve) => {
+    return await new Promise((resolve, reject) => {
       const check = setInterval(() => {
+        try {
+          guard();
+        } catch (error) {
+          clearInterval(check);
+          reject(error);
+          return;
+        }
         if (done()) {
           clearInterval(check);
           resolve('done');

@@ -157,11 +157,13 @@ export class TargetManager extends Disposable {
     const config = vscode.workspace.getConfiguration(SETTINGS_SECTION);
     const nodes = readSetting(config, 'simulator.nodes');
     const speed = readSetting(config, 'simulator.speed');
+    const maxPods = readSetting(config, 'simulator.maxPods');
     progress?.report({ message: `Starting the built-in simulator (${nodes} nodes)…` });
     const started = performance.now();
     const simulator = await SimulatorChild.start(this.deps.simulatorLaunch, {
       nodes,
       speed,
+      maxPods,
       kubeconfigPath: this.simulatorKubeconfig,
       onLog: (line) => this.deps.log.info(`[simulator] ${line}`),
     });

@@ -6,15 +6,44 @@
  * under 2 GB, for about a fifth more garbage-collection CPU (see README, Benchmark).
  */
 import { setFlagsFromString } from 'node:v8';
+import { HeapExhaustedError, HeapGuard, heapAdvice } from './heap-guard';
 
 /** The old generation may grow to 1.6 × the live heap before the next full collection. */
 export const HEAP_GROWING_PERCENT = 60;
 
+/** How often a served simulator looks at its heap. */
+const HEAP_WATCH_MS = 1000;
+
 let tuned = false;
 
-/** Applies the setting to this process (V8 reads it at every collection, so calling it at any time works). */
-export function tuneHeapForSimulator(): void {
+export interface HeapWatchOptions {
+  /** What the process is doing, for the out-of-memory line: `while simulating`. */
+  doing?: () => string;
+  /** How the user lowers the pod budget: `kube-journey simulate --max-pods`. */
+  budgetHint?: string;
+  /** False for a process that checks its heap itself (`trace` runs synchronously, from its driver loop). */
+  watch?: boolean;
+}
+
+/**
+ * Applies the setting to this process (V8 reads it at every collection, so calling it at any
+ * time works), and watches the heap every second: a process about to run out of it writes one
+ * line and exits 1 instead of V8's abort. The watch only runs while the event loop turns (a
+ * served simulator); synchronous runs pass a `HeapGuard` to the driver loop instead.
+ */
+export function tuneHeapForSimulator(options: HeapWatchOptions = {}): void {
   if (tuned) return;
   tuned = true;
   setFlagsFromString(`--heap-growing-percent=${HEAP_GROWING_PERCENT}`);
+  if (options.watch === false) return;
+  const guard = new HeapGuard({ doing: options.doing ?? (() => 'while simulating'), advice: heapAdvice(options.budgetHint ?? 'a lower --max-pods') });
+  setInterval(() => {
+    try {
+      guard.check();
+    } catch (error) {
+      if (!(error instanceof HeapExhaustedError)) throw error;
+      process.stderr.write(`kube-journey: ${error.message}\n`);
+      process.exit(1);
+    }
+  }, HEAP_WATCH_MS).unref();
 }

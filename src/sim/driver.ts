@@ -8,12 +8,26 @@ import type { VirtualClock } from './clock';
 
 export type RunOutcome = 'done' | 'idle' | 'timeout';
 
+/**
+ * Called every `GUARD_EVERY` timers, from inside the loop: throwing stops the run (the heap
+ * guard does, before the process runs out of memory). A synchronous run never yields to the
+ * event loop, so an interval timer could not do it.
+ */
+export type RunGuard = () => void;
+
+export const GUARD_EVERY = 256;
+
 /** Advance virtual time until `done()` holds, nothing is scheduled, or `maxVirtualMs` passes. */
-export function runUntil(clock: VirtualClock, done: () => boolean, maxVirtualMs: number, checkEvery = 1): RunOutcome {
+export function runUntil(clock: VirtualClock, done: () => boolean, maxVirtualMs: number, checkEvery = 1, guard?: RunGuard): RunOutcome {
   const deadline = clock.now() + maxVirtualMs;
   let sinceCheck = 0;
+  let sinceGuard = 0;
   if (done()) return 'done';
   for (;;) {
+    if (guard && ++sinceGuard >= GUARD_EVERY) {
+      sinceGuard = 0;
+      guard();
+    }
     const due = clock.nextDue();
     if (due === undefined) return done() ? 'done' : 'idle';
     if (due > deadline) {

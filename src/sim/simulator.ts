@@ -11,9 +11,11 @@ import { BoundedInternalsLog } from './internals-log';
 import { MemoryStore, type Admission } from './store/store';
 import { apiServerAdmission } from './apis/validation';
 import { prepareForCreate } from './store/defaults';
+import { DEFAULT_MAX_PODS } from '../common/simulator-defaults';
+import { PodBudget } from './store/pod-budget';
 import { StoreEventRecorder } from './store/events';
 import { applyObject, type ApplyResult } from './apply';
-import { runUntil, type RunOutcome } from './driver';
+import { runUntil, type RunGuard, type RunOutcome } from './driver';
 import { startComponents, type Components } from './components';
 
 export interface SimulatorOptions {
@@ -32,6 +34,12 @@ export interface SimulatorOptions {
   /** Defaulting and validation; kube-apiserver's by default. */
   admission?: Admission;
   startTime?: number;
+  /** The most pods the store holds; creating more is refused with 403 Forbidden (default 200,000, see pod-budget.ts). */
+  maxPods?: number;
+  /** How the user raises `maxPods`, named in the refusal: `kube-journey --max-pods`. */
+  maxPodsHint?: string;
+  /** Checked while `runUntil` runs; throwing stops it (the CLI's heap guard). */
+  guard?: RunGuard;
 }
 
 export class Simulator {
@@ -41,12 +49,16 @@ export class Simulator {
   readonly events: StoreEventRecorder;
   readonly context: SimContext;
   readonly components: Components;
+  readonly podBudget: PodBudget;
 
   constructor(readonly options: SimulatorOptions = {}) {
     const lean = options.detail === 'lean';
     this.clock = new VirtualClock({ seed: options.seed ?? 1, startTime: options.startTime });
     this.internals = new BoundedInternalsLog(100_000, !lean, !lean);
-    this.store = new MemoryStore({ clock: this.clock, internals: this.internals, admission: options.admission ?? { ...apiServerAdmission, prepareForCreate }, historyPerKind: options.historyPerKind });
+    this.podBudget = new PodBudget(options.maxPods ?? DEFAULT_MAX_PODS, options.maxPodsHint);
+    const admission = this.podBudget.guard(options.admission ?? { ...apiServerAdmission, prepareForCreate });
+    this.store = new MemoryStore({ clock: this.clock, internals: this.internals, admission, historyPerKind: options.historyPerKind });
+    this.podBudget.track(this.store);
     this.events = new StoreEventRecorder(this.store, this.clock);
     this.context = { store: this.store, clock: this.clock, events: this.events, internals: this.internals, timings: { ...defaultTimings, ...options.timings } };
     for (const name of ['default', 'kube-system', 'kube-public', 'kube-node-lease']) {
@@ -62,6 +74,6 @@ export class Simulator {
 
   /** Run as fast as possible until `done()` holds or `maxVirtualMs` of virtual time pass. */
   runUntil(done: () => boolean, maxVirtualMs: number): RunOutcome {
-    return runUntil(this.clock, done, maxVirtualMs);
+    return runUntil(this.clock, done, maxVirtualMs, 1, this.options.guard);
   }
 }

@@ -287,6 +287,13 @@ function summaryLines(ctx: Ctx, journey: Journey): string[] {
 }
 
 /** The timeline and summary of one journey. */
+/** The widest of `stages` by `width`, at least `least`: a loop, as `Math.max(...spread)` overflows the stack past ~100,000 stages. */
+function widest(stages: readonly Stage[], least: number, width: (stage: Stage) => number): number {
+  let most = least;
+  for (const stage of stages) most = Math.max(most, width(stage));
+  return most;
+}
+
 export function renderJourney(journey: Journey, options: RenderOptions = {}): string {
   const podsInFull = options.podsInFull ?? 5;
   const stages: Stage[] = [];
@@ -298,9 +305,9 @@ export function renderJourney(journey: Journey, options: RenderOptions = {}): st
     stuckPodsInFull: options.stuckPodsInFull ?? 5,
     color: options.color ?? false,
     origin: journey.appliedAt,
-    timeWidth: Math.max(7, ...stages.map((s) => formatOffset(s.time - journey.appliedAt).length)),
-    kindWidth: Math.max(9, ...stages.map((s) => s.kind.length)),
-    componentWidth: Math.max(9, ...stages.map((s) => String(s.component).length)),
+    timeWidth: widest(stages, 7, (s) => formatOffset(s.time - journey.appliedAt).length),
+    kindWidth: widest(stages, 9, (s) => s.kind.length),
+    componentWidth: widest(stages, 9, (s) => String(s.component).length),
   };
   const out: string[] = [];
   const title = `${journey.root.kind} ${journey.root.namespace}/${journey.root.name}`;

@@ -4,6 +4,8 @@
  * is sent to a cluster are restricted in untrusted workspaces (`restrictedConfigurations`).
  */
 
+import { DEFAULT_MAX_PODS } from '../../common/simulator-defaults';
+
 export const SETTINGS_SECTION = 'kubeJourney';
 
 export interface SettingsShape {
@@ -11,6 +13,8 @@ export interface SettingsShape {
   'simulator.nodes': number;
   /** How much faster than a real cluster the simulator's components work. */
   'simulator.speed': number;
+  /** The built-in simulator's pod budget (SimulatorOptions.maxPods). */
+  'simulator.maxPods': number;
   /** Kubeconfig file(s) to read contexts from; empty means KUBECONFIG, else ~/.kube/config. */
   kubeconfig: string;
   /** Contexts that Apply and Trace applies to without asking first. */
@@ -28,6 +32,7 @@ export type SettingKey = keyof SettingsShape;
 export const SETTING_DEFAULTS: SettingsShape = {
   'simulator.nodes': 3,
   'simulator.speed': 1,
+  'simulator.maxPods': DEFAULT_MAX_PODS,
   kubeconfig: '',
   applyWithoutConfirmation: [],
   fieldManager: 'kube-journey',
