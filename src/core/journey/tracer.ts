@@ -13,15 +13,18 @@
  * How it stays fast: every event costs O(1) index lookups plus work on one object and its two
  * ancestors (pod tallies and phase values are updated by delta, never by rescanning pods).
  */
-import type { InternalStep, ObjectRef, SchedulingCycle } from '../internals';
+import type { InternalStep, ObjectRef } from '../internals';
 import type { KubeObject, WatchEvent } from '../k8s';
 import { placeEvent, type EventPlacement } from './derive-event';
+import { deleterOf, finalDeleterOf } from './deletion';
 import { derivePod } from './derive-pod';
 import { deriveDeployment, deriveReplicaSet } from './derive-workload';
-import { clientManager, digestPod, digestWorkload, findCondition, read, type ObjectDigest, type PodDigest } from './digest';
+import { clientManager, digestPod, digestWorkload, read, type ObjectDigest } from './digest';
 import { normalizeEvent, type NormalizedEvent } from './events';
 import { Interner } from './intern';
+import { addStepEvidence, applySchedulingCycle, rememberEarlyStep } from './internals-evidence';
 import { PendingBuffer } from './pending';
+import { countPod } from './pod-counters';
 import {
   beginEdit,
   commitEdit,
@@ -44,9 +47,7 @@ import { isFinished, journeySnapshot, journeyStatus, type SnapshotContext } from
 import { podMarks, podPhases, statusOf } from './status';
 import {
   PHASE_NAMES,
-  type Component,
   type EventEvidence,
-  type InternalEvidence,
   type Journey,
   type JourneyChange,
   type PhaseName,
@@ -84,9 +85,6 @@ export interface TracerStats {
 /** Objects created this long before the apply belong to the past (an old ReplicaSet in a rollout). */
 const PREEXISTING_MARGIN_MS = 2000;
 const RECENT_VERSIONS = 6;
-const EARLY_INTERNALS = 32;
-const WATCH_DELIVERIES_PER_STAGE = 8;
-const ETCD_WRITES_PER_STAGE = 4;
 
 /** Pods own nothing: one shared, frozen empty list instead of one array per pod. */
 const NO_CHILDREN: ObjectRecord[] = Object.freeze([]) as unknown as ObjectRecord[];
@@ -392,7 +390,7 @@ export class JourneyTracer {
       // A relist or a reordered delivery: never step back to an older state.
       if (rvNumber(next.resourceVersion) < rvNumber(prev.resourceVersion)) return;
     }
-    const deleter = this.deleterOf(record);
+    const deleter = deleterOf(record);
     const has = (key: string): boolean => findStage(record, key) !== undefined;
     const unique = (base: string): string => {
       if (!has(base)) return base;
@@ -427,7 +425,7 @@ export class JourneyTracer {
     settle(record);
     if (record.parent) settle(record.parent);
     if (type === 'DELETED' && !record.deleted) {
-      take(this.upsert(record, { key: 'deleted', kind: 'deleted', component: this.finalDeleterOf(record, next), title: 'Deleted' }, receivedAt));
+      take(this.upsert(record, { key: 'deleted', kind: 'deleted', component: finalDeleterOf(record, next), title: 'Deleted' }, receivedAt));
       record.deleted = true;
       record.deletedAt = stageOf(record, 'deleted')?.time ?? receivedAt;
     }
@@ -465,22 +463,6 @@ export class JourneyTracer {
   private creationTime(record: ObjectRecord): number | undefined {
     const key = record.kind === 'Pod' ? (record.parent ? 'podCreated' : 'stored') : record.kind === 'ReplicaSet' && record.parent ? 'replicaSetCreated' : 'stored#1';
     return stageOf(record, key)?.time;
-  }
-
-  /** Who set deletionTimestamp: the replicaset-controller when it has more pods than it wants, the garbage collector when the owner is gone. */
-  private deleterOf(record: ObjectRecord): Component {
-    if (record.deleterHint) return record.deleterHint;
-    const parent = record.parent;
-    if (!parent) return 'kube-apiserver';
-    if (parent.deleted || parent.digest?.deletionTimestamp) return 'garbage-collector';
-    if (record.kind === 'Pod' && parent.digest?.kind === 'ReplicaSet' && parent.podCounters && parent.podCounters.live > parent.digest.specReplicas) return 'replicaset-controller';
-    return 'kube-apiserver';
-  }
-
-  private finalDeleterOf(record: ObjectRecord, digest: ObjectDigest): Component {
-    if (digest.kind === 'Pod' && digest.nodeName) return 'kubelet';
-    if (record.parent && (record.parent.deleted || record.parent.digest?.deletionTimestamp)) return 'garbage-collector';
-    return 'kube-apiserver';
   }
 
   // ---- stages --------------------------------------------------------------------------------
@@ -553,7 +535,7 @@ export class JourneyTracer {
     if (!result) return;
     const cycles = record.pendingCycles.filter((cycle) => cycle.result === result);
     record.pendingCycles = record.pendingCycles.filter((cycle) => cycle.result !== result);
-    for (const cycle of cycles) this.applyCycle(record, stage, cycle);
+    for (const cycle of cycles) applySchedulingCycle(record, stage, cycle);
   }
 
   // ---- events --------------------------------------------------------------------------------
@@ -681,7 +663,7 @@ export class JourneyTracer {
     if (record.journey.superseded) return;
     if (step.type === 'schedulingCycle') {
       const stage = findStage(record, step.result === 'Scheduled' ? 'scheduled' : 'failedScheduling');
-      if (stage) this.applyCycle(record, stage, step);
+      if (stage) applySchedulingCycle(record, stage, step);
       else (record.pendingCycles ??= []).push(step);
       this.touch(record);
       return;
@@ -689,43 +671,12 @@ export class JourneyTracer {
     const entry = record.recentVersions?.find((v) => v.resourceVersion === step.resourceVersion);
     if (!entry) {
       const known = rvNumber(record.digest?.resourceVersion);
-      if (!(rvNumber(step.resourceVersion) <= known)) {
-        const early = (record.earlyInternals ??= []);
-        early.push(step);
-        if (early.length > EARLY_INTERNALS) early.shift();
-      }
+      if (!(rvNumber(step.resourceVersion) <= known)) rememberEarlyStep(record, step);
       return;
     }
-    const target = entry.stage;
-    if (!target) return;
-    const edit = beginEdit(target);
-    const internals = copyInternals(edit.evidence.internals);
-    edit.evidence.internals = internals;
-    if (step.type === 'etcdWrite') {
-      if ((internals.etcd?.length ?? 0) < ETCD_WRITES_PER_STAGE) internals.etcd = [...(internals.etcd ?? []), step];
-      if (entry.created && target.internalTime === undefined) target.internalTime = step.time;
-    } else if ((internals.watch?.length ?? 0) < WATCH_DELIVERIES_PER_STAGE) {
-      internals.watch = [...(internals.watch ?? []), step];
-    }
-    resolveTime(target, edit);
-    commitEdit(target, edit);
-    reposition(record, target);
-    settle(record);
+    if (!entry.stage) return;
+    addStepEvidence(record, entry.stage, entry.created, step);
     this.touch(record);
-  }
-
-  private applyCycle(record: ObjectRecord, target: StageRecord, cycle: SchedulingCycle): void {
-    const edit = beginEdit(target);
-    const internals = copyInternals(edit.evidence.internals);
-    edit.evidence.internals = internals;
-    internals.scheduling = record.podIndex < record.journey.schedulingDetailPods ? cycle : withoutVerdicts(cycle);
-    internals.schedulingAttempts = Math.max(internals.schedulingAttempts ?? 0, cycle.attempt);
-    if (edit.stage.key === 'failedScheduling' && edit.stage.message === undefined && cycle.message) edit.stage.message = cycle.message;
-    if (edit.stage.key === 'scheduled' && target.internalTime === undefined && target.objectTime === undefined) target.internalTime = cycle.time;
-    resolveTime(target, edit);
-    commitEdit(target, edit);
-    reposition(record, target);
-    settle(record);
   }
 
   private flushPending(record: ObjectRecord): void {
@@ -892,50 +843,4 @@ export class JourneyTracer {
     if (!record || record.journey !== journey) return;
     this.apply(record, 'ADDED', digest, receivedAt);
   }
-}
-
-function copyInternals(from: InternalEvidence | undefined): InternalEvidence {
-  const out: InternalEvidence = {};
-  if (from?.etcd) out.etcd = from.etcd;
-  if (from?.watch) out.watch = from.watch;
-  if (from?.scheduling) out.scheduling = from.scheduling;
-  if (from?.schedulingAttempts !== undefined) out.schedulingAttempts = from.schedulingAttempts;
-  return out;
-}
-
-function withoutVerdicts(cycle: SchedulingCycle): SchedulingCycle {
-  const out: SchedulingCycle = {
-    type: cycle.type,
-    time: cycle.time,
-    pod: cycle.pod,
-    attempt: cycle.attempt,
-    totalNodes: cycle.totalNodes,
-    evaluatedNodes: cycle.evaluatedNodes,
-    feasibleNodes: cycle.feasibleNodes,
-    result: cycle.result,
-    verdicts: [],
-  };
-  if (cycle.node !== undefined) out.node = cycle.node;
-  if (cycle.message !== undefined) out.message = cycle.message;
-  return out;
-}
-
-function countPod(pod: ObjectRecord, digest: PodDigest | undefined): Counters {
-  const counters = emptyCounters();
-  if (pod.deleted) {
-    counters.deleted = 1;
-    return counters;
-  }
-  if (!digest) return counters;
-  if (digest.deletionTimestamp) {
-    counters.terminating = 1;
-    return counters;
-  }
-  counters.live = 1;
-  if (digest.nodeName) counters.scheduled = 1;
-  if (digest.phase === 'Running') counters.running = 1;
-  if (findCondition(digest.conditions, 'Ready')?.status === 'True') counters.ready = 1;
-  if (pod.status === 'stuck' || pod.status === 'failed') counters.stuck = 1;
-  for (const c of digest.containers) if (!c.init) counters.restarts += c.restartCount;
-  return counters;
 }

@@ -1,0 +1,78 @@
+/**
+ * The simulator's internals as evidence on a journey's stages: the etcd writes and watch
+ * deliveries of the change a stage comes from, matched by resourceVersion, and the scheduler's
+ * attempts with their per-node verdicts. Kept bounded: a few writes and deliveries per stage, the
+ * full verdict table only for the first pods of a journey (the rest keep the counts).
+ */
+import type { EtcdWrite, SchedulingCycle, WatchDelivery } from '../internals';
+import { beginEdit, commitEdit, reposition, resolveTime, settle, type ObjectRecord, type StageRecord } from './records';
+import type { InternalEvidence } from './types';
+
+/** Steps kept per object while they wait for the change they belong to. */
+const EARLY_INTERNALS = 32;
+const WATCH_DELIVERIES_PER_STAGE = 8;
+const ETCD_WRITES_PER_STAGE = 4;
+
+/** A step whose resourceVersion the tracer has not seen yet: kept (bounded) until the change arrives. */
+export function rememberEarlyStep(record: ObjectRecord, step: EtcdWrite | WatchDelivery): void {
+  const early = (record.earlyInternals ??= []);
+  early.push(step);
+  if (early.length > EARLY_INTERNALS) early.shift();
+}
+
+/** Adds an etcd write or a watch delivery to the stage its change made. `created`: the change created the object. */
+export function addStepEvidence(record: ObjectRecord, target: StageRecord, created: boolean, step: EtcdWrite | WatchDelivery): void {
+  const edit = beginEdit(target);
+  const internals = copyInternals(edit.evidence.internals);
+  edit.evidence.internals = internals;
+  if (step.type === 'etcdWrite') {
+    if ((internals.etcd?.length ?? 0) < ETCD_WRITES_PER_STAGE) internals.etcd = [...(internals.etcd ?? []), step];
+    if (created && target.internalTime === undefined) target.internalTime = step.time;
+  } else if ((internals.watch?.length ?? 0) < WATCH_DELIVERIES_PER_STAGE) {
+    internals.watch = [...(internals.watch ?? []), step];
+  }
+  resolveTime(target, edit);
+  commitEdit(target, edit);
+  reposition(record, target);
+  settle(record);
+}
+
+export function applySchedulingCycle(record: ObjectRecord, target: StageRecord, cycle: SchedulingCycle): void {
+  const edit = beginEdit(target);
+  const internals = copyInternals(edit.evidence.internals);
+  edit.evidence.internals = internals;
+  internals.scheduling = record.podIndex < record.journey.schedulingDetailPods ? cycle : withoutVerdicts(cycle);
+  internals.schedulingAttempts = Math.max(internals.schedulingAttempts ?? 0, cycle.attempt);
+  if (edit.stage.key === 'failedScheduling' && edit.stage.message === undefined && cycle.message) edit.stage.message = cycle.message;
+  if (edit.stage.key === 'scheduled' && target.internalTime === undefined && target.objectTime === undefined) target.internalTime = cycle.time;
+  resolveTime(target, edit);
+  commitEdit(target, edit);
+  reposition(record, target);
+  settle(record);
+}
+
+function copyInternals(from: InternalEvidence | undefined): InternalEvidence {
+  const out: InternalEvidence = {};
+  if (from?.etcd) out.etcd = from.etcd;
+  if (from?.watch) out.watch = from.watch;
+  if (from?.scheduling) out.scheduling = from.scheduling;
+  if (from?.schedulingAttempts !== undefined) out.schedulingAttempts = from.schedulingAttempts;
+  return out;
+}
+
+function withoutVerdicts(cycle: SchedulingCycle): SchedulingCycle {
+  const out: SchedulingCycle = {
+    type: cycle.type,
+    time: cycle.time,
+    pod: cycle.pod,
+    attempt: cycle.attempt,
+    totalNodes: cycle.totalNodes,
+    evaluatedNodes: cycle.evaluatedNodes,
+    feasibleNodes: cycle.feasibleNodes,
+    result: cycle.result,
+    verdicts: [],
+  };
+  if (cycle.node !== undefined) out.node = cycle.node;
+  if (cycle.message !== undefined) out.message = cycle.message;
+  return out;
+}
