@@ -28,7 +28,7 @@ export class ManifestCodeLensProvider extends Disposable implements vscode.CodeL
   provideCodeLenses(document: vscode.TextDocument): vscode.CodeLens[] {
     if (!readSetting(vscode.workspace.getConfiguration(SETTINGS_SECTION, document), 'codeLens.enabled')) return [];
     try {
-      // In an untrusted workspace Apply and Trace is disabled: offer only what was traced before.
+      // In an untrusted workspace Apply and Trace applies nothing: offer only what was traced before.
       const lenses = documentLenses(this.cache.get(document), this.session.lookup).filter((lens) => lens.action !== 'apply' || vscode.workspace.isTrusted);
       return lenses.map((lens) => {
         const line = Math.max(0, lens.line - 1);
