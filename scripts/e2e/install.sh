@@ -49,6 +49,10 @@ else
   [ -f "$CS_DIR/package.json" ] || echo '{"private":true}' > "$CS_DIR/package.json"
   (
     cd "$CS_DIR"
+    # Under `npm test` this script inherits the outer npm's settings, among them
+    # npm_config_user_agent ("… node/v20 …"), which the inner npm passes on and code-server's
+    # postinstall reads as the Node version: start the inner npm from a clean npm environment.
+    for variable in $(compgen -e | grep -E '^(npm_|NODE$)'); do unset "$variable"; done
     export PATH="$NODE_DIR/bin:$PATH"
     export npm_config_nodedir="$NODE_DIR"
     npm install --no-audit --no-fund --no-save --foreground-scripts "code-server@$CODE_SERVER_VERSION"
