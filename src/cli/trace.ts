@@ -16,7 +16,7 @@ import { ApiError } from '../sim/store/types';
 import { qualifiedResource, resourceInfo } from '../sim/store/resources';
 import { servedKind } from '../sim/apply';
 import { tuneHeapForSimulator } from '../server/heap-tuning';
-import { TRACEABLE_KINDS } from '../common/traceable-kinds';
+import { TRACEABLE_KIND_NAMES, TRACEABLE_KINDS } from '../common/traceable-kinds';
 import { HeapGuard, heapAdvice, podCount, type HeapNumbers } from '../server/heap-guard';
 import { tracedPodBudget } from './trace-budget';
 
@@ -39,7 +39,7 @@ export interface TraceOptions {
   err: Writable;
 }
 
-const TRACED_KINDS: ResourceKind[] = ['Deployment', 'ReplicaSet', 'Pod', 'Event', 'Node'];
+const TRACED_KINDS: readonly ResourceKind[] = [...TRACEABLE_KIND_NAMES, 'Event', 'Node'];
 /** Kinds an applied object starts a journey from. */
 /** Time watched after every journey finished, to catch crash loops. */
 export const SETTLE_MS = 30_000;

@@ -7,15 +7,17 @@
  */
 import type { InternalStep } from '../core/internals';
 import type { WatchEvent } from '../core/k8s';
-import type { JourneySink } from '../core/journey/types';
+import type { JourneySink, TraceableKind } from '../core/journey/types';
+import { TRACEABLE_KIND_NAMES } from '../common/traceable-kinds';
 import { abortableDelay, type BackoffPolicy } from './backoff';
 import { InternalsReader, type InternalsFunction, type InternalsState } from './internals-reader';
 import type { ServerClock } from './server-clock';
 import { Reflector, type DelayFunction, type ListFunction, type ReflectorStats, type StreamProblem, type WatchFunction } from './reflector';
 
-export type WatchedKind = 'Deployment' | 'ReplicaSet' | 'Pod' | 'Event' | 'Node';
+export type WatchedKind = TraceableKind | 'Event' | 'Node';
 
-export const WATCHED_KINDS: readonly WatchedKind[] = ['Deployment', 'ReplicaSet', 'Pod', 'Event', 'Node'];
+/** Every traceable kind, plus the Events about them and the Nodes their pods land on. */
+export const WATCHED_KINDS: readonly WatchedKind[] = [...TRACEABLE_KIND_NAMES, 'Event', 'Node'];
 
 interface Collection {
   apiVersion: string;
@@ -28,6 +30,11 @@ interface Collection {
 const COLLECTIONS: Record<WatchedKind, Collection> = {
   Deployment: { apiVersion: 'apps/v1', prefix: '/apis/apps/v1', resource: 'deployments', namespaced: true },
   ReplicaSet: { apiVersion: 'apps/v1', prefix: '/apis/apps/v1', resource: 'replicasets', namespaced: true },
+  StatefulSet: { apiVersion: 'apps/v1', prefix: '/apis/apps/v1', resource: 'statefulsets', namespaced: true },
+  DaemonSet: { apiVersion: 'apps/v1', prefix: '/apis/apps/v1', resource: 'daemonsets', namespaced: true },
+  CronJob: { apiVersion: 'batch/v1', prefix: '/apis/batch/v1', resource: 'cronjobs', namespaced: true },
+  Job: { apiVersion: 'batch/v1', prefix: '/apis/batch/v1', resource: 'jobs', namespaced: true },
+  ReplicationController: { apiVersion: 'v1', prefix: '/api/v1', resource: 'replicationcontrollers', namespaced: true },
   Pod: { apiVersion: 'v1', prefix: '/api/v1', resource: 'pods', namespaced: true },
   Event: { apiVersion: 'v1', prefix: '/api/v1', resource: 'events', namespaced: true },
   Node: { apiVersion: 'v1', prefix: '/api/v1', resource: 'nodes', namespaced: false },

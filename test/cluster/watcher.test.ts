@@ -50,7 +50,7 @@ function step(name: string, time = 0): InternalStep {
 }
 
 describe('cluster ClusterWatcher', () => {
-  it('watches Nodes cluster-wide and Deployments, ReplicaSets, Pods and Events per namespace', async () => {
+  it('watches Nodes cluster-wide and every traceable kind and Events per namespace', async () => {
     const io = new OpenWatches();
     const watcher = new ClusterWatcher({ sink: new RecordingSink(), io, namespaces: ['default'] });
     watcher.start();
@@ -60,17 +60,18 @@ describe('cluster ClusterWatcher', () => {
     assert.equal(watcher.isWatching(), true);
     await watcher.stop();
     assert.equal(watcher.isWatching(), false);
-    assert.deepEqual(io.listed.sort(), [
-      '/api/v1/namespaces/default/events',
-      '/api/v1/namespaces/default/pods',
-      '/api/v1/namespaces/shop/events',
-      '/api/v1/namespaces/shop/pods',
-      '/api/v1/nodes',
-      '/apis/apps/v1/namespaces/default/deployments',
-      '/apis/apps/v1/namespaces/default/replicasets',
-      '/apis/apps/v1/namespaces/shop/deployments',
-      '/apis/apps/v1/namespaces/shop/replicasets',
-    ]);
+    const perNamespace = (ns: string) => [
+      `/api/v1/namespaces/${ns}/events`,
+      `/api/v1/namespaces/${ns}/pods`,
+      `/api/v1/namespaces/${ns}/replicationcontrollers`,
+      `/apis/apps/v1/namespaces/${ns}/daemonsets`,
+      `/apis/apps/v1/namespaces/${ns}/deployments`,
+      `/apis/apps/v1/namespaces/${ns}/replicasets`,
+      `/apis/apps/v1/namespaces/${ns}/statefulsets`,
+      `/apis/batch/v1/namespaces/${ns}/cronjobs`,
+      `/apis/batch/v1/namespaces/${ns}/jobs`,
+    ];
+    assert.deepEqual(io.listed.sort(), [...perNamespace('default'), ...perNamespace('shop'), '/api/v1/nodes'].sort());
     assert.equal(watcher.internals, 'absent', 'no internals function: a real cluster');
   });
 

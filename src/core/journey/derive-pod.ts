@@ -9,6 +9,7 @@ import type { ConditionChange, FieldChange } from './types';
 import { containerStateLabel, findCondition, type ConditionDigest, type ContainerDigest, type PodDigest } from './digest';
 import type { StageDraft } from './records';
 import type { TimeValue } from './time';
+import { controllerOf } from './controllers';
 
 /** Waiting reasons that mean the container cannot start without a change. */
 export const FAILURE_WAITING_REASONS = new Set([
@@ -217,7 +218,7 @@ export function derivePod(prev: PodDigest | undefined, next: PodDigest, ctx: Pod
       out.push({
         key: 'podCreated',
         kind: 'podCreated',
-        component: owner?.kind === 'ReplicaSet' ? 'replicaset-controller' : 'kube-apiserver',
+        component: controllerOf(owner?.kind) ?? 'kube-apiserver',
         title: owner ? `Created by ${owner.kind} ${owner.name}` : `Created Pod ${next.name}`,
         objectTime: next.created,
         fields: owner ? [{ path: `metadata.ownerReferences[${owner.kind}]`, to: owner.name }] : undefined,

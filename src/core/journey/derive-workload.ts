@@ -39,7 +39,7 @@ export interface WorkloadDeriveContext {
 }
 
 /** Stages of storing a new generation (creation, or an update that changed the spec). */
-function deriveStored(prev: WorkloadDigest | undefined, next: WorkloadDigest, ctx: WorkloadDeriveContext, out: StageDraft[]): void {
+export function deriveStored(prev: WorkloadDigest | undefined, next: WorkloadDigest, ctx: WorkloadDeriveContext, out: StageDraft[]): void {
   const generation = next.generation ?? 1;
   if (prev && (prev.generation ?? 1) >= generation) return;
   const key = `stored#${generation}`;
@@ -63,7 +63,7 @@ function deriveStored(prev: WorkloadDigest | undefined, next: WorkloadDigest, ct
   });
 }
 
-function deriveDeletion(prev: WorkloadDigest | undefined, next: WorkloadDigest, ctx: WorkloadDeriveContext, out: StageDraft[]): void {
+export function deriveDeletion(prev: WorkloadDigest | undefined, next: WorkloadDigest, ctx: WorkloadDeriveContext, out: StageDraft[]): void {
   if (!next.deletionTimestamp || prev?.deletionTimestamp) return;
   out.push({
     key: 'terminating',
@@ -148,7 +148,7 @@ export function scalingTitle(replicaSet: string, from: number | undefined, to: n
 export function deriveReplicaSet(
   prev: WorkloadDigest | undefined,
   next: WorkloadDigest,
-  ctx: WorkloadDeriveContext & { ownedByDeployment: boolean },
+  ctx: WorkloadDeriveContext & { ownedByDeployment: boolean; controller: Component },
 ): ReplicaSetDerived {
   const own: StageDraft[] = [];
   const forOwner: StageDraft[] = [];
@@ -195,7 +195,7 @@ export function deriveReplicaSet(
     own.push({
       key: ctx.unique(`available:${next.specReplicas}`),
       kind: 'available',
-      component: 'replicaset-controller',
+      component: ctx.controller,
       title: `${next.availableReplicas}/${next.specReplicas} pods available`,
       fields: [{ path: 'status.availableReplicas', from: prev ? String(prev.availableReplicas) : undefined, to: String(next.availableReplicas) }],
     });
@@ -206,7 +206,7 @@ export function deriveReplicaSet(
     own.push({
       key: `replicaFailure:${failure.reason ?? ''}`,
       kind: 'failed',
-      component: 'replicaset-controller',
+      component: ctx.controller,
       title: `Replica failure: ${failure.reason ?? 'Unknown'}`,
       message: failure.message,
       warning: true,

@@ -6,6 +6,7 @@
  */
 import type { KubeObject } from '../k8s';
 import { parseTime, type TimeValue } from './time';
+import type { TraceableKind } from './types';
 
 export interface ConditionDigest {
   type: string;
@@ -81,8 +82,48 @@ export interface PodDigest extends CommonDigest {
   specContainers: { name: string; image?: string }[];
 }
 
+/** A StatefulSet's own fields. */
+export interface StatefulSetFields {
+  podManagementPolicy: string;
+  serviceName?: string;
+  currentRevision?: string;
+  updateRevision?: string;
+}
+
+/** A Job's own fields (`spec.completions` unset: one success completes it, or any with parallelism). */
+export interface JobFields {
+  completions?: number;
+  parallelism: number;
+  backoffLimit: number;
+  suspend: boolean;
+  completionMode: string;
+  active: number;
+  succeeded: number;
+  failed: number;
+  startTime?: TimeValue;
+  completionTime?: TimeValue;
+}
+
+/** A CronJob's own fields. */
+export interface CronJobFields {
+  schedule: string;
+  timeZone?: string;
+  suspend: boolean;
+  concurrencyPolicy: string;
+  active: number;
+  lastScheduleTime?: TimeValue;
+  lastSuccessfulTime?: TimeValue;
+}
+
+export type WorkloadKind = Exclude<TraceableKind, 'Pod'>;
+
+/**
+ * Every workload kind read into one shape: `specReplicas` is how many pods it wants (a
+ * DaemonSet's desiredNumberScheduled, a Job's completions), `replicas`/`readyReplicas`/
+ * `updatedReplicas`/`availableReplicas` how many it has, so the replica logic serves all kinds.
+ */
 export interface WorkloadDigest extends CommonDigest {
-  kind: 'Deployment' | 'ReplicaSet';
+  kind: WorkloadKind;
   specReplicas: number;
   observedGeneration?: number;
   replicas: number;
@@ -95,6 +136,9 @@ export interface WorkloadDigest extends CommonDigest {
   images: string[];
   /** Deployment `spec.strategy.rollingUpdate.maxUnavailable`, raw. */
   maxUnavailable?: string | number;
+  statefulSet?: StatefulSetFields;
+  job?: JobFields;
+  cronJob?: CronJobFields;
 }
 
 export type ObjectDigest = PodDigest | WorkloadDigest;
@@ -272,14 +316,45 @@ export function digestPod(object: KubeObject): PodDigest | undefined {
   };
 }
 
-export function digestWorkload(object: KubeObject, kind: 'Deployment' | 'ReplicaSet'): WorkloadDigest | undefined {
+/** The pod template of a workload: a CronJob's is inside its jobTemplate. */
+function podTemplateOf(kind: WorkloadKind, spec: Record<string, unknown> | undefined): Record<string, unknown> | undefined {
+  return kind === 'CronJob' ? record(record(record(spec?.jobTemplate)?.spec)?.template) : record(spec?.template);
+}
+
+/** `specReplicas` and the counts, read from each kind's own fields. */
+function replicaCounts(kind: WorkloadKind, spec: Record<string, unknown> | undefined, status: Record<string, unknown> | undefined): Pick<WorkloadDigest, 'specReplicas' | 'replicas' | 'updatedReplicas' | 'readyReplicas' | 'availableReplicas'> {
+  switch (kind) {
+    case 'DaemonSet':
+      return {
+        specReplicas: num(status?.desiredNumberScheduled) ?? 0,
+        replicas: num(status?.currentNumberScheduled) ?? 0,
+        updatedReplicas: num(status?.updatedNumberScheduled) ?? 0,
+        readyReplicas: num(status?.numberReady) ?? 0,
+        availableReplicas: num(status?.numberAvailable) ?? 0,
+      };
+    case 'Job':
+      return { specReplicas: num(spec?.completions) ?? 1, replicas: num(status?.active) ?? 0, updatedReplicas: 0, readyReplicas: num(status?.ready) ?? 0, availableReplicas: num(status?.succeeded) ?? 0 };
+    case 'CronJob':
+      return { specReplicas: 1, replicas: list(status?.active).length, updatedReplicas: 0, readyReplicas: 0, availableReplicas: 0 };
+    default:
+      return {
+        specReplicas: num(spec?.replicas) ?? 1,
+        replicas: num(status?.replicas) ?? 0,
+        updatedReplicas: num(status?.updatedReplicas) ?? 0,
+        readyReplicas: num(status?.readyReplicas) ?? 0,
+        availableReplicas: num(status?.availableReplicas) ?? 0,
+      };
+  }
+}
+
+export function digestWorkload(object: KubeObject, kind: WorkloadKind): WorkloadDigest | undefined {
   const base = common(object);
   if (!base) return undefined;
   const spec = record(object.spec);
   const status = record(object.status);
   const annotations = record(record(object.metadata)?.annotations);
   const images: string[] = [];
-  for (const raw of list(record(record(spec?.template)?.spec)?.containers)) {
+  for (const raw of list(record(podTemplateOf(kind, spec)?.spec)?.containers)) {
     const c = record(raw);
     const name = str(c?.name);
     if (name) images.push(`${name}=${str(c?.image) ?? ''}`);
@@ -298,16 +373,51 @@ export function digestWorkload(object: KubeObject, kind: 'Deployment' | 'Replica
     deletionGraceSeconds: base.deletionGraceSeconds,
     owner: base.owner,
     managers: base.managers,
-    specReplicas: num(spec?.replicas) ?? 1,
+    ...replicaCounts(kind, spec, status),
     observedGeneration: num(status?.observedGeneration),
-    replicas: num(status?.replicas) ?? 0,
-    updatedReplicas: num(status?.updatedReplicas) ?? 0,
-    readyReplicas: num(status?.readyReplicas) ?? 0,
-    availableReplicas: num(status?.availableReplicas) ?? 0,
     conditions: conditions(status),
     revision: str(annotations?.['deployment.kubernetes.io/revision']),
     images,
     maxUnavailable: typeof maxUnavailable === 'string' || typeof maxUnavailable === 'number' ? maxUnavailable : undefined,
+    statefulSet: kind === 'StatefulSet' ? statefulSetFields(spec, status) : undefined,
+    job: kind === 'Job' ? jobFields(spec, status) : undefined,
+    cronJob: kind === 'CronJob' ? cronJobFields(spec, status) : undefined,
+  };
+}
+
+function statefulSetFields(spec: Record<string, unknown> | undefined, status: Record<string, unknown> | undefined): StatefulSetFields {
+  return {
+    podManagementPolicy: str(spec?.podManagementPolicy) ?? 'OrderedReady',
+    serviceName: str(spec?.serviceName),
+    currentRevision: str(status?.currentRevision),
+    updateRevision: str(status?.updateRevision),
+  };
+}
+
+function jobFields(spec: Record<string, unknown> | undefined, status: Record<string, unknown> | undefined): JobFields {
+  return {
+    completions: num(spec?.completions),
+    parallelism: num(spec?.parallelism) ?? 1,
+    backoffLimit: num(spec?.backoffLimit) ?? 6,
+    suspend: spec?.suspend === true,
+    completionMode: str(spec?.completionMode) ?? 'NonIndexed',
+    active: num(status?.active) ?? 0,
+    succeeded: num(status?.succeeded) ?? 0,
+    failed: num(status?.failed) ?? 0,
+    startTime: parseTime(status?.startTime),
+    completionTime: parseTime(status?.completionTime),
+  };
+}
+
+function cronJobFields(spec: Record<string, unknown> | undefined, status: Record<string, unknown> | undefined): CronJobFields {
+  return {
+    schedule: str(spec?.schedule) ?? '',
+    timeZone: str(spec?.timeZone),
+    suspend: spec?.suspend === true,
+    concurrencyPolicy: str(spec?.concurrencyPolicy) ?? 'Allow',
+    active: list(status?.active).length,
+    lastScheduleTime: parseTime(status?.lastScheduleTime),
+    lastSuccessfulTime: parseTime(status?.lastSuccessfulTime),
   };
 }
 

@@ -7,6 +7,9 @@
 import { deploymentRolledOut, findCondition, type PodDigest, type WorkloadDigest } from './digest';
 import { FAILURE_WAITING_REASONS } from './derive-pod';
 import { stageOf, type ObjectRecord } from './records';
+import { CONTROLLER_OF } from './controllers';
+import { daemonSetRolledOut, statefulSetRolledOut } from './derive-sets';
+import { jobComplete, jobFailed } from './derive-batch';
 import type { JourneyObjectRef, JourneyStatus, PodPhaseDurations, PodPhaseMarks, Stage, StuckDetail } from './types';
 
 export interface StatusResult {
@@ -106,10 +109,13 @@ export function podStatus(record: ObjectRecord): StatusResult {
   return { status: pod.nodeName ? 'progressing' : 'pending', own: false };
 }
 
-/** The first own problem among the journey's stuck objects that lies under `record`. */
-function inheritedProblem(record: ObjectRecord): StuckDetail | undefined {
+/**
+ * The first own problem among the journey's stuck objects that lies under `record`. A Job's
+ * failed pods are not problems of the Job (it retries them): pass `stuckOnly` to skip them.
+ */
+function inheritedProblem(record: ObjectRecord, stuckOnly = false): StuckDetail | undefined {
   for (const candidate of record.journey.stuckObjects) {
-    if (candidate === record) continue;
+    if (candidate === record || (stuckOnly && candidate.status !== 'stuck')) continue;
     if (candidate.parent === record || candidate.parent?.parent === record) return candidate.stuck;
   }
   return undefined;
@@ -125,7 +131,7 @@ function replicaFailure(record: ObjectRecord, digest: WorkloadDigest): StuckDeta
       since: stage?.time ?? condition.lastTransitionTime?.ms ?? 0,
       lastSeen: stage ? lastOccurrence(stage) : (condition.lastTransitionTime?.ms ?? 0),
       count: stage?.evidence.event?.count,
-      component: record.kind === 'Deployment' ? 'deployment-controller' : 'replicaset-controller',
+      component: CONTROLLER_OF[digest.kind],
       object: refOf(record),
     };
   }
@@ -136,16 +142,72 @@ function replicaFailure(record: ObjectRecord, digest: WorkloadDigest): StuckDeta
   return undefined;
 }
 
-export function replicaSetStatus(record: ObjectRecord): StatusResult {
-  const rs = record.digest?.kind === 'ReplicaSet' ? record.digest : undefined;
+/** What the workload's goal is, given that it has no failure of its own to report. */
+function workloadGoal(d: WorkloadDigest): boolean {
+  switch (d.kind) {
+    case 'StatefulSet':
+      return d.specReplicas === 0 || statefulSetRolledOut(d);
+    case 'DaemonSet':
+      return (d.observedGeneration ?? 0) >= 1 && (d.specReplicas === 0 || daemonSetRolledOut(d));
+    default: {
+      const observed = (d.observedGeneration ?? 0) >= (d.generation ?? 0);
+      return d.specReplicas === 0 || (observed && d.availableReplicas >= d.specReplicas);
+    }
+  }
+}
+
+function workloadDigest(record: ObjectRecord): WorkloadDigest | undefined {
+  return record.digest && record.digest.kind !== 'Pod' ? record.digest : undefined;
+}
+
+/** ReplicaSets, ReplicationControllers, StatefulSets and DaemonSets: all their pods ready (and updated). */
+export function podSetStatus(record: ObjectRecord): StatusResult {
+  const rs = workloadDigest(record);
   if (record.deleted || rs?.deletionTimestamp) return { status: 'deleted', own: false };
   if (!rs) return { status: 'pending', own: false };
   const failure = replicaFailure(record, rs);
   if (failure) return { status: 'stuck', own: true, stuck: failure };
   if ((record.podCounters?.stuck ?? 0) > 0) return { status: 'stuck', own: false, stuck: inheritedProblem(record) };
-  const observed = (rs.observedGeneration ?? 0) >= (rs.generation ?? 0);
-  if (rs.specReplicas === 0 || (observed && rs.availableReplicas >= rs.specReplicas)) return { status: 'complete', own: false };
+  if (workloadGoal(rs)) return { status: 'complete', own: false };
   return { status: 'progressing', own: false };
+}
+
+function suspended(record: ObjectRecord, what: string): StatusResult {
+  const stage = record.stages.map((s) => s.stage).filter((s) => s.kind === 'suspended').pop();
+  const since = stage?.time ?? record.createdAt ?? 0;
+  return { status: 'stuck', own: true, stuck: { reason: 'Suspended', message: `${what} is suspended (spec.suspend: true): nothing runs until it is resumed`, since, lastSeen: since, component: 'kube-apiserver', object: refOf(record) } };
+}
+
+/** A Job: Complete, or Failed for good with upstream's reason; its failed pods are retries, not problems. */
+export function jobStatus(record: ObjectRecord): StatusResult {
+  const job = workloadDigest(record);
+  if (record.deleted || job?.deletionTimestamp) return { status: 'deleted', own: false };
+  if (!job) return { status: 'pending', own: false };
+  if (jobComplete(job)) return { status: 'complete', own: false };
+  const failed = jobFailed(job);
+  if (failed) {
+    const stage = stageOf(record, 'jobFailed');
+    const since = stage?.time ?? failed.lastTransitionTime?.ms ?? 0;
+    return { status: 'failed', own: true, stuck: { reason: failed.reason ?? 'Failed', message: failed.message ?? '', since, lastSeen: since, component: 'job-controller', object: refOf(record) } };
+  }
+  if (job.job?.suspend) return suspended(record, 'The Job');
+  const inherited = inheritedProblem(record, true);
+  if (inherited) return { status: 'stuck', own: false, stuck: inherited };
+  return { status: 'progressing', own: false };
+}
+
+/** A CronJob: waiting for its schedule, then complete when a Job it created completed. */
+export function cronJobStatus(record: ObjectRecord): StatusResult {
+  const cron = workloadDigest(record);
+  if (record.deleted || cron?.deletionTimestamp) return { status: 'deleted', own: false };
+  if (!cron) return { status: 'pending', own: false };
+  if (cron.cronJob?.lastSuccessfulTime || record.children.some((job) => job.status === 'complete')) return { status: 'complete', own: false };
+  const failedJob = record.children.find((job) => job.status === 'failed');
+  if (failedJob?.stuck) return { status: 'failed', own: false, stuck: failedJob.stuck };
+  if (cron.cronJob?.suspend) return suspended(record, 'The CronJob');
+  const inherited = inheritedProblem(record, true);
+  if (inherited) return { status: 'stuck', own: false, stuck: inherited };
+  return { status: record.children.length > 0 ? 'progressing' : 'pending', own: false };
 }
 
 export function deploymentStatus(record: ObjectRecord): StatusResult {
@@ -175,7 +237,14 @@ export function statusOf(record: ObjectRecord): StatusResult {
     case 'Pod':
       return podStatus(record);
     case 'ReplicaSet':
-      return replicaSetStatus(record);
+    case 'ReplicationController':
+    case 'StatefulSet':
+    case 'DaemonSet':
+      return podSetStatus(record);
+    case 'Job':
+      return jobStatus(record);
+    case 'CronJob':
+      return cronJobStatus(record);
     case 'Deployment':
       return deploymentStatus(record);
   }

@@ -18,7 +18,10 @@ import type { KubeObject, WatchEvent } from '../k8s';
 import { placeEvent, type EventPlacement } from './derive-event';
 import { deleterOf, finalDeleterOf } from './deletion';
 import { derivePod } from './derive-pod';
+import { deriveCronJob, deriveJob } from './derive-batch';
+import { deriveDaemonSet, deriveStatefulSet } from './derive-sets';
 import { deriveDeployment, deriveReplicaSet } from './derive-workload';
+import { CONTROLLER_OF } from './controllers';
 import { clientManager, digestPod, digestWorkload, read, type ObjectDigest } from './digest';
 import { normalizeEvent, type NormalizedEvent } from './events';
 import { Interner } from './intern';
@@ -55,7 +58,7 @@ import {
   type StageEvidence,
   type TraceableKind,
 } from './types';
-import { TRACEABLE_KINDS, isTraceableKind } from '../../common/traceable-kinds';
+import { TRACEABLE_KINDS, TRACEABLE_PARENTS, isTraceableKind } from '../../common/traceable-kinds';
 
 export interface TracerOptions {
   /** Pods per journey whose scheduling cycles keep their per-node verdicts (default 50). */
@@ -88,7 +91,6 @@ const RECENT_VERSIONS = 6;
 
 /** Pods own nothing: one shared, frozen empty list instead of one array per pod. */
 const NO_CHILDREN: ObjectRecord[] = Object.freeze([]) as unknown as ObjectRecord[];
-const PARENT_KIND: Record<TraceableKind, TraceableKind | undefined> = { Deployment: undefined, ReplicaSet: 'Deployment', Pod: 'ReplicaSet' };
 
 interface PendingObject {
   kind: TraceableKind;
@@ -213,7 +215,7 @@ export class JourneyTracer {
     this.changeTime = receivedAt;
     if (kind === 'Event') this.ingestEvent(event.type, object, receivedAt);
     else if (kind === 'Node') this.ingestNode(event.type, object);
-    else if (kind === 'Deployment' || kind === 'ReplicaSet' || kind === 'Pod') {
+    else if (isTraceableKind(kind)) {
       const digest = digestOf(kind, object);
       if (digest) this.ingestDigest(kind, event.type, digest, receivedAt);
     }
@@ -303,7 +305,7 @@ export class JourneyTracer {
     const owner = digest.owner;
     if (owner) {
       const parent = this.byUid.get(owner.uid);
-      if (parent && parent.kind === PARENT_KIND[kind] && !parent.journey.superseded) {
+      if (parent && TRACEABLE_PARENTS[kind].includes(parent.kind) && !parent.journey.superseded) {
         this.untraced.delete(key);
         return this.createRecord(kind, digest, parent.journey, parent);
       }
@@ -330,17 +332,15 @@ export class JourneyTracer {
   private plausible(kind: string, namespace: string, name: string): boolean {
     const key = objectKey(kind, namespace, name);
     if (this.byKey.has(key) || this.rootIndex.has(key)) return true;
-    if (kind === 'Pod') {
-      const replicaSet = withoutSuffix(name);
-      if (!replicaSet) return false;
-      const rsKey = objectKey('ReplicaSet', namespace, replicaSet);
-      if (this.byKey.has(rsKey) || this.rootIndex.has(rsKey)) return true;
-      const deployment = withoutSuffix(replicaSet);
-      return deployment !== undefined && this.rootIndex.has(objectKey('Deployment', namespace, deployment));
-    }
-    if (kind === 'ReplicaSet') {
-      const deployment = withoutSuffix(name);
-      return deployment !== undefined && this.rootIndex.has(objectKey('Deployment', namespace, deployment));
+    // A generated name is its owner's plus one or two suffixes: web-5d567cc74c (ReplicaSet of web),
+    // web-5d567cc74c-ss4lb, web-0, hello-29034242-x7k2p (Pod of a Job of CronJob hello), pi-0-abcde.
+    const parents = TRACEABLE_PARENTS[kind as TraceableKind] ?? [];
+    for (let prefix = withoutSuffix(name), depth = 0; prefix !== undefined && depth < 3; prefix = withoutSuffix(prefix), depth++) {
+      for (const parentKind of parents) {
+        const parentKey = objectKey(parentKind, namespace, prefix);
+        if (this.byKey.has(parentKey) || this.rootIndex.has(parentKey)) return true;
+        for (const grandparent of TRACEABLE_PARENTS[parentKind]) if (this.rootIndex.has(objectKey(grandparent, namespace, prefix))) return true;
+      }
     }
     return false;
   }
@@ -376,7 +376,7 @@ export class JourneyTracer {
       record.podIndex = journey.pods.length;
       journey.pods.push(record);
       for (const name of PHASE_NAMES) journey.phaseValues[name].push(NaN);
-    } else if (kind === 'ReplicaSet') {
+    } else if (TRACEABLE_PARENTS.Pod.includes(kind)) {
       record.podCounters = emptyCounters();
     }
     return record;
@@ -406,20 +406,35 @@ export class JourneyTracer {
     const live = prev !== undefined;
     if (next.kind === 'Pod') {
       for (const draft of derivePod(prev?.kind === 'Pod' ? prev : undefined, next, { isRoot: !record.parent, has, deleter })) take(this.upsert(record, draft, receivedAt, undefined, live));
-    } else if (record.kind === 'Deployment') {
-      const drafts = deriveDeployment(prev?.kind === 'Deployment' ? prev : undefined, next, { isRoot: !record.parent, preexisting: record.preexisting, has, unique, deleter });
-      for (const draft of drafts) take(this.upsert(record, draft, receivedAt, undefined, live));
     } else {
-      const derived = deriveReplicaSet(prev?.kind === 'ReplicaSet' ? prev : undefined, next, {
-        isRoot: !record.parent,
-        preexisting: record.preexisting,
-        has,
-        unique,
-        deleter,
-        ownedByDeployment: record.parent?.kind === 'Deployment',
-      });
-      for (const draft of derived.own) take(this.upsert(record, draft, receivedAt, undefined, live));
-      if (record.parent) for (const draft of derived.forOwner) this.upsert(record.parent, draft, receivedAt, undefined, live);
+      const before = prev?.kind === next.kind ? prev : undefined;
+      const ctx = { isRoot: !record.parent, preexisting: record.preexisting, has, unique, deleter };
+      let drafts: StageDraft[];
+      switch (next.kind) {
+        case 'Deployment':
+          drafts = deriveDeployment(before, next, ctx);
+          break;
+        case 'StatefulSet':
+          drafts = deriveStatefulSet(before, next, ctx);
+          break;
+        case 'DaemonSet':
+          drafts = deriveDaemonSet(before, next, ctx);
+          break;
+        case 'Job':
+          drafts = deriveJob(before, next, { ...ctx, ownedByCronJob: record.parent?.kind === 'CronJob' });
+          break;
+        case 'CronJob':
+          drafts = deriveCronJob(before, next, ctx);
+          break;
+        case 'ReplicaSet':
+        case 'ReplicationController': {
+          const derived = deriveReplicaSet(before, next, { ...ctx, ownedByDeployment: record.parent?.kind === 'Deployment', controller: CONTROLLER_OF[next.kind] });
+          drafts = derived.own;
+          if (record.parent) for (const draft of derived.forOwner) this.upsert(record.parent, draft, receivedAt, undefined, live);
+          break;
+        }
+      }
+      for (const draft of drafts) take(this.upsert(record, draft, receivedAt, undefined, live));
     }
 
     settle(record);
@@ -461,7 +476,7 @@ export class JourneyTracer {
   }
 
   private creationTime(record: ObjectRecord): number | undefined {
-    const key = record.kind === 'Pod' ? (record.parent ? 'podCreated' : 'stored') : record.kind === 'ReplicaSet' && record.parent ? 'replicaSetCreated' : 'stored#1';
+    const key = record.kind === 'Pod' ? (record.parent ? 'podCreated' : 'stored') : record.kind === 'ReplicaSet' && record.parent ? 'replicaSetCreated' : record.kind === 'Job' && record.parent ? 'jobCreated' : 'stored#1';
     return stageOf(record, key)?.time;
   }
 
@@ -774,6 +789,10 @@ export class JourneyTracer {
       }
     } else if (root.kind === 'Pod') {
       consider(stageOf(root, 'ready')?.time ?? stageOf(root, 'succeeded')?.time);
+    } else if (root.kind === 'Job' || root.kind === 'CronJob') {
+      consider(stageOf(root, 'complete')?.time);
+    } else if (root.kind === 'StatefulSet' || root.kind === 'DaemonSet') {
+      for (const { stage } of root.stages) if (stage.kind === 'available') consider(stage.time);
     } else {
       for (const pod of root.children) consider(stageOf(pod, 'ready')?.time);
     }

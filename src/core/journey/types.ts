@@ -31,8 +31,9 @@ export interface JourneyObjectRef {
  * Where an object or a whole journey stands.
  * - `pending`: not seen yet (a root right after apply), or a pod not yet bound to a node.
  * - `progressing`: moving forward, nothing wrong seen.
- * - `complete`: reached its goal (Deployment rolled out and Available, ReplicaSet's pods
- *   available, Pod Ready or Succeeded).
+ * - `complete`: reached its goal (Deployment rolled out and Available; ReplicaSet,
+ *   ReplicationController, StatefulSet or DaemonSet with all its pods ready and updated; Job
+ *   Complete; CronJob whose first Job completed; Pod Ready or Succeeded).
  * - `stuck`: cannot move forward without a change (unschedulable, image pull or crash loop
  *   back-off, a failing readiness probe, a failed create); see `stuck` for why.
  * - `failed`: gave up for good (Pod phase Failed, Deployment ProgressDeadlineExceeded).
@@ -52,8 +53,14 @@ export type StageKind =
   | 'stored'
   /** deployment-controller created a ReplicaSet for the Deployment's pod template. */
   | 'replicaSetCreated'
+  /** cronjob-controller created a Job for a scheduled time ("Created job hello-29034242"). */
+  | 'jobCreated'
   /** A ReplicaSet's `spec.replicas` changed ("Scaled up replica set … from 0 to 3"). */
   | 'scaled'
+  /** A controller waits on purpose: a StatefulSet for its previous pod to be Ready, a CronJob for its schedule, a Job's back-off. */
+  | 'waiting'
+  /** A Job or CronJob is suspended (`spec.suspend: true`): nothing runs until it is resumed. */
+  | 'suspended'
   /** replicaset-controller (or a client, for a bare Pod) created the Pod. */
   | 'podCreated'
   /** The scheduler found no node; carries the verbatim FailedScheduling message. */
@@ -90,6 +97,8 @@ export type StageKind =
   | 'available'
   /** Deployment Available went back to False (MinimumReplicasUnavailable). */
   | 'unavailable'
+  /** A Job reached its goal: condition Complete=True (its successful completions done). */
+  | 'complete'
   /** Deployment Progressing condition moved (NewReplicaSetCreated, ReplicaSetUpdated, NewReplicaSetAvailable…). */
   | 'progressing'
   /** kubelet backs off: ImagePullBackOff or CrashLoopBackOff. */

@@ -13,7 +13,7 @@
  */
 import { escapeMarkdown, humanDuration, inlineCode, plural } from '../../core/explain/format';
 import { journeySummary } from '../../core/explain/lens';
-import type { Journey, JourneyStatus, ObjectJourney, PodDetails } from '../../core/journey/types';
+import type { Journey, JourneyStatus, ObjectJourney, PodDetails, TraceableKind } from '../../core/journey/types';
 import type { AppliedEntry, AppliedManifest, TraceSession } from './trace-session';
 
 export const POD_LIMIT = 200;
@@ -36,7 +36,7 @@ export interface ObjectNode {
   readonly type: 'object';
   readonly id: string;
   readonly journeyId: string;
-  readonly kind: 'Deployment' | 'ReplicaSet' | 'Pod';
+  readonly kind: TraceableKind;
   readonly namespace: string;
   readonly name: string;
 }

@@ -70,7 +70,7 @@ export function actorOf(component: string): Actor {
 }
 
 function resourceOf(kind: string): string {
-  return `${kind.toLowerCase()}s`;
+  return kind === 'ReplicationController' ? 'replicationcontrollers' : `${kind.toLowerCase()}s`;
 }
 
 function inferred(from: Actor, to: Actor, kind: ArrowKind, label: string): Arrow {
@@ -89,6 +89,11 @@ function requestArrows(stage: Stage, ref: JourneyObjectRef, actor: Actor): Arrow
       return [inferred('apiserver', 'etcd', 'write', `store ${what}`)];
     case 'replicaSetCreated':
       return [write(`create ReplicaSet ${ref.name}`)];
+    case 'jobCreated':
+      return [write(ref.kind === 'Job' ? `create Job ${ref.name}` : `create Job for ${stage.title}`)];
+    case 'waiting':
+    case 'suspended':
+      return [];
     case 'scaled':
       return [write('scale ReplicaSet (spec.replicas)')];
     case 'podCreated':
@@ -128,6 +133,7 @@ function requestArrows(stage: Stage, ref: JourneyObjectRef, actor: Actor): Arrow
     case 'available':
     case 'unavailable':
     case 'progressing':
+    case 'complete':
       return [inferred(actor, 'apiserver', 'status', `update ${resourceOf(ref.kind)}/status: ${stage.title}`)];
     case 'terminating':
       return [inferred(actor, 'apiserver', 'request', `delete ${what}`)];

@@ -1,0 +1,140 @@
+/**
+ * Journeys of the workload kinds beyond Deployments, from hand-built streams shaped as a real
+ * cluster sends them: StatefulSet (the OrderedReady wait), DaemonSet, Job (retries, Complete,
+ * Failed with upstream's reason), CronJob (schedule wait, Job below it) and ReplicationController.
+ */
+import assert from 'node:assert/strict';
+import type { KubeObject } from '../../../src/core/k8s';
+import { JourneyTracer } from '../../../src/core/journey/tracer';
+import type { Journey, ObjectJourney } from '../../../src/core/journey/types';
+import { iso, nextRv, podObject, T0, type Owner } from './objects';
+
+function workload(kind: string, apiVersion: string, name: string, uid: string, spec: Record<string, unknown>, status: Record<string, unknown>, owner?: Owner): KubeObject {
+  const metadata: Record<string, unknown> = { name, namespace: 'default', uid, resourceVersion: nextRv(), generation: 1, creationTimestamp: iso(T0) };
+  if (owner) metadata.ownerReferences = [{ apiVersion: 'batch/v1', kind: owner.kind, name: owner.name, uid: owner.uid, controller: true }];
+  else metadata.managedFields = [{ manager: 'kubectl-client-side-apply', operation: 'Update', apiVersion, time: iso(T0), fieldsType: 'FieldsV1', fieldsV1: {} }];
+  return { kind, apiVersion, metadata, spec, status };
+}
+
+const readyPod = (name: string, uid: string, owner: Owner, at: number): KubeObject =>
+  podObject({ name, uid, owner, nodeName: 'node-1', phase: 'Running', conditions: [{ type: 'PodScheduled', status: 'True', at }, { type: 'Ready', status: 'True', at: at + 2000 }], containers: [{ running: { startedAt: iso(at + 1000) }, ready: true }] });
+
+function titles(object: ObjectJourney | undefined): string[] {
+  return (object?.stages ?? []).map((stage) => stage.title);
+}
+
+function trace(kind: 'StatefulSet' | 'DaemonSet' | 'Job' | 'CronJob' | 'ReplicationController', name: string): { tracer: JourneyTracer; journey: () => Journey } {
+  const tracer = new JourneyTracer();
+  const id = tracer.begin({ kind, name }, T0);
+  return { tracer, journey: () => tracer.journey(id) as Journey };
+}
+
+describe('journeys of StatefulSets, DaemonSets, Jobs, CronJobs and ReplicationControllers', () => {
+  it('StatefulSet: shows the OrderedReady wait for web-0 before web-1, and completes when both are ready on the update revision', () => {
+    const { tracer, journey } = trace('StatefulSet', 'web');
+    const spec = { replicas: 2, serviceName: 'nginx', podManagementPolicy: 'OrderedReady', selector: { matchLabels: { app: 'nginx' } }, template: { spec: { containers: [{ name: 'nginx', image: 'nginx:1.25' }] } } };
+    const set: Owner = { kind: 'StatefulSet', name: 'web', uid: 'sts-1' };
+    tracer.ingest({ type: 'ADDED', object: workload('StatefulSet', 'apps/v1', 'web', 'sts-1', spec, {}) }, T0 + 5);
+    tracer.ingest({ type: 'ADDED', object: podObject({ name: 'web-0', uid: 'p0', owner: set }) }, T0 + 10);
+    tracer.ingest({ type: 'MODIFIED', object: workload('StatefulSet', 'apps/v1', 'web', 'sts-1', spec, { observedGeneration: 1, replicas: 1, readyReplicas: 0, currentRevision: 'web-7b9b', updateRevision: 'web-7b9b' }) }, T0 + 20);
+    assert.ok(titles(journey().tree).includes('Waiting for web-0 to be Running and Ready before creating web-1'), titles(journey().tree).join(' | '));
+    assert.equal(journey().status, 'progressing');
+    tracer.ingest({ type: 'MODIFIED', object: readyPod('web-0', 'p0', set, T0 + 1000) }, T0 + 3100);
+    tracer.ingest({ type: 'ADDED', object: podObject({ name: 'web-1', uid: 'p1', owner: set, created: T0 + 3200 }) }, T0 + 3200);
+    tracer.ingest({ type: 'MODIFIED', object: readyPod('web-1', 'p1', set, T0 + 4000) }, T0 + 6100);
+    tracer.ingest({ type: 'MODIFIED', object: workload('StatefulSet', 'apps/v1', 'web', 'sts-1', spec, { observedGeneration: 1, replicas: 2, readyReplicas: 2, currentReplicas: 2, updatedReplicas: 2, availableReplicas: 2, currentRevision: 'web-7b9b', updateRevision: 'web-7b9b' }) }, T0 + 6200);
+    const done = journey();
+    assert.equal(done.status, 'complete');
+    assert.deepEqual(done.tree?.children.map((pod) => pod.ref.name), ['web-0', 'web-1']);
+    assert.equal(done.tree?.children[0].stages.find((s) => s.kind === 'podCreated')?.component, 'statefulset-controller');
+    assert.ok(titles(done.tree).includes('2/2 pods ready (revision web-7b9b)'));
+  });
+
+  it('StatefulSet: not complete while pods run an older revision', () => {
+    const { tracer, journey } = trace('StatefulSet', 'web');
+    const spec = { replicas: 1, selector: {}, template: { spec: { containers: [{ name: 'nginx', image: 'nginx:1.26' }] } } };
+    tracer.ingest({ type: 'ADDED', object: workload('StatefulSet', 'apps/v1', 'web', 'sts-1', spec, { observedGeneration: 1, replicas: 1, readyReplicas: 1, updatedReplicas: 1, currentRevision: 'web-old', updateRevision: 'web-new' }) }, T0 + 5);
+    assert.notEqual(journey().status, 'complete');
+  });
+
+  it('DaemonSet: one pod per eligible node, complete when all are ready and updated; no eligible node is said plainly', () => {
+    const { tracer, journey } = trace('DaemonSet', 'fluentd');
+    const spec = { selector: {}, template: { spec: { containers: [{ name: 'fluentd', image: 'fluentd:v2' }] } } };
+    tracer.ingest({ type: 'ADDED', object: workload('DaemonSet', 'apps/v1', 'fluentd', 'ds-1', spec, {}) }, T0 + 5);
+    tracer.ingest({ type: 'MODIFIED', object: workload('DaemonSet', 'apps/v1', 'fluentd', 'ds-1', spec, { observedGeneration: 1, desiredNumberScheduled: 3, currentNumberScheduled: 3, numberReady: 1, updatedNumberScheduled: 3, numberAvailable: 1 }) }, T0 + 50);
+    assert.ok(titles(journey().tree).includes('Wants 3 pods, one per eligible node'));
+    assert.equal(journey().status, 'progressing');
+    tracer.ingest({ type: 'MODIFIED', object: workload('DaemonSet', 'apps/v1', 'fluentd', 'ds-1', spec, { observedGeneration: 1, desiredNumberScheduled: 3, currentNumberScheduled: 3, numberReady: 3, updatedNumberScheduled: 3, numberAvailable: 3 }) }, T0 + 4000);
+    assert.equal(journey().status, 'complete');
+    assert.ok(titles(journey().tree).includes('3/3 daemon pods ready'));
+
+    const none = trace('DaemonSet', 'gpu');
+    none.tracer.ingest({ type: 'ADDED', object: workload('DaemonSet', 'apps/v1', 'gpu', 'ds-2', spec, { observedGeneration: 1, desiredNumberScheduled: 0 }) }, T0 + 5);
+    const stage = none.journey().tree?.stages.find((s) => s.title.startsWith('No node is eligible'));
+    assert.ok(stage?.warning);
+  });
+
+  it('Job: a failed pod is a retry, not the end; Complete ends the journey', () => {
+    const { tracer, journey } = trace('Job', 'pi');
+    const spec = { completions: 1, parallelism: 1, backoffLimit: 4, template: { spec: { restartPolicy: 'Never', containers: [{ name: 'pi', image: 'perl:5.34.0' }] } } };
+    const job: Owner = { kind: 'Job', name: 'pi', uid: 'job-1' };
+    tracer.ingest({ type: 'ADDED', object: workload('Job', 'batch/v1', 'pi', 'job-1', spec, { active: 1, startTime: iso(T0) }) }, T0 + 5);
+    tracer.ingest({ type: 'ADDED', object: podObject({ name: 'pi-abcde', uid: 'p1', owner: job, nodeName: 'node-1', phase: 'Failed', containers: [{ name: 'pi', terminated: { exitCode: 1, reason: 'Error', finishedAt: iso(T0 + 1900) } }] }) }, T0 + 2000);
+    tracer.ingest({ type: 'MODIFIED', object: workload('Job', 'batch/v1', 'pi', 'job-1', spec, { active: 0, failed: 1, startTime: iso(T0) }) }, T0 + 2100);
+    assert.ok(titles(journey().tree).includes('Pod failed (1 of 5 tries); retrying after back-off'), titles(journey().tree).join(' | '));
+    assert.equal(journey().status, 'progressing', 'a failed pod the Job retries does not end the journey');
+    tracer.ingest({ type: 'ADDED', object: podObject({ name: 'pi-fghij', uid: 'p2', owner: job, nodeName: 'node-2', phase: 'Succeeded', containers: [{ name: 'pi', terminated: { exitCode: 0, reason: 'Completed', finishedAt: iso(T0 + 14000) } }] }) }, T0 + 15000);
+    const complete = [{ type: 'SuccessCriteriaMet', status: 'True', lastTransitionTime: iso(T0 + 15000) }, { type: 'Complete', status: 'True', lastTransitionTime: iso(T0 + 15000) }];
+    tracer.ingest({ type: 'MODIFIED', object: workload('Job', 'batch/v1', 'pi', 'job-1', spec, { failed: 1, succeeded: 1, conditions: complete, completionTime: iso(T0 + 15000) }) }, T0 + 15100);
+    assert.equal(journey().status, 'complete');
+    assert.ok(titles(journey().tree).includes('Job completed (1/1 succeeded)'));
+    assert.equal(journey().tree?.children.length, 2);
+  });
+
+  it('Job: Failed with BackoffLimitExceeded ends the journey with upstream’s message', () => {
+    const { tracer, journey } = trace('Job', 'pi');
+    const spec = { backoffLimit: 0, template: { spec: { restartPolicy: 'Never', containers: [{ name: 'pi', image: 'perl' }] } } };
+    const failed = [{ type: 'FailureTarget', status: 'True', reason: 'BackoffLimitExceeded', message: 'Job has reached the specified backoff limit', lastTransitionTime: iso(T0 + 3000) }, { type: 'Failed', status: 'True', reason: 'BackoffLimitExceeded', message: 'Job has reached the specified backoff limit', lastTransitionTime: iso(T0 + 3000) }];
+    tracer.ingest({ type: 'ADDED', object: workload('Job', 'batch/v1', 'pi', 'job-1', spec, { failed: 1, conditions: failed }) }, T0 + 3100);
+    const j = journey();
+    assert.equal(j.status, 'failed');
+    assert.equal(j.done, true);
+    assert.equal(j.stuckObjects[0]?.stuck.reason, 'BackoffLimitExceeded');
+    assert.equal(j.stuckObjects[0]?.stuck.message, 'Job has reached the specified backoff limit');
+  });
+
+  it('Job: a suspended Job is stuck, saying why', () => {
+    const { tracer, journey } = trace('Job', 'later');
+    tracer.ingest({ type: 'ADDED', object: workload('Job', 'batch/v1', 'later', 'job-1', { suspend: true, template: { spec: { containers: [] } } }, { conditions: [{ type: 'Suspended', status: 'True' }] }) }, T0 + 5);
+    assert.equal(journey().status, 'stuck');
+    assert.equal(journey().stuckObjects[0]?.stuck.reason, 'Suspended');
+  });
+
+  it('CronJob: waits for its schedule, its Job hangs below it, and the first completed Job completes the journey', () => {
+    const { tracer, journey } = trace('CronJob', 'hello');
+    const spec = { schedule: '*/1 * * * *', jobTemplate: { spec: { template: { spec: { restartPolicy: 'OnFailure', containers: [{ name: 'hello', image: 'busybox:1.28' }] } } } } };
+    tracer.ingest({ type: 'ADDED', object: workload('CronJob', 'batch/v1', 'hello', 'cj-1', spec, {}) }, T0 + 5);
+    assert.ok(titles(journey().tree).includes('Waiting for the schedule "*/1 * * * *"'));
+    assert.equal(journey().status, 'pending');
+    const cron: Owner = { kind: 'CronJob', name: 'hello', uid: 'cj-1' };
+    const runAt = T0 + 60_000;
+    tracer.ingest({ type: 'MODIFIED', object: workload('CronJob', 'batch/v1', 'hello', 'cj-1', spec, { active: [{ kind: 'Job', name: 'hello-29034242' }], lastScheduleTime: iso(runAt) }) }, runAt + 50);
+    tracer.ingest({ type: 'ADDED', object: workload('Job', 'batch/v1', 'hello-29034242', 'job-1', { template: { spec: { containers: [] } } }, { active: 1 }, cron) }, runAt + 60);
+    const job = journey().tree?.children[0];
+    assert.equal(job?.ref.kind, 'Job');
+    assert.equal(job?.stages.find((s) => s.kind === 'jobCreated')?.component, 'cronjob-controller');
+    tracer.ingest({ type: 'MODIFIED', object: workload('Job', 'batch/v1', 'hello-29034242', 'job-1', { template: { spec: { containers: [] } } }, { succeeded: 1, conditions: [{ type: 'Complete', status: 'True', lastTransitionTime: iso(runAt + 5000) }] }, cron) }, runAt + 5100);
+    assert.equal(journey().status, 'complete');
+  });
+
+  it('ReplicationController: its pods are its own, counted as a ReplicaSet’s', () => {
+    const { tracer, journey } = trace('ReplicationController', 'nginx');
+    const spec = { replicas: 1, selector: { app: 'nginx' }, template: { spec: { containers: [{ name: 'nginx', image: 'nginx' }] } } };
+    const rc: Owner = { kind: 'ReplicationController', name: 'nginx', uid: 'rc-1' };
+    tracer.ingest({ type: 'ADDED', object: workload('ReplicationController', 'v1', 'nginx', 'rc-1', spec, {}) }, T0 + 5);
+    tracer.ingest({ type: 'ADDED', object: readyPod('nginx-x7k2p', 'p1', rc, T0 + 100) }, T0 + 2200);
+    tracer.ingest({ type: 'MODIFIED', object: workload('ReplicationController', 'v1', 'nginx', 'rc-1', spec, { observedGeneration: 1, replicas: 1, readyReplicas: 1, availableReplicas: 1 }) }, T0 + 2300);
+    assert.equal(journey().status, 'complete');
+    assert.equal(journey().tree?.children[0]?.stages.find((s) => s.kind === 'podCreated')?.component, 'replication-controller');
+  });
+});
