@@ -337,6 +337,19 @@ describe('StatefulSet controller', () => {
     });
   });
 
+  it('reports a pod the API server refuses as FailedCreate, and retries with back-off', () => {
+    const h = stsSetup();
+    // StatefulSet validation does not check the pod spec (upstream's TODO): the pod creation fails instead.
+    h.store.create('StatefulSet', webStatefulSet({ replicas: 1, template: { metadata: { labels: { app: 'nginx' } }, spec: { containers: [{ name: 'Bad_Name', image: 'nginx' }] } } }));
+    h.run(10);
+    assert.deepEqual(h.podNames(), []);
+    const failures = h.setEvents().filter((e) => e.startsWith('FailedCreate'));
+    assert.ok(failures.length >= 1);
+    assert.match(failures[0], /^FailedCreate: create Pod web-0 in StatefulSet web failed error: Pod "web-0" is invalid: spec\.containers\[0\]\.name: Invalid value: "Bad_Name": /);
+    h.run(1000);
+    assert.ok(h.setEvents().filter((e) => e.startsWith('FailedCreate')).length > failures.length, 'retried');
+  });
+
   it('reports the status fields of every stage', () => {
     const h = stsSetup();
     const created = h.store.create('StatefulSet', webStatefulSet({ replicas: 2 }));
