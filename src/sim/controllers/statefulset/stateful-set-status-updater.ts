@@ -8,8 +8,9 @@ import type { StatefulSetObject, StatefulSetStatus } from './stateful-set-utils'
 
 /** The status in the field order and with the omissions the API serializes StatefulSetStatus with. */
 function serialized(status: StatefulSetStatus): StatefulSetStatus {
-  const out: StatefulSetStatus = { replicas: status.replicas };
+  const out = {} as StatefulSetStatus;
   if (status.observedGeneration) out.observedGeneration = status.observedGeneration;
+  out.replicas = status.replicas;
   if (status.readyReplicas) out.readyReplicas = status.readyReplicas;
   if (status.currentReplicas) out.currentReplicas = status.currentReplicas;
   if (status.updatedReplicas) out.updatedReplicas = status.updatedReplicas;
@@ -18,7 +19,7 @@ function serialized(status: StatefulSetStatus): StatefulSetStatus {
   if (status.collisionCount !== undefined) out.collisionCount = status.collisionCount;
   if (status.conditions && status.conditions.length > 0) out.conditions = status.conditions;
   out.availableReplicas = status.availableReplicas ?? 0;
-  return { observedGeneration: out.observedGeneration, ...out };
+  return out;
 }
 
 export class StatefulSetStatusUpdater {
@@ -30,7 +31,6 @@ export class StatefulSetStatusUpdater {
   /** `UpdateStatefulSetStatus`: the set's whole status becomes `status`; the conditions are kept. */
   updateStatefulSetStatus(set: StatefulSetObject, status: StatefulSetStatus): void {
     const next = serialized({ ...status, conditions: set.status?.conditions });
-    if (next.observedGeneration === undefined) delete next.observedGeneration;
     this.store.mutate<StatefulSetObject>('StatefulSet', set.metadata?.namespace, set.metadata?.name ?? '', (copy) => {
       (copy as KubeObject).status = next;
     }, { fieldManager: this.fieldManager, subresource: 'status' });
