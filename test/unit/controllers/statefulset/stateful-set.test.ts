@@ -337,6 +337,23 @@ describe('StatefulSet controller', () => {
     });
   });
 
+  it('restores a removed pod-name label, and claim owners after a retention policy change, with an update event', () => {
+    const h = stsSetup();
+    const set = h.store.create('StatefulSet', webStatefulSet({ replicas: 1, volumeClaimTemplates: [WWW_CLAIM_TEMPLATE] }));
+    bringUp(h, 1);
+    h.store.mutate('Pod', 'default', 'web-0', (copy) => {
+      delete copy.metadata!.labels!['statefulset.kubernetes.io/pod-name'];
+    }, { fieldManager: 'kubectl' });
+    h.run(10);
+    assert.equal(h.pod('web-0').metadata!.labels!['statefulset.kubernetes.io/pod-name'], 'web-0');
+    assert.deepEqual(h.setEvents().filter((e) => e.startsWith('SuccessfulUpdate')), ['SuccessfulUpdate: update Pod web-0 in StatefulSet web successful']);
+    h.store.mutate<StatefulSetObject>('StatefulSet', 'default', 'web', (copy) => {
+      copy.spec!.persistentVolumeClaimRetentionPolicy = { whenDeleted: 'Delete', whenScaled: 'Retain' };
+    }, { fieldManager: 'kubectl' });
+    h.run(10);
+    assert.deepEqual(h.claims()[0].metadata!.ownerReferences?.map((r) => [r.kind, r.uid]), [['StatefulSet', set.metadata!.uid]]);
+  });
+
   it('reports a pod the API server refuses as FailedCreate, and retries with back-off', () => {
     const h = stsSetup();
     // StatefulSet validation does not check the pod spec (upstream's TODO): the pod creation fails instead.
