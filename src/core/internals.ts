@@ -19,6 +19,7 @@ export type ComponentName =
   | 'etcd'
   | 'deployment-controller'
   | 'replicaset-controller'
+  | 'statefulset-controller'
   | 'garbage-collector'
   | 'default-scheduler'
   | 'kubelet'

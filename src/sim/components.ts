@@ -3,6 +3,7 @@ import type { SimContext } from './context';
 import { DeploymentController } from './controllers/deployment-controller';
 import { GarbageCollector } from './controllers/garbage-collector';
 import { ReplicaSetController } from './controllers/replicaset-controller';
+import { StatefulSetController } from './controllers/statefulset/stateful-set';
 import { Scheduler } from './scheduler/scheduler';
 import { KubeletFleet } from './kubelet/fleet';
 import { makeNodes, type NodeOptions } from './nodes';
@@ -17,6 +18,7 @@ export interface ComponentOptions {
 export interface Components {
   deployments: DeploymentController;
   replicaSets: ReplicaSetController;
+  statefulSets: StatefulSetController;
   garbageCollector: GarbageCollector;
   scheduler: Scheduler;
   kubelets: KubeletFleet;
@@ -29,6 +31,7 @@ export function startComponents(ctx: SimContext, options: ComponentOptions): Com
   }
   const deployments = new DeploymentController(ctx);
   const replicaSets = new ReplicaSetController(ctx);
+  const statefulSets = new StatefulSetController(ctx);
   const scheduler = new Scheduler(ctx, { verdicts: options.lean ? 'summary' : 'full' });
   const kubelets = new KubeletFleet(ctx);
   const garbageCollector = new GarbageCollector(ctx);
@@ -37,15 +40,18 @@ export function startComponents(ctx: SimContext, options: ComponentOptions): Com
   scheduler.start();
   replicaSets.start();
   deployments.start();
+  statefulSets.start();
   return {
     deployments,
     replicaSets,
+    statefulSets,
     garbageCollector,
     scheduler,
     kubelets,
     stop() {
       deployments.stop();
       replicaSets.stop();
+      statefulSets.stop();
       garbageCollector.stop();
       scheduler.stop();
       kubelets.stop();

@@ -16,7 +16,7 @@ import { applyDefaults, type DefaultingOptions } from '../store/defaults';
 import { ApiError } from '../store/types';
 import type { FieldCause } from './field';
 import { validateConfigMap, validateConfigMapUpdate, validateMetaOnly, validateNode, validateNodeUpdate, validatePodCreate, validatePodUpdate } from './core/validation';
-import { validateWorkload } from './apps/validation';
+import { validateStatefulSet, validateWorkload } from './apps/validation';
 
 // ---------------------------------------------------------------------------------------------
 // Entry points
@@ -31,6 +31,8 @@ export function validate(kind: ResourceKind, object: KubeObject, old?: KubeObjec
     case 'Deployment':
     case 'ReplicaSet':
       return validateWorkload(kind, object, old);
+    case 'StatefulSet':
+      return validateStatefulSet(object, old);
     case 'Pod':
       return old ? validatePodUpdate(object, old) : validatePodCreate(object);
     case 'Namespace':
@@ -44,7 +46,6 @@ export function validate(kind: ResourceKind, object: KubeObject, old?: KubeObjec
     // Kinds whose group validation is not ported yet: their metadata is still checked.
     case 'PersistentVolumeClaim':
     case 'ReplicationController':
-    case 'StatefulSet':
     case 'DaemonSet':
     case 'ControllerRevision':
     case 'Job':

@@ -39,6 +39,13 @@ export function fitErrorMessage(numAllNodes: number, reasons: ReasonHistogram, p
   return message;
 }
 
+/** The FitError message when a PreFilter plugin rejected the pod: its message stands for every node's. */
+export function preFilterFitErrorMessage(numAllNodes: number, preFilterMessage: string, postFilterMessage = '', style: FitErrorStyle = 'singlePeriod'): string {
+  let message = `0/${numAllNodes} nodes are available: ${preFilterMessage}.`;
+  if (postFilterMessage !== '') message += style === 'doublePeriod' ? ` ${postFilterMessage}.` : ` ${postFilterMessage}`;
+  return message;
+}
+
 /** Event messages are cut to the API's note length limit (`truncateMessage` in schedule_one.go). */
 export const EVENT_NOTE_LENGTH_LIMIT = 1024;
 

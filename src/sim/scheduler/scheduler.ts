@@ -13,12 +13,13 @@ import { deepEqual } from '../../common/json';
 import { ApiError, type StoreChange } from '../store/types';
 import { bindAsScheduler, markUnschedulable } from './binding';
 import type { PodObject } from '../store/pod-binding';
-import { fitErrorMessage, NO_NODES_AVAILABLE, ReasonHistogram, truncateEventMessage, type FitErrorStyle } from './fit-error';
+import { fitErrorMessage, NO_NODES_AVAILABLE, preFilterFitErrorMessage, ReasonHistogram, truncateEventMessage, type FitErrorStyle } from './fit-error';
 import { SchedulingAlgorithm, type Placement } from './framework';
 import { podHostPorts } from './host-ports';
 import { NodeCache } from './node-cache';
 import type { PodContribution } from './node-info';
 import { podSchedulingInfo, type PodSchedulingInfo } from './pod-info';
+import { preFilterVolumeBinding } from './plugins/volume-binding';
 import { preemptionVerdict } from './preemption';
 import { SchedulingQueue, type QueuedPod, type QueueOptions } from './queue';
 import { computePodResources } from './resources';
@@ -95,6 +96,8 @@ export class Scheduler {
     this.unsubscribe = [
       informer(this.ctx, DEFAULT_SCHEDULER_NAME, 'Node', (change) => this.onNodeChange(change)),
       informer(this.ctx, DEFAULT_SCHEDULER_NAME, 'Pod', (change) => this.onPodChange(change)),
+      // A claim created or bound may make a pod the VolumeBinding PreFilter refused schedulable.
+      informer(this.ctx, DEFAULT_SCHEDULER_NAME, 'PersistentVolumeClaim', () => this.queue.moveAllToActiveOrBackoff()),
     ];
     for (const node of this.ctx.store.list<Node & KubeObject>('Node').items) this.cache.addNode(node);
     for (const pod of this.ctx.store.list<PodObject>('Pod').items) this.observePod(pod, undefined);
@@ -195,6 +198,12 @@ export class Scheduler {
     if (totalNodes === 0) {
       this.recordCycle(qp, info, undefined, totalNodes, NO_NODES_AVAILABLE);
       return this.fail(qp, NO_NODES_AVAILABLE);
+    }
+    const unboundClaims = preFilterVolumeBinding(this.ctx.store, pod);
+    if (unboundClaims !== undefined) {
+      const message = preFilterFitErrorMessage(totalNodes, unboundClaims, preemptionVerdict(info, totalNodes, [], this.fitErrorStyle).message, this.fitErrorStyle);
+      this.recordCycle(qp, info, undefined, totalNodes, message);
+      return this.fail(qp, message);
     }
     const placement = this.algorithm.findPlacement(info, this.fullVerdicts);
     const chosen = placement.chosen;

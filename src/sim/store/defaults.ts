@@ -101,6 +101,12 @@ export function applyDefaults(kind: ResourceKind, object: KubeObject, options: D
     case 'ReplicaSet':
       defaultReplicaSet(object);
       break;
+    case 'StatefulSet':
+      defaultStatefulSet(object);
+      break;
+    case 'PersistentVolumeClaim':
+      defaultPersistentVolumeClaim(object);
+      break;
     case 'Pod':
       defaultPod(object, options);
       break;
@@ -135,6 +141,31 @@ function defaultReplicaSet(object: KubeObject): void {
   const spec = record(object, 'spec');
   setIfAbsent(spec, 'replicas', 1);
   defaultPodTemplate(spec);
+}
+
+/** SetDefaults_StatefulSet (pkg/apis/apps/v1/defaults.go), without the MaxUnavailableStatefulSet gate (off in 1.32). */
+function defaultStatefulSet(object: KubeObject): void {
+  const spec = record(object, 'spec');
+  setIfAbsent(spec, 'podManagementPolicy', 'OrderedReady');
+  const updateStrategy = record(spec, 'updateStrategy');
+  if (!updateStrategy.type) {
+    updateStrategy.type = 'RollingUpdate';
+    record(updateStrategy, 'rollingUpdate');
+  }
+  if (updateStrategy.type === 'RollingUpdate' && isRecord(updateStrategy.rollingUpdate)) setIfAbsent(updateStrategy.rollingUpdate, 'partition', 0);
+  const retention = record(spec, 'persistentVolumeClaimRetentionPolicy');
+  setIfAbsent(retention, 'whenDeleted', 'Retain');
+  setIfAbsent(retention, 'whenScaled', 'Retain');
+  setIfAbsent(spec, 'replicas', 1);
+  setIfAbsent(spec, 'revisionHistoryLimit', 10);
+  defaultPodTemplate(spec);
+  forEachRecord(spec.volumeClaimTemplates, defaultPersistentVolumeClaim);
+}
+
+/** SetDefaults_PersistentVolumeClaim and SetDefaults_PersistentVolumeClaimSpec: Filesystem volumes, phase Pending. */
+function defaultPersistentVolumeClaim(claim: Json): void {
+  setIfAbsent(record(claim, 'spec'), 'volumeMode', 'Filesystem');
+  setIfAbsent(record(claim, 'status'), 'phase', 'Pending');
 }
 
 function defaultPodTemplate(workloadSpec: Json): void {

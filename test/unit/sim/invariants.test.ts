@@ -142,3 +142,85 @@ describe('simulated cluster invariants under random operations', () => {
     });
   }
 });
+
+describe('simulated StatefulSets under random operations', () => {
+  type StsOp = { type: 'apply'; name: string; replicas: number; image: string; parallel: boolean } | { type: 'scale'; name: string; replicas: number } | { type: 'deletePod'; name: string; ordinal: number };
+
+  function statefulSet(name: string, replicas: number, image: string, parallel: boolean): KubeObject {
+    return {
+      apiVersion: 'apps/v1',
+      kind: 'StatefulSet',
+      metadata: { name, namespace: 'default' },
+      spec: {
+        serviceName: name,
+        replicas,
+        podManagementPolicy: parallel ? 'Parallel' : 'OrderedReady',
+        selector: { matchLabels: { app: name } },
+        template: { metadata: { labels: { app: name } }, spec: { containers: [{ name: 'main', image, resources: { requests: { cpu: '100m', memory: '64Mi' } } }] } },
+      },
+    };
+  }
+
+  /** Never two pods with one ordinal in a set, and each pod's index label is its name's ordinal. */
+  function checkOrdinals(simulator: Simulator, context: string): void {
+    const seen = new Set<string>();
+    for (const pod of simulator.store.list<Pod & KubeObject>('Pod').items) {
+      const owner = pod.metadata?.ownerReferences?.find((r) => r.controller);
+      if (owner?.kind !== 'StatefulSet') continue;
+      const index = pod.metadata!.labels!['apps.kubernetes.io/pod-index'];
+      assert.equal(pod.metadata!.name, `${owner.name}-${index}`, `${context}: ${pod.metadata!.name} has index ${index}`);
+      const key = `${owner.uid}/${index}`;
+      assert.ok(!seen.has(key), `${context}: two pods with ordinal ${index} in ${owner.name}`);
+      seen.add(key);
+    }
+  }
+
+  for (const seed of [1, 2, 3]) {
+    it(`settles with one pod per ordinal, all at the update revision (seed ${seed})`, () => {
+      const random = new SeededRandom(seed * 104_729);
+      const simulator = new Simulator({ nodes: 3, seed });
+      const desired = new Map<string, number>();
+      for (let i = 0; i < 20; i++) {
+        const name = ['db', 'cache'][random.int(0, 1)];
+        const roll = random.next();
+        const op: StsOp =
+          roll < 0.4 ? { type: 'apply', name, replicas: random.int(0, 4), image: IMAGES[random.int(0, 2)], parallel: random.next() < 0.5 }
+          : roll < 0.7 ? { type: 'scale', name, replicas: random.int(0, 5) }
+          : { type: 'deletePod', name, ordinal: random.int(0, 3) };
+        if (op.type === 'apply') {
+          // podManagementPolicy is immutable: a set keeps the policy it was created with.
+          const existing = simulator.store.get('StatefulSet', 'default', name);
+          const parallel = existing ? (existing.spec as { podManagementPolicy?: string }).podManagementPolicy === 'Parallel' : op.parallel;
+          simulator.apply(statefulSet(name, op.replicas, op.image, parallel));
+          desired.set(name, op.replicas);
+        } else if (op.type === 'scale' && desired.has(name)) {
+          simulator.store.mutate('StatefulSet', 'default', name, (s) => {
+            (s.spec as { replicas: number }).replicas = op.replicas;
+          });
+          desired.set(name, op.replicas);
+        } else if (op.type === 'deletePod' && simulator.store.get('Pod', 'default', `${name}-${op.ordinal}`)) {
+          simulator.store.delete('Pod', 'default', `${name}-${op.ordinal}`);
+        }
+        // Check the ordinals while things are in motion, not only once settled.
+        for (let step = 0; step < 4; step++) {
+          simulator.runUntil(() => false, random.int(0, 1500));
+          checkOrdinals(simulator, `seed ${seed} op ${i}`);
+        }
+      }
+      const settled = simulator.runUntil(() => {
+        for (const [name, replicas] of desired) {
+          const set = simulator.store.get('StatefulSet', 'default', name);
+          const status = set?.status as { readyReplicas?: number; replicas?: number; updatedReplicas?: number; currentRevision?: string; updateRevision?: string } | undefined;
+          if ((status?.readyReplicas ?? 0) !== replicas || (status?.replicas ?? 0) !== replicas || (status?.updatedReplicas ?? 0) !== replicas || status?.currentRevision !== status?.updateRevision) return false;
+        }
+        return simulator.store.list('Pod').items.length === [...desired.values()].reduce((a, b) => a + b, 0);
+      }, 600_000);
+      assert.equal(settled, 'done', `seed ${seed}: did not settle: ${simulator.store.list<Pod & KubeObject>('Pod').items.map((p) => `${p.metadata!.name} ${p.status?.phase}`).join(', ')}`);
+      checkOrdinals(simulator, `seed ${seed} settled`);
+      for (const [name, replicas] of desired) {
+        const names = simulator.store.list<Pod & KubeObject>('Pod').items.filter((p) => p.metadata!.labels?.app === name).map((p) => p.metadata!.name!).sort();
+        assert.deepEqual(names, Array.from({ length: replicas }, (_, i) => `${name}-${i}`).sort(), `seed ${seed}: ${name} pods`);
+      }
+    });
+  }
+});

@@ -1,6 +1,6 @@
 /**
- * The apps group's validation (pkg/apis/apps/validation/validation.go): Deployments and
- * ReplicaSets, their strategies, selectors and pod templates.
+ * The apps group's validation (pkg/apis/apps/validation/validation.go): Deployments,
+ * ReplicaSets and StatefulSets, their strategies, selectors and pod templates.
  */
 import type { KubeObject, LabelSelector } from '../../../core/k8s';
 import { semanticEqual } from '../../../core/schema/go-diff';
@@ -8,7 +8,7 @@ import { goIntOrString, goLabelSelector, goQuote, goStringMap } from '../../../c
 import { nameIsDNSSubdomain, regexError } from '../../../core/schema/name-rules';
 import { FIELD_IMMUTABLE, checkNonNegative, forbidden, invalid, isSet, notSupported, objectOf, required, str, stringMap, type Errors, type Json } from '../field';
 import { isJsonObject } from '../../../common/json';
-import { checkLabelSelector, checkObjectMeta, checkObjectMetaUpdate, selectorVerdict } from '../meta/validation';
+import { checkAnnotations, checkLabelSelector, checkLabels, checkObjectMeta, checkObjectMetaUpdate, selectorVerdict } from '../meta/validation';
 import { checkPodTemplateSpec } from '../core/validation';
 
 // ---------------------------------------------------------------------------------------------
@@ -130,5 +130,103 @@ export function validateWorkload(kind: 'Deployment' | 'ReplicaSet', object: Kube
   checkObjectMetaUpdate(object, old, errors);
   checkSpec(spec, errors);
   checkSelectorImmutable(spec, objectOf(old.spec), errors);
+  return errors;
+}
+
+// ---------------------------------------------------------------------------------------------
+// StatefulSets (ValidateStatefulSet, ValidateStatefulSetUpdate; 1.32, MaxUnavailableStatefulSet off)
+
+const RETENTION_POLICY_TYPES = ['Retain', 'Delete'];
+/** The spec fields an update may change; any other change is forbidden as a whole. */
+const STATEFULSET_MUTABLE_FIELDS = ['replicas', 'ordinals', 'template', 'updateStrategy', 'persistentVolumeClaimRetentionPolicy', 'minReadySeconds'];
+const STATEFULSET_SPEC_FORBIDDEN =
+  "updates to statefulset spec for fields other than 'replicas', 'ordinals', 'template', 'updateStrategy', 'persistentVolumeClaimRetentionPolicy' and 'minReadySeconds' are forbidden";
+
+/** `%#v` of the rollingUpdate pointer (dereferenced by field.Invalid). */
+function goRollingUpdateStatefulSet(rollingUpdate: Json): string {
+  const partition = typeof rollingUpdate.partition === 'number' ? rollingUpdate.partition : 0;
+  return `apps.RollingUpdateStatefulSetStrategy{Partition:${partition}, MaxUnavailable:(*intstr.IntOrString)(nil)}`;
+}
+
+function checkStatefulSetUpdateStrategy(strategy: Json, errors: Errors): void {
+  const type = str(strategy.type);
+  const rollingUpdate = strategy.rollingUpdate;
+  switch (type) {
+    case '':
+      errors.push(required('spec.updateStrategy'));
+      return;
+    case 'OnDelete':
+      if (isJsonObject(rollingUpdate)) errors.push(invalid('spec.updateStrategy.rollingUpdate', goRollingUpdateStatefulSet(rollingUpdate), "only allowed for updateStrategy 'RollingUpdate'"));
+      return;
+    case 'RollingUpdate':
+      if (isJsonObject(rollingUpdate)) checkNonNegative(rollingUpdate.partition, 'spec.updateStrategy.rollingUpdate.partition', errors);
+      return;
+    default: {
+      const pointer = isJsonObject(rollingUpdate) ? '(*apps.RollingUpdateStatefulSetStrategy)(0xc000a1b2c0)' : '(*apps.RollingUpdateStatefulSetStrategy)(nil)';
+      errors.push(invalid('spec.updateStrategy', `apps.StatefulSetUpdateStrategy{Type:${goQuote(type)}, RollingUpdate:${pointer}}`, "must be 'RollingUpdate' or 'OnDelete'"));
+    }
+  }
+}
+
+function checkRetentionPolicy(policy: unknown, errors: Errors): void {
+  if (!isJsonObject(policy)) return;
+  for (const key of ['whenDeleted', 'whenScaled']) {
+    const value = str(policy[key]);
+    if (!RETENTION_POLICY_TYPES.includes(value)) errors.push(notSupported(`spec.persistentVolumeClaimRetentionPolicy.${key}`, goQuote(value), RETENTION_POLICY_TYPES));
+  }
+}
+
+/** ValidateStatefulSetSpec, in upstream's order. The pod spec itself is not validated here (upstream's TODO): a bad one fails at pod creation. */
+function checkStatefulSetSpec(spec: Json, errors: Errors): void {
+  const policy = str(spec.podManagementPolicy);
+  if (policy === '') errors.push(required('spec.podManagementPolicy'));
+  else if (policy !== 'OrderedReady' && policy !== 'Parallel') errors.push(invalid('spec.podManagementPolicy', goQuote(policy), "must be 'OrderedReady' or 'Parallel'"));
+  checkStatefulSetUpdateStrategy(objectOf(spec.updateStrategy), errors);
+  checkRetentionPolicy(spec.persistentVolumeClaimRetentionPolicy, errors);
+  checkNonNegative(spec.replicas, 'spec.replicas', errors);
+  if (isJsonObject(spec.ordinals)) checkNonNegative(spec.ordinals.start, 'spec.ordinals.start', errors);
+  checkNonNegative(spec.minReadySeconds, 'spec.minReadySeconds', errors);
+  const selector = isJsonObject(spec.selector) ? (spec.selector as LabelSelector) : undefined;
+  if (!selector) errors.push(required('spec.selector'));
+  else {
+    checkLabelSelector(selector, 'spec.selector', errors);
+    if (Object.keys(selector.matchLabels ?? {}).length + (selector.matchExpressions ?? []).length === 0) {
+      errors.push(invalid('spec.selector', goLabelSelector(selector), 'empty selector is invalid for statefulset'));
+    }
+  }
+  const template = objectOf(spec.template);
+  const templateMeta = objectOf(template.metadata);
+  const labels = stringMap(templateMeta.labels);
+  // A missing selector is labels.Nothing(): not empty, and matching no labels.
+  if (selectorVerdict(selector, labels ?? {}) === 'mismatch') {
+    errors.push(invalid('spec.template.metadata.labels', goStringMap(labels), '`selector` does not match template `labels`'));
+  }
+  checkLabels(labels, 'spec.template.labels', errors);
+  checkAnnotations(stringMap(templateMeta.annotations), 'spec.template.annotations', errors);
+  const podSpec = objectOf(template.spec);
+  const restartPolicy = str(podSpec.restartPolicy);
+  if (restartPolicy !== 'Always') errors.push(notSupported('spec.template.spec.restartPolicy', goQuote(restartPolicy), ['Always']));
+  if (typeof podSpec.activeDeadlineSeconds === 'number') errors.push(forbidden('spec.template.spec.activeDeadlineSeconds', 'activeDeadlineSeconds in StatefulSet is not Supported'));
+}
+
+/** ValidateStatefulSet and ValidateStatefulSetUpdate. */
+export function validateStatefulSet(object: KubeObject, old: KubeObject | undefined): Errors {
+  const spec = objectOf(object.spec);
+  const errors: Errors = [];
+  if (!old) {
+    checkObjectMeta(object, true, nameIsDNSSubdomain, errors);
+    checkStatefulSetSpec(spec, errors);
+    return errors;
+  }
+  checkObjectMetaUpdate(object, old, errors);
+  checkStatefulSetSpec(spec, errors);
+  const oldSpec = objectOf(old.spec);
+  const changed = new Set([...Object.keys(spec), ...Object.keys(oldSpec)]);
+  for (const field of changed) {
+    if (!STATEFULSET_MUTABLE_FIELDS.includes(field) && !semanticEqual(spec[field], oldSpec[field])) {
+      errors.push(forbidden('spec', STATEFULSET_SPEC_FORBIDDEN));
+      break;
+    }
+  }
   return errors;
 }
