@@ -48,8 +48,7 @@ export function deriveStatefulSet(prev: WorkloadDigest | undefined, next: Worklo
         key,
         kind: 'waiting',
         component: 'statefulset-controller',
-        title: `Waiting for ${waitingFor} to be Running and Ready before creating ${next.name}-${next.replicas}`,
-        message: 'podManagementPolicy OrderedReady: pods are created one at a time, in ordinal order',
+        title: `Waiting for ${waitingFor} to be Running and Ready before creating ${next.name}-${next.replicas} (OrderedReady)`,
         fields: [{ path: 'status.readyReplicas', to: `${next.readyReplicas} of ${next.replicas} created` }],
       });
     }

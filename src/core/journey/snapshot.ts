@@ -147,7 +147,7 @@ function add(into: Counters, from: Counters): void {
   into.restarts += from.restarts;
 }
 
-/** The ReplicaSet of the Deployment's newest template. */
+/** The ReplicaSet of the Deployment's newest template (a CronJob's newest Job). */
 export function currentReplicaSet(deployment: ObjectRecord): ObjectRecord | undefined {
   let best: ObjectRecord | undefined;
   for (const rs of deployment.children) {
@@ -168,9 +168,12 @@ function journeyCounts(journey: JourneyRecord): PodCounts {
     return counts;
   }
   counts.desired = digest && digest.kind !== 'Pod' ? digest.specReplicas : 0;
-  const current = root.kind === 'ReplicaSet' ? root : currentReplicaSet(root);
+  // A workload that owns its pods counts them itself; a Deployment (ReplicaSets) or a CronJob
+  // (Jobs) counts its newest child's as current and the older children's as old.
+  const ownsPods = root.podCounters !== undefined;
+  const current = ownsPods ? root : currentReplicaSet(root);
   const all = emptyCounters();
-  const sets = root.kind === 'ReplicaSet' ? [root] : root.children;
+  const sets = ownsPods ? [root] : root.children;
   for (const rs of sets) {
     if (!rs.podCounters) continue;
     add(all, rs.podCounters);

@@ -37,7 +37,7 @@ describe('journeys of StatefulSets, DaemonSets, Jobs, CronJobs and ReplicationCo
     tracer.ingest({ type: 'ADDED', object: workload('StatefulSet', 'apps/v1', 'web', 'sts-1', spec, {}) }, T0 + 5);
     tracer.ingest({ type: 'ADDED', object: podObject({ name: 'web-0', uid: 'p0', owner: set }) }, T0 + 10);
     tracer.ingest({ type: 'MODIFIED', object: workload('StatefulSet', 'apps/v1', 'web', 'sts-1', spec, { observedGeneration: 1, replicas: 1, readyReplicas: 0, currentRevision: 'web-7b9b', updateRevision: 'web-7b9b' }) }, T0 + 20);
-    assert.ok(titles(journey().tree).includes('Waiting for web-0 to be Running and Ready before creating web-1'), titles(journey().tree).join(' | '));
+    assert.ok(titles(journey().tree).includes('Waiting for web-0 to be Running and Ready before creating web-1 (OrderedReady)'), titles(journey().tree).join(' | '));
     assert.equal(journey().status, 'progressing');
     tracer.ingest({ type: 'MODIFIED', object: readyPod('web-0', 'p0', set, T0 + 1000) }, T0 + 3100);
     tracer.ingest({ type: 'ADDED', object: podObject({ name: 'web-1', uid: 'p1', owner: set, created: T0 + 3200 }) }, T0 + 3200);
