@@ -5,14 +5,33 @@
  * Rows carry the object as PartialObjectMetadata by default: `kubectl get -A`, `--show-labels`
  * and `--sort-by` depend on it.
  */
-import type { ConfigMap, Deployment, KubeObject, Namespace, Node, ObjectMeta, Pod, ReplicaSet, ResourceKind } from '../../core/k8s';
+import type {
+  ConfigMap,
+  ControllerRevision,
+  CronJob,
+  DaemonSet,
+  Deployment,
+  Job,
+  KubeObject,
+  Namespace,
+  Node,
+  ObjectMeta,
+  PersistentVolumeClaim,
+  Pod,
+  ReplicaSet,
+  ReplicationController,
+  ResourceKind,
+  StatefulSet,
+} from '../../core/k8s';
+import { printCronJob, printJob } from './batch';
 import { printConfigMap, printNamespace, printNode } from './cluster';
 import { COLUMN_DEFINITIONS, type TableColumnDefinition } from './columns';
 import { asCoreEvent, printEvent } from './event';
 import { printPod } from './pod';
 import type { PrintedRow, TableCell, TableRowCondition } from './row';
 import { DEFAULT_COLUMNS, printDefault } from './default';
-import { printDeployment, printReplicaSet } from './workloads';
+import { printPersistentVolumeClaim } from './storage';
+import { printControllerRevision, printDaemonSet, printDeployment, printReplicaSet, printReplicationController, printStatefulSet } from './workloads';
 
 export type { TableColumnDefinition } from './columns';
 export type { TableCell, TableRowCondition } from './row';
@@ -126,6 +145,20 @@ function printRow(kind: ResourceKind, object: KubeObject, now: number): PrintedR
       return printNamespace(object as Namespace, now);
     case 'ConfigMap':
       return printConfigMap(object as ConfigMap, now);
+    case 'ReplicationController':
+      return printReplicationController(object as ReplicationController, now);
+    case 'StatefulSet':
+      return printStatefulSet(object as StatefulSet, now);
+    case 'DaemonSet':
+      return printDaemonSet(object as DaemonSet, now);
+    case 'ControllerRevision':
+      return printControllerRevision(object as Partial<ControllerRevision>, now);
+    case 'Job':
+      return printJob(object as Job, now);
+    case 'CronJob':
+      return printCronJob(object as CronJob, now);
+    case 'PersistentVolumeClaim':
+      return printPersistentVolumeClaim(object as PersistentVolumeClaim, now);
     default:
       return printDefault(object, now);
   }
