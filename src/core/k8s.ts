@@ -14,10 +14,6 @@ export type {
   ManagedFieldsEntry,
 };
 
-export type { StatefulSet, DaemonSet, ControllerRevision } from 'kubernetes-types/apps/v1';
-export type { Job, JobCondition, CronJob } from 'kubernetes-types/batch/v1';
-export type { PersistentVolumeClaim, ReplicationController } from 'kubernetes-types/core/v1';
-
 /** Any Kubernetes object: what the store keeps and what a watch delivers. */
 export interface KubeObject {
   apiVersion?: string;

@@ -2,7 +2,7 @@
 import type { SimContext } from './context';
 import { DeploymentController } from './controllers/deployment-controller';
 import { GarbageCollector } from './controllers/garbage-collector';
-import { ReplicaSetController } from './controllers/replicaset-controller';
+import { REPLICATION_CONTROLLERS, ReplicaSetController } from './controllers/replicaset-controller';
 import { Scheduler } from './scheduler/scheduler';
 import { KubeletFleet } from './kubelet/fleet';
 import { makeNodes, type NodeOptions } from './nodes';
@@ -17,6 +17,7 @@ export interface ComponentOptions {
 export interface Components {
   deployments: DeploymentController;
   replicaSets: ReplicaSetController;
+  replicationControllers: ReplicaSetController;
   garbageCollector: GarbageCollector;
   scheduler: Scheduler;
   kubelets: KubeletFleet;
@@ -29,6 +30,7 @@ export function startComponents(ctx: SimContext, options: ComponentOptions): Com
   }
   const deployments = new DeploymentController(ctx);
   const replicaSets = new ReplicaSetController(ctx);
+  const replicationControllers = new ReplicaSetController(ctx, REPLICATION_CONTROLLERS);
   const scheduler = new Scheduler(ctx, { verdicts: options.lean ? 'summary' : 'full' });
   const kubelets = new KubeletFleet(ctx);
   const garbageCollector = new GarbageCollector(ctx);
@@ -36,16 +38,19 @@ export function startComponents(ctx: SimContext, options: ComponentOptions): Com
   kubelets.start();
   scheduler.start();
   replicaSets.start();
+  replicationControllers.start();
   deployments.start();
   return {
     deployments,
     replicaSets,
+    replicationControllers,
     garbageCollector,
     scheduler,
     kubelets,
     stop() {
       deployments.stop();
       replicaSets.stop();
+      replicationControllers.stop();
       garbageCollector.stop();
       scheduler.stop();
       kubelets.stop();

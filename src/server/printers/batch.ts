@@ -1,5 +1,5 @@
 /** Job and CronJob rows: ports of `printJob` and `printCronJob` (Wide=true). */
-import type { CronJob, Job, JobCondition } from '../../core/k8s';
+import type { CronJob, Job } from '../../core/k8s';
 import type { PrintedRow } from './row';
 import { formatLabelSelector } from './selector';
 import { ageSince, humanDuration, parseTime } from './time';
@@ -43,6 +43,8 @@ function jobStatus(job: Job): string {
   if (hasJobCondition(conditions, 'SuccessCriteriaMet')) return 'SuccessCriteriaMet';
   return 'Running';
 }
+
+type JobCondition = NonNullable<NonNullable<Job['status']>['conditions']>[number];
 
 /** `hasJobCondition`: the first condition of that type decides. */
 function hasJobCondition(conditions: JobCondition[] | undefined, type: string): boolean {

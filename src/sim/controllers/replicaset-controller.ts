@@ -2,11 +2,15 @@
  * The ReplicaSet controller (kubernetes pkg/controller/replicaset/replica_set.go): keeps as many
  * active pods as a ReplicaSet asks for, creating them from its template in slow-start batches of
  * at most 500 per sync and deleting the cheapest ones first, and reports the pod counts in
- * `status`.
+ * `status`. The same controller serves ReplicationControllers, as upstream's
+ * pkg/controller/replication is an adapter over it: their pods carry a `v1` ReplicationController
+ * owner reference and their events come from `replication-controller`. Neither selector matters
+ * here, since pods are found by their controller reference.
  *
  * Not simulated: adoption of orphan pods that match a selector, and release of owned pods that no
  * longer match it (the controller only looks at pods whose controller reference names it).
  */
+import type { ComponentName } from '../../core/internals';
 import type { KubeObject, OwnerReference } from '../../core/k8s';
 import { informer, objectKey, splitKey, type SimContext } from '../context';
 import { cloneAsJson, deepEqual } from '../../common/json';
@@ -19,7 +23,16 @@ import { isPodActive, isPodAvailable, isPodReady, podAvailableAt } from './pod-u
 import { ReplicaSetPodTally, type PodCounts } from './replicaset-pod-tally';
 import { ControllerExpectations, ControllerQueue, slowStartBatch, SLOW_START_INITIAL_BATCH_SIZE } from './work-scheduling';
 
-const COMPONENT = 'replicaset-controller';
+/** The kind a controller instance manages: ReplicaSets, or ReplicationControllers through the same code. */
+export interface ReplicatedKind {
+  kind: 'ReplicaSet' | 'ReplicationController';
+  apiVersion: string;
+  component: ComponentName;
+}
+
+export const REPLICA_SETS: ReplicatedKind = { kind: 'ReplicaSet', apiVersion: 'apps/v1', component: 'replicaset-controller' };
+export const REPLICATION_CONTROLLERS: ReplicatedKind = { kind: 'ReplicationController', apiVersion: 'v1', component: 'replication-controller' };
+
 /** `replicaset.BurstReplicas`: the most pods created or deleted in one sync. */
 export const BURST_REPLICAS = 500;
 
@@ -60,15 +73,18 @@ export class ReplicaSetController {
   private readonly keys = new Map<string, string>();
   private readonly unsubscribe: (() => void)[] = [];
 
-  constructor(private readonly ctx: SimContext) {
+  constructor(
+    private readonly ctx: SimContext,
+    private readonly managed: ReplicatedKind = REPLICA_SETS,
+  ) {
     this.queue = new ControllerQueue(ctx.clock, ctx.timings.controllerReaction, (key) => this.processKey(key));
     this.expectations = new ControllerExpectations(ctx.clock);
   }
 
   start(): void {
     this.unsubscribe.push(
-      informer(this.ctx, COMPONENT, 'ReplicaSet', (change) => this.onReplicaSet(change)),
-      informer(this.ctx, COMPONENT, 'Pod', (change) => this.onPod(change)),
+      informer(this.ctx, this.managed.component, this.managed.kind, (change) => this.onReplicaSet(change)),
+      informer(this.ctx, this.managed.component, 'Pod', (change) => this.onPod(change)),
     );
   }
 
@@ -104,7 +120,7 @@ export class ReplicaSetController {
     const pod = change.object as PodObject;
     const previous = change.previous as PodObject | undefined;
     const ref = change.type === 'DELETED' ? undefined : controllerOf(pod);
-    this.tally.observe(pod.metadata?.uid ?? podKey(pod), change.type === 'DELETED' ? undefined : pod, ref?.kind === 'ReplicaSet' ? ref.uid : undefined, ref ? this.labelsOfOwner(pod, ref) : undefined);
+    this.tally.observe(pod.metadata?.uid ?? podKey(pod), change.type === 'DELETED' ? undefined : pod, ref?.kind === this.managed.kind ? ref.uid : undefined, ref ? this.labelsOfOwner(pod, ref) : undefined);
 
     if (change.type === 'DELETED') {
       this.podGone(pod);
@@ -164,8 +180,8 @@ export class ReplicaSetController {
   }
 
   private resolveControllerRef(namespace: string | undefined, ref: OwnerReference | undefined): ReplicaSetObject | undefined {
-    if (!ref || ref.kind !== 'ReplicaSet') return undefined;
-    const rs = this.ctx.store.get<ReplicaSetObject>('ReplicaSet', namespace, ref.name);
+    if (!ref || ref.kind !== this.managed.kind) return undefined;
+    const rs = this.ctx.store.get<ReplicaSetObject>(this.managed.kind, namespace, ref.name);
     return rs && rs.metadata?.uid === ref.uid ? rs : undefined;
   }
 
@@ -199,7 +215,7 @@ export class ReplicaSetController {
   /** `syncReplicaSet`: one reconciliation of the ReplicaSet named by `key` (`namespace/name`). */
   syncReplicaSet(key: string): void {
     const { namespace, name } = splitKey(key);
-    const rs = this.ctx.store.get<ReplicaSetObject>('ReplicaSet', namespace, name);
+    const rs = this.ctx.store.get<ReplicaSetObject>(this.managed.kind, namespace, name);
     if (!rs) {
       this.expectations.delete(key);
       return;
@@ -285,7 +301,7 @@ export class ReplicaSetController {
     const owner = controllerOf(rs);
     if (!owner) return this.ctx.store.ownedBy<PodObject>('Pod', rs.metadata?.uid ?? '');
     const pods: PodObject[] = [];
-    for (const sibling of this.ctx.store.ownedBy<ReplicaSetObject>('ReplicaSet', owner.uid)) {
+    for (const sibling of this.ctx.store.ownedBy<ReplicaSetObject>(this.managed.kind, owner.uid)) {
       for (const pod of this.ctx.store.ownedBy<PodObject>('Pod', sibling.metadata?.uid ?? '')) pods.push(pod);
     }
     return pods;
@@ -308,14 +324,14 @@ export class ReplicaSetController {
     const pod: PodObject = { apiVersion: 'v1', kind: 'Pod', metadata, spec: cloneAsJson(template.spec ?? ({} as NonNullable<PodObject['spec']>)) };
     let created: PodObject;
     try {
-      created = this.ctx.store.create<PodObject>('Pod', pod, { fieldManager: COMPONENT });
+      created = this.ctx.store.create<PodObject>('Pod', pod, { fieldManager: this.managed.component });
     } catch (error) {
       // A namespace being deleted refuses new pods; upstream does not count that as a failure.
       if (isNamespaceTerminating(error)) return;
-      recordEvent(this.ctx, COMPONENT, rs, 'Warning', 'FailedCreate', `Error creating: ${errorMessage(error)}`);
+      recordEvent(this.ctx, this.managed.component, rs, 'Warning', 'FailedCreate', `Error creating: ${errorMessage(error)}`);
       throw error;
     }
-    recordEvent(this.ctx, COMPONENT, rs, 'Normal', 'SuccessfulCreate', `Created pod: ${created.metadata?.name ?? ''}`);
+    recordEvent(this.ctx, this.managed.component, rs, 'Normal', 'SuccessfulCreate', `Created pod: ${created.metadata?.name ?? ''}`);
   }
 
   /**
@@ -332,7 +348,7 @@ export class ReplicaSetController {
     const uid = rs.metadata?.uid ?? '';
     let refs = this.podOwnerReferences.get(uid);
     if (!refs || refs[0].name !== (rs.metadata?.name ?? '')) {
-      refs = Object.freeze([Object.freeze(newControllerRef(rs, 'apps/v1', 'ReplicaSet'))]) as OwnerReference[];
+      refs = Object.freeze([Object.freeze(newControllerRef(rs, this.managed.apiVersion, this.managed.kind))]) as OwnerReference[];
       this.podOwnerReferences.set(uid, refs);
     }
     return refs;
@@ -342,13 +358,13 @@ export class ReplicaSetController {
   private deletePod(rs: ReplicaSetObject, pod: PodObject): unknown {
     const name = pod.metadata?.name ?? '';
     try {
-      this.ctx.store.delete('Pod', pod.metadata?.namespace, name, { actor: COMPONENT });
+      this.ctx.store.delete('Pod', pod.metadata?.namespace, name, { actor: this.managed.component });
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
-      if (error.code !== 404) recordEvent(this.ctx, COMPONENT, rs, 'Warning', 'FailedDelete', `Error deleting: ${error.message}`);
+      if (error.code !== 404) recordEvent(this.ctx, this.managed.component, rs, 'Warning', 'FailedDelete', `Error deleting: ${error.message}`);
       return error;
     }
-    recordEvent(this.ctx, COMPONENT, rs, 'Normal', 'SuccessfulDelete', `Deleted pod: ${name}`);
+    recordEvent(this.ctx, this.managed.component, rs, 'Normal', 'SuccessfulDelete', `Deleted pod: ${name}`);
     return undefined;
   }
 
@@ -391,8 +407,8 @@ export class ReplicaSetController {
     const next: ReplicaSetStatus = { ...status, observedGeneration: generation };
     const ordered: ReplicaSetStatus = { replicas: next.replicas, fullyLabeledReplicas: next.fullyLabeledReplicas, readyReplicas: next.readyReplicas, availableReplicas: next.availableReplicas, observedGeneration: next.observedGeneration, conditions: next.conditions };
     for (const field of Object.keys(ordered) as (keyof ReplicaSetStatus)[]) if (ordered[field] === undefined) delete ordered[field];
-    this.ctx.store.mutate<ReplicaSetObject>('ReplicaSet', rs.metadata?.namespace, rs.metadata?.name ?? '', (copy) => {
+    this.ctx.store.mutate<ReplicaSetObject>(this.managed.kind, rs.metadata?.namespace, rs.metadata?.name ?? '', (copy) => {
       (copy as KubeObject).status = ordered;
-    }, { fieldManager: COMPONENT, subresource: 'status' });
+    }, { fieldManager: this.managed.component, subresource: 'status' });
   }
 }
