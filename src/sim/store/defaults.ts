@@ -104,6 +104,9 @@ export function applyDefaults(kind: ResourceKind, object: KubeObject, options: D
     case 'ReplicationController':
       defaultReplicationController(object);
       break;
+    case 'PersistentVolumeClaim':
+      defaultPersistentVolumeClaim(object);
+      break;
     case 'Pod':
       defaultPod(object, options);
       break;
@@ -152,6 +155,12 @@ function defaultReplicationController(object: KubeObject): void {
   }
   setIfAbsent(spec, 'replicas', 1);
   defaultPodTemplate(spec);
+}
+
+/** SetDefaults_PersistentVolumeClaim and SetDefaults_PersistentVolumeClaimSpec. */
+function defaultPersistentVolumeClaim(object: KubeObject): void {
+  setIfAbsent(record(object, 'spec'), 'volumeMode', 'Filesystem');
+  setIfAbsent(record(object, 'status'), 'phase', 'Pending');
 }
 
 function defaultPodTemplate(workloadSpec: Json): void {
@@ -411,6 +420,8 @@ function defaultNode(node: KubeObject): void {
 export function prepareForCreate(kind: ResourceKind, object: KubeObject): void {
   if (kind === 'Pod') preparePodForCreate(object);
   else if (kind === 'ReplicationController') prepareReplicationControllerForCreate(object);
+  // The claim strategy empties the status; reading it back defaults the phase.
+  else if (kind === 'PersistentVolumeClaim') object.status = { phase: 'Pending' };
 }
 
 /** rcStrategy.PrepareForCreate: the status starts empty and the generation at 1. */
