@@ -129,6 +129,12 @@ for (const version of applyCapableVersionsUnderTest(installedKubectls())) {
       assert.match((await kubectl('get', 'pvc', 'data', '-o', 'wide', '--no-headers')).stdout, /^data\s+Pending\s+standard\s+<unset>\s+\S+\s+Filesystem\s*$/);
     });
 
+    it('get all lists the kinds of the all category in discovery order', async () => {
+      const names = (await kubectl('get', 'all', '-A', '-o', 'name')).stdout.trim().split('\n');
+      const kinds = [...new Set(names.map((name) => name.slice(0, name.indexOf('/'))))];
+      assert.deepEqual(kinds, ['pod', 'replicationcontroller', 'daemonset.apps', 'statefulset.apps', 'cronjob.batch', 'job.batch']);
+    });
+
     it('describe finds everything it asks for: pods by selector, events by involvedObject uid', async () => {
       const rc = (await kubectl('describe', 'rc', 'nginx')).stdout;
       assert.match(rc, /Selector:\s+app=nginx/);
@@ -192,6 +198,18 @@ for (const version of applyCapableVersionsUnderTest(installedKubectls())) {
       assert.match(rollout.stdout, /daemon set "agent" successfully rolled out/);
       assert.match((await kubectl('get', 'ds', 'agent', '--no-headers')).stdout, /^agent\s+3\s+3\s+3\s+3\s+3\s+kubernetes\.io\/os=linux\s/);
       assert.equal((await kubectl('rollout', 'restart', 'ds/agent')).stdout.trim(), 'daemonset.apps/agent restarted');
+    });
+
+    it('rollout status of a StatefulSet waits for the update revision its controller reports', async () => {
+      const statefulSet = { apiVersion: 'apps/v1', kind: 'StatefulSet', metadata: { name: 'db' }, spec: { replicas: 2, serviceName: 'db', selector: { matchLabels: { app: 'db' } }, updateStrategy: { type: 'RollingUpdate' }, template: { metadata: { labels: { app: 'db' } }, spec: { containers: [{ name: 'db', image: 'postgres:16' }] } } } };
+      writeFileSync(join(dir, 'db.yaml'), stringifyYaml(statefulSet));
+      assert.equal((await kubectl('apply', '-f', join(dir, 'db.yaml'))).stdout.trim(), 'statefulset.apps/db created');
+      const generation = Number((await kubectl('get', 'sts', 'db', '-o', 'jsonpath={.metadata.generation}')).stdout);
+      const status = { status: { observedGeneration: generation, replicas: 2, readyReplicas: 2, currentReplicas: 2, updatedReplicas: 2, currentRevision: 'db-5c9f8b7d6', updateRevision: 'db-5c9f8b7d6' } };
+      assert.equal((await kubectl('patch', 'sts', 'db', '--subresource=status', '--type=merge', '-p', JSON.stringify(status))).code, 0);
+      const rollout = await kubectl('rollout', 'status', 'sts/db', '--timeout=30s');
+      assert.equal(rollout.code, 0, rollout.stderr);
+      assert.match(rollout.stdout, /statefulset rolling update complete 2 pods at revision db-\S+\.\.\./);
     });
 
     it('delete rc honours --cascade=orphan, foreground and background', async () => {
