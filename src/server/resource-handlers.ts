@@ -14,7 +14,7 @@ import { ApiError, type PropagationPolicy, type ResourceInfo } from '../sim/stor
 import { assignToNode, type PodObject } from '../sim/store/pod-binding';
 import { deepEqual } from '../common/json';
 import { labelSetString } from './printers/selector';
-import { toTable } from './printers/table';
+import { scaleToTable, toTable } from './printers/table';
 import { applyJsonPatch } from './patch/json-patch';
 import { applyMergePatch } from './patch/merge-patch';
 import { applyStrategicMergePatch } from './patch/strategic-merge-patch';
@@ -373,7 +373,7 @@ async function handleScale(req: IncomingMessage, res: ServerResponse, path: Reso
   const name = path.name!;
   const existing = deps.store.read(info.kind, path.namespace, name);
   const current = scaleOf(info.kind, existing);
-  if (method === 'GET') return sendJson(res, 200, current);
+  if (method === 'GET') return respondScale(res, req, deps, current, query);
   const text = await readBody(req);
   const contentType = (req.headers['content-type'] ?? JSON_TYPE).split(';')[0].trim();
   let desired: KubeObject;
@@ -393,7 +393,12 @@ async function handleScale(req: IncomingMessage, res: ServerResponse, path: Reso
   (next.spec as { replicas: number }).replicas = replicas;
   const result = dryRun || deepEqual(next.spec, existing.spec) ? existing : deps.store.update(info.kind, next, { fieldManager: query.get('fieldManager') ?? userAgentManager(req), dryRun });
   if (!dryRun) deps.afterWrite();
-  sendJson(res, 200, scaleOf(info.kind, dryRun ? next : result));
+  respondScale(res, req, deps, scaleOf(info.kind, dryRun ? next : result), query);
+}
+
+function respondScale(res: ServerResponse, req: IncomingMessage, deps: ResourceHandlerDeps, scale: KubeObject, query: Query): void {
+  if (wantsTable(req.headers.accept)) sendJson(res, 200, scaleToTable(scale, { now: deps.now(), includeObject: includeObjectParam(query) }), TABLE_TYPE);
+  else sendJson(res, 200, scale);
 }
 
 async function handleBinding(req: IncomingMessage, res: ServerResponse, path: ResourcePath, deps: ResourceHandlerDeps): Promise<void> {

@@ -164,6 +164,7 @@ for (const version of applyCapableVersionsUnderTest(installedKubectls())) {
       assert.equal(rcScale.status.selector, 'app=nginx');
       const stsScale = JSON.parse((await kubectl('get', '--raw', '/apis/apps/v1/namespaces/default/statefulsets/web/scale')).stdout) as { spec: { replicas: number }; status: { selector: string } };
       assert.deepEqual([stsScale.spec.replicas, stsScale.status.selector], [3, 'app=nginx']);
+      assert.match((await kubectl('get', 'rc', 'nginx', '--subresource=scale')).stdout, /^NAME\s+DESIRED\s+AVAILABLE\s+AGE\nnginx\s+2\s+\d\s+\S+\n$/);
       await until('the RC to have two pods', async () => ((await kubectl('get', 'pods', '-l', 'app=nginx', '-o', 'name')).stdout.trim().split('\n').filter((line) => line.startsWith('pod/nginx-')).length === 2 ? true : undefined));
       assert.match((await kubectl('describe', 'rc', 'nginx')).stdout, /SuccessfulDelete\s+\S+\s+replication-controller\s+Deleted pod: nginx-/);
     });

@@ -179,6 +179,16 @@ const persistentVolumeClaimColumns: TableColumnDefinition[] = [
   column('VolumeMode', 'string', 'volumeMode defines what type of volume is required by the claim. Value of Filesystem is implied when not included in claim spec.', 1),
 ];
 
+/** The Scale subresource's columns; upstream leaves `format` out of its Name column. */
+export const SCALE_COLUMNS: readonly TableColumnDefinition[] = Object.freeze(
+  [
+    column('Name', 'string', NAME_DOC),
+    column('Desired', 'integer', 'replicas is the desired number of instances for the scaled object.'),
+    column('Available', 'integer', 'replicas is the actual number of observed instances of the scaled object.'),
+    ageColumn(),
+  ].map((definition) => Object.freeze(definition)),
+);
+
 /** Shared, frozen definitions: callers must not mutate them. Kinds not listed get the default table (printers/default.ts). */
 export const COLUMN_DEFINITIONS: Readonly<Partial<Record<ResourceKind, readonly TableColumnDefinition[]>>> = deepFreeze({
   Pod: podColumns,

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import type { KubeObject, ResourceKind } from '../../../src/core/k8s';
-import { toTable, type Table } from '../../../src/server/printers/table';
+import { scaleToTable, toTable, type Table } from '../../../src/server/printers/table';
 
 const NOW = Date.parse('2026-01-01T12:00:00Z');
 const ago = (seconds: number) => new Date(NOW - seconds * 1000).toISOString();
@@ -175,6 +175,16 @@ describe('server-side Table', () => {
     const pending = { metadata: { name: 'p', annotations: { 'volume.beta.kubernetes.io/storage-class': 'fast' } }, spec: { storageClassName: 'slow', resources: { requests: { storage: '1Gi' } } }, status: { phase: 'Pending' } };
     assert.deepEqual(cellsOf('PersistentVolumeClaim', pending), ['p', 'Pending', '', '', '', 'fast', '<unset>', '<unknown>', '<unset>']);
     assert.equal(cellsOf('PersistentVolumeClaim', { ...pending, metadata: { name: 'p', deletionTimestamp: ago(1) } })[1], 'Terminating');
+  });
+
+  it('prints a Scale subresource as printScale does: desired and observed replicas', () => {
+    const scale = { kind: 'Scale', apiVersion: 'autoscaling/v1', metadata: { name: 'web', namespace: 'default', creationTimestamp: ago(61) }, spec: { replicas: 3 }, status: { replicas: 2, selector: 'app=nginx' } };
+    const table = scaleToTable(scale, { now: NOW });
+    assert.deepEqual(columnsOf(table), ['Name', 'Desired', 'Available', 'Age']);
+    assert.equal(table.columnDefinitions?.[0].format, '');
+    assert.deepEqual(table.rows[0].cells, ['web', 3, 2, '61s']);
+    assert.deepEqual(table.rows[0].object, { kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1', metadata: scale.metadata });
+    assert.deepEqual(scaleToTable({ metadata: { name: 'x' } }, { now: NOW, includeObject: 'Object' }).rows[0].object, { metadata: { name: 'x' }, apiVersion: 'autoscaling/v1', kind: 'Scale' });
   });
 
   describe('events', () => {
