@@ -4,17 +4,19 @@
  * at most 500 per sync and deleting the cheapest ones first, and reports the pod counts in
  * `status`. The same controller serves ReplicationControllers, as upstream's
  * pkg/controller/replication is an adapter over it: their pods carry a `v1` ReplicationController
- * owner reference and their events come from `replication-controller`. Neither selector matters
- * here, since pods are found by their controller reference.
+ * owner reference and their events come from `replication-controller`. The selector matters only
+ * to claim pods, not for counting, since pods are found by their controller reference.
  *
- * Not simulated: adoption of orphan pods that match a selector, and release of owned pods that no
- * longer match it (the controller only looks at pods whose controller reference names it).
+ * `claimPods` is ported for the pods that can change hands: an active orphan whose labels match a
+ * selector is adopted, and an owned pod whose labels stop matching is released. Orphans are
+ * tracked as they appear rather than found by listing every pod on each sync.
  */
 import type { ComponentName } from '../../core/internals';
 import type { KubeObject, OwnerReference } from '../../core/k8s';
 import { informer, objectKey, splitKey, type SimContext } from '../context';
 import { cloneAsJson, deepEqual } from '../../common/json';
 import { rfc3339 } from '../store/object-utils';
+import { labelSelectorMatches } from '../store/selectors';
 import { ApiError, type StoreChange } from '../store/types';
 import { controllerOf, newControllerRef, SyncError, type PodObject, type ReplicaSetCondition, type ReplicaSetObject, type ReplicaSetStatus } from './controller-types';
 import { recordEvent } from './controller-events';
@@ -71,6 +73,10 @@ export class ReplicaSetController {
   private readonly podOwnerReferences = new Map<string, OwnerReference[]>();
   /** ReplicaSet uid → its queue key (see `keyOf`). */
   private readonly keys = new Map<string, string>();
+  /** Active pods without a controller reference, by pod key: candidates for adoption. */
+  private readonly orphans = new Set<string>();
+  /** Controller key → keys of its pods whose labels changed, to release if they no longer match. */
+  private readonly relabeled = new Map<string, Set<string>>();
   private readonly unsubscribe: (() => void)[] = [];
 
   constructor(
@@ -120,8 +126,14 @@ export class ReplicaSetController {
     const pod = change.object as PodObject;
     const previous = change.previous as PodObject | undefined;
     const ref = change.type === 'DELETED' ? undefined : controllerOf(pod);
+    if (ref && ref.kind !== this.managed.kind && controllerOf(previous)?.kind !== this.managed.kind) {
+      // Another kind of controller's pod: it matters here only if it was an orphan until now.
+      if (this.orphans.size > 0) this.orphans.delete(podKey(pod));
+      return;
+    }
     this.tally.observe(pod.metadata?.uid ?? podKey(pod), change.type === 'DELETED' ? undefined : pod, ref?.kind === this.managed.kind ? ref.uid : undefined, ref ? this.labelsOfOwner(pod, ref) : undefined);
 
+    this.trackOrphan(pod, change.type === 'DELETED' ? undefined : ref);
     if (change.type === 'DELETED') {
       this.podGone(pod);
       return;
@@ -152,6 +164,7 @@ export class ReplicaSetController {
     const rs = this.resolveControllerRef(pod.metadata?.namespace, ref);
     if (!rs) return;
     const key = this.keyOf(rs);
+    if (previous && previous.metadata?.labels !== pod.metadata?.labels && !deepEqual(previous.metadata?.labels, pod.metadata?.labels)) this.markRelabeled(key, pod);
     this.queue.add(key);
     const minReady = rs.spec?.minReadySeconds ?? 0;
     if (minReady > 0 && previous && !isPodReady(previous) && isPodReady(pod)) this.queue.addAfter(key, minReady * 1000 + 1000);
@@ -164,6 +177,36 @@ export class ReplicaSetController {
     const key = this.keyOf(rs);
     this.expectations.deletionObserved(key, podKey(pod));
     this.queue.add(key);
+  }
+
+  /**
+   * Keeps `orphans` current and wakes the controllers whose selector an orphan matches
+   * (`addPod`/`updatePod` with no controller reference: `getPodReplicaSets`).
+   */
+  private trackOrphan(pod: PodObject, ref: OwnerReference | undefined): void {
+    if (ref || pod.metadata?.deletionTimestamp || !isPodActive(pod)) {
+      if (this.orphans.size > 0) this.orphans.delete(podKey(pod));
+      return;
+    }
+    this.orphans.add(podKey(pod));
+    for (const controller of this.ctx.store.list<ReplicaSetObject>(this.managed.kind, { namespace: pod.metadata?.namespace }).items) {
+      if (this.selects(controller, pod)) this.queue.add(this.keyOf(controller));
+    }
+  }
+
+  private markRelabeled(key: string, pod: PodObject): void {
+    let pods = this.relabeled.get(key);
+    if (!pods) this.relabeled.set(key, (pods = new Set()));
+    pods.add(podKey(pod));
+  }
+
+  /** Whether the controller's selector matches the pod's labels: a label selector, or an RC's equality map. */
+  private selects(controller: ReplicaSetObject, pod: PodObject): boolean {
+    const labels = pod.metadata?.labels;
+    if (this.managed.kind === 'ReplicaSet') return labelSelectorMatches(controller.spec?.selector, labels);
+    const selector = (controller.spec as { selector?: Record<string, string> } | undefined)?.selector ?? {};
+    const keys = Object.keys(selector);
+    return keys.length > 0 && labels !== undefined && keys.every((k) => Object.prototype.hasOwnProperty.call(labels, k) && labels[k] === selector[k]);
   }
 
   /**
@@ -226,6 +269,7 @@ export class ReplicaSetController {
       this.seed(rs);
     }
     const needsSync = this.expectations.satisfied(key);
+    this.claimPods(rs, key);
     const counts = this.tally.counts(uid);
     const availability = this.availability(rs, counts);
 
@@ -265,6 +309,47 @@ export class ReplicaSetController {
       }
     }
     return { available, nextAvailableAt: next };
+  }
+
+  /**
+   * `claimPods` (ControllerRefManager.ClaimPods) for the pods that can change hands: matching
+   * active orphans are adopted, and relabeled pods that no longer match are released, unless the
+   * controller is being deleted. The pod informer sees each change at once, so the counts taken
+   * after this include it.
+   */
+  private claimPods(rs: ReplicaSetObject, key: string): void {
+    const relabeled = this.relabeled.get(key);
+    this.relabeled.delete(key);
+    if (rs.metadata?.deletionTimestamp) return;
+    const namespace = rs.metadata?.namespace ?? '';
+    const uid = rs.metadata?.uid ?? '';
+    for (const podName of relabeled ?? []) {
+      const pod = this.ctx.store.get<PodObject>('Pod', namespace, splitKey(podName).name);
+      if (!pod || controllerOf(pod)?.uid !== uid || !isPodActive(pod) || this.selects(rs, pod)) continue;
+      this.patchOwnerReferences(pod, (refs) => refs.filter((ref) => ref.uid !== uid));
+    }
+    if (this.orphans.size === 0) return;
+    const prefix = `${namespace}/`;
+    for (const orphan of [...this.orphans]) {
+      if (!orphan.startsWith(prefix)) continue;
+      const pod = this.ctx.store.get<PodObject>('Pod', namespace, orphan.slice(prefix.length));
+      if (!pod || controllerOf(pod) || pod.metadata?.deletionTimestamp || !isPodActive(pod) || !this.selects(rs, pod)) continue;
+      const controllerRef = newControllerRef(rs, this.managed.apiVersion, this.managed.kind);
+      this.patchOwnerReferences(pod, (refs) => [...refs.filter((ref) => ref.uid !== uid), controllerRef]);
+    }
+  }
+
+  /** The adopt and release patches of the pod's ownerReferences; a pod gone meanwhile is skipped, as upstream ignores NotFound. */
+  private patchOwnerReferences(pod: PodObject, change: (refs: OwnerReference[]) => OwnerReference[]): void {
+    try {
+      this.ctx.store.mutate<PodObject>('Pod', pod.metadata?.namespace, pod.metadata?.name ?? '', (copy) => {
+        const refs = change(copy.metadata?.ownerReferences ?? []);
+        if (refs.length > 0) copy.metadata!.ownerReferences = refs;
+        else delete copy.metadata!.ownerReferences;
+      }, { fieldManager: this.managed.component });
+    } catch (error) {
+      if (!(error instanceof ApiError && error.code === 404)) throw error;
+    }
   }
 
   /** `manageReplicas`: create or delete pods to close the gap between active pods and spec.replicas. */

@@ -116,6 +116,44 @@ describe('ReplicationController', () => {
     for (const pod of left) assert.equal(pod.metadata?.ownerReferences, undefined);
   });
 
+  it('adopts the pods an orphaning delete left behind when a controller with the same selector comes back', () => {
+    const simulator = new Simulator({ seed: 4 });
+    simulator.apply({ ...docsExample('replication.yaml'), metadata: { name: 'nginx', namespace: 'default' } });
+    simulator.runUntil(() => readRC(simulator, 'nginx').status?.readyReplicas === 3, 5 * MINUTE);
+    simulator.store.delete('ReplicationController', 'default', 'nginx', { propagationPolicy: 'Orphan' });
+    simulator.runUntil(() => simulator.store.get('ReplicationController', 'default', 'nginx') === undefined, 5 * MINUTE);
+    const orphans = simulator.store.list<Pod & KubeObject>('Pod', { namespace: 'default' }).items.map((pod) => pod.metadata?.name).sort();
+
+    const replacement = simulator.apply({ ...docsExample('replication.yaml'), metadata: { name: 'nginx', namespace: 'default' } }).object;
+    simulator.runUntil(() => readRC(simulator, 'nginx').status?.readyReplicas === 3, 5 * MINUTE);
+    assert.deepEqual(podsOf(simulator, replacement).map((pod) => pod.metadata?.name).sort(), orphans);
+    assert.equal(eventsFor(simulator, 'nginx').filter((event) => event.reason === 'SuccessfulCreate').length, 3, 'only the first controller created pods');
+  });
+
+  it('releases a pod whose labels stop matching and replaces it; a matching bare pod is adopted instead of a new one', () => {
+    const simulator = new Simulator({ seed: 5 });
+    const rc = simulator.apply({ ...docsExample('replication.yaml'), metadata: { name: 'nginx', namespace: 'default' } }).object;
+    simulator.runUntil(() => readRC(simulator, 'nginx').status?.readyReplicas === 3, 5 * MINUTE);
+    const isolated = podsOf(simulator, rc)[0].metadata?.name ?? '';
+    simulator.store.mutate<KubeObject>('Pod', 'default', isolated, (copy) => {
+      copy.metadata!.labels = { app: 'debug' };
+    }, { fieldManager: 'kubectl' });
+    simulator.runUntil(() => podsOf(simulator, rc).length === 3 && !podsOf(simulator, rc).some((pod) => pod.metadata?.name === isolated), 5 * MINUTE);
+    const released = simulator.store.read<Pod & KubeObject>('Pod', 'default', isolated);
+    assert.equal(released.metadata?.ownerReferences, undefined);
+    assert.equal(podsOf(simulator, rc).length, 3);
+
+    simulator.store.mutate<KubeObject>('ReplicationController', 'default', 'nginx', (copy) => {
+      (copy.spec as { replicas: number }).replicas = 4;
+    }, { fieldManager: 'kubectl' });
+    simulator.store.mutate<KubeObject>('Pod', 'default', isolated, (copy) => {
+      copy.metadata!.labels = { app: 'nginx' };
+    }, { fieldManager: 'kubectl' });
+    simulator.runUntil(() => readRC(simulator, 'nginx').status?.replicas === 4, 5 * MINUTE);
+    assert.ok(podsOf(simulator, rc).some((pod) => pod.metadata?.name === isolated), 'the relabeled pod is adopted back');
+    assert.equal(simulator.store.list('Pod', { namespace: 'default' }).items.length, 4);
+  });
+
   describe('validation (ValidateReplicationController)', () => {
     it('refuses a selector that does not match the template labels', () => {
       const error = createError(new Simulator(), rcWith({ selector: { app: 'web' } }));
