@@ -20,6 +20,7 @@ export type ComponentName =
   | 'deployment-controller'
   | 'replicaset-controller'
   | 'statefulset-controller'
+  | 'replication-controller'
   | 'garbage-collector'
   | 'default-scheduler'
   | 'kubelet'

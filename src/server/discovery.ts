@@ -25,7 +25,8 @@ export const SERVER_VERSION = {
 
 const VERBS = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
 const CLUSTER_VERBS = ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch'];
-const IN_CATEGORY_ALL = new Set(['pods', 'deployments', 'replicasets']);
+/** Upstream's `all` category (the resources' `Categories()`), of the kinds the simulator serves. */
+const IN_CATEGORY_ALL = new Set(['pods', 'replicationcontrollers', 'daemonsets', 'deployments', 'replicasets', 'statefulsets', 'cronjobs', 'jobs']);
 
 interface Subresource {
   name: string;
@@ -50,8 +51,9 @@ function verbsOf(info: ResourceInfo): string[] {
   return info.namespaced ? VERBS : CLUSTER_VERBS;
 }
 
+/** A group's resources sorted by name, as the apiserver's installer lists them (and `kubectl get all` prints them). */
 function groupResources(group: string): ResourceInfo[] {
-  return RESOURCES.filter((r) => r.group === group);
+  return RESOURCES.filter((r) => r.group === group).sort((a, b) => (a.plural < b.plural ? -1 : a.plural > b.plural ? 1 : 0));
 }
 
 /** Legacy APIResourceList for `/api/v1` or `/apis/<group>/<version>`. */

@@ -13,7 +13,8 @@ import { formatLabelSelector } from '../sim/store/selectors';
 import { ApiError, type PropagationPolicy, type ResourceInfo } from '../sim/store/types';
 import { assignToNode, type PodObject } from '../sim/store/pod-binding';
 import { deepEqual } from '../common/json';
-import { toTable } from './printers/table';
+import { labelSetString } from './printers/selector';
+import { scaleToTable, toTable } from './printers/table';
 import { applyJsonPatch } from './patch/json-patch';
 import { applyMergePatch } from './patch/merge-patch';
 import { applyStrategicMergePatch } from './patch/strategic-merge-patch';
@@ -345,16 +346,24 @@ async function handleSubresource(req: IncomingMessage, res: ServerResponse, path
   throw new ApiError(404, 'NotFound', `the server could not find the requested resource`);
 }
 
-function scaleOf(object: KubeObject): KubeObject {
+type StructuredSelector = Parameters<typeof formatLabelSelector>[0];
+
+/**
+ * The autoscaling/v1 Scale of a scalable object. `status.selector` is the pod selector as a string:
+ * `labels.SelectorFromSet` of a ReplicationController's map, `LabelSelectorAsSelector` of the
+ * apps kinds' structured selector.
+ */
+function scaleOf(kind: ResourceKind, object: KubeObject): KubeObject {
   const meta = object.metadata ?? {};
-  const spec = object.spec as { replicas?: number; selector?: Parameters<typeof formatLabelSelector>[0] } | undefined;
+  const spec = object.spec as { replicas?: number; selector?: StructuredSelector | Record<string, string> } | undefined;
   const status = object.status as { replicas?: number } | undefined;
+  const selector = kind === 'ReplicationController' ? labelSetString(spec?.selector as Record<string, string> | undefined) : formatLabelSelector(spec?.selector as StructuredSelector);
   return {
     kind: 'Scale',
     apiVersion: 'autoscaling/v1',
     metadata: { name: meta.name, namespace: meta.namespace, uid: meta.uid, resourceVersion: meta.resourceVersion, creationTimestamp: meta.creationTimestamp },
     spec: { replicas: spec?.replicas ?? 0 },
-    status: { replicas: status?.replicas ?? 0, selector: formatLabelSelector(spec?.selector) },
+    status: { replicas: status?.replicas ?? 0, selector },
   };
 }
 
@@ -363,8 +372,8 @@ async function handleScale(req: IncomingMessage, res: ServerResponse, path: Reso
   const { info } = path;
   const name = path.name!;
   const existing = deps.store.read(info.kind, path.namespace, name);
-  const current = scaleOf(existing);
-  if (method === 'GET') return sendJson(res, 200, current);
+  const current = scaleOf(info.kind, existing);
+  if (method === 'GET') return respondScale(res, req, deps, current, query);
   const text = await readBody(req);
   const contentType = (req.headers['content-type'] ?? JSON_TYPE).split(';')[0].trim();
   let desired: KubeObject;
@@ -384,7 +393,12 @@ async function handleScale(req: IncomingMessage, res: ServerResponse, path: Reso
   (next.spec as { replicas: number }).replicas = replicas;
   const result = dryRun || deepEqual(next.spec, existing.spec) ? existing : deps.store.update(info.kind, next, { fieldManager: query.get('fieldManager') ?? userAgentManager(req), dryRun });
   if (!dryRun) deps.afterWrite();
-  sendJson(res, 200, scaleOf(dryRun ? next : result));
+  respondScale(res, req, deps, scaleOf(info.kind, dryRun ? next : result), query);
+}
+
+function respondScale(res: ServerResponse, req: IncomingMessage, deps: ResourceHandlerDeps, scale: KubeObject, query: Query): void {
+  if (wantsTable(req.headers.accept)) sendJson(res, 200, scaleToTable(scale, { now: deps.now(), includeObject: includeObjectParam(query) }), TABLE_TYPE);
+  else sendJson(res, 200, scale);
 }
 
 async function handleBinding(req: IncomingMessage, res: ServerResponse, path: ResourcePath, deps: ResourceHandlerDeps): Promise<void> {

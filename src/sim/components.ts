@@ -2,7 +2,7 @@
 import type { SimContext } from './context';
 import { DeploymentController } from './controllers/deployment-controller';
 import { GarbageCollector } from './controllers/garbage-collector';
-import { ReplicaSetController } from './controllers/replicaset-controller';
+import { REPLICATION_CONTROLLERS, ReplicaSetController } from './controllers/replicaset-controller';
 import { StatefulSetController } from './controllers/statefulset/stateful-set';
 import { Scheduler } from './scheduler/scheduler';
 import { KubeletFleet } from './kubelet/fleet';
@@ -19,6 +19,7 @@ export interface Components {
   deployments: DeploymentController;
   replicaSets: ReplicaSetController;
   statefulSets: StatefulSetController;
+  replicationControllers: ReplicaSetController;
   garbageCollector: GarbageCollector;
   scheduler: Scheduler;
   kubelets: KubeletFleet;
@@ -32,6 +33,7 @@ export function startComponents(ctx: SimContext, options: ComponentOptions): Com
   const deployments = new DeploymentController(ctx);
   const replicaSets = new ReplicaSetController(ctx);
   const statefulSets = new StatefulSetController(ctx);
+  const replicationControllers = new ReplicaSetController(ctx, REPLICATION_CONTROLLERS);
   const scheduler = new Scheduler(ctx, { verdicts: options.lean ? 'summary' : 'full' });
   const kubelets = new KubeletFleet(ctx);
   const garbageCollector = new GarbageCollector(ctx);
@@ -39,12 +41,14 @@ export function startComponents(ctx: SimContext, options: ComponentOptions): Com
   kubelets.start();
   scheduler.start();
   replicaSets.start();
+  replicationControllers.start();
   deployments.start();
   statefulSets.start();
   return {
     deployments,
     replicaSets,
     statefulSets,
+    replicationControllers,
     garbageCollector,
     scheduler,
     kubelets,
@@ -52,6 +56,7 @@ export function startComponents(ctx: SimContext, options: ComponentOptions): Com
       deployments.stop();
       replicaSets.stop();
       statefulSets.stop();
+      replicationControllers.stop();
       garbageCollector.stop();
       scheduler.stop();
       kubelets.stop();

@@ -5,44 +5,15 @@
  * for the commands that do not need OpenAPI.
  */
 import assert from 'node:assert/strict';
-import { execFile, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { runSimulator, type RunningSimulator } from '../../src/server/simulator-process';
-
-const run = promisify(execFile);
-const KUBECTL_DIR = '/usr/lib/google-cloud-sdk/bin';
-
-function installedKubectls(): { minor: number; path: string }[] {
-  if (!existsSync(KUBECTL_DIR)) return [];
-  return readdirSync(KUBECTL_DIR)
-    .map((file) => /^kubectl\.1\.(\d+)$/.exec(file))
-    .filter((m): m is RegExpExecArray => m !== null)
-    .map((m) => ({ minor: Number(m[1]), path: join(KUBECTL_DIR, m[0]) }))
-    .sort((a, b) => a.minor - b.minor);
-}
+import { applyCapableVersionsUnderTest, installedKubectls, kubectlFor, until, type Kubectl } from './kubectl-harness';
 
 const kubectls = installedKubectls();
-const applyCapable = kubectls.filter((k) => k.minor >= 29);
-const versionsUnderTest = [...new Map([applyCapable[0], applyCapable[applyCapable.length - 1]].filter(Boolean).map((k) => [k.minor, k])).values()];
-
-interface Kubectl {
-  (...args: string[]): Promise<{ stdout: string; stderr: string; code: number }>;
-}
-
-function kubectlFor(binary: string, kubeconfig: string, home: string): Kubectl {
-  return async (...args: string[]) => {
-    try {
-      const { stdout, stderr } = await run(binary, args, { env: { ...process.env, KUBECONFIG: kubeconfig, HOME: home }, timeout: 90_000 });
-      return { stdout, stderr, code: 0 };
-    } catch (error) {
-      const e = error as { stdout?: string; stderr?: string; code?: number };
-      return { stdout: e.stdout ?? '', stderr: e.stderr ?? '', code: typeof e.code === 'number' ? e.code : 1 };
-    }
-  };
-}
+const versionsUnderTest = applyCapableVersionsUnderTest(kubectls);
 
 const BAD_DEPLOYMENT = `apiVersion: apps/v1
 kind: Deployment
@@ -57,16 +28,6 @@ spec:
     spec:
       containers: [{name: c, image: nginx}]
 `;
-
-async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) assert.fail(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
 
 for (const version of versionsUnderTest) {
   describe(`kubectl 1.${version.minor} against the simulator`, function () {

@@ -2,7 +2,8 @@
  * Column definitions of the server-side Table for each kind, as kubernetes
  * pkg/printers/internalversion/printers.go `AddHandlers` declares them. Descriptions are the
  * Go types' SwaggerDoc strings the apiserver sends; Deployment and ReplicaSet columns quote the
- * extensions/v1beta1 docs, as upstream does.
+ * extensions/v1beta1 docs, as upstream does. The other workload columns quote the v1 docs of
+ * kubernetes-types (src/core/schema), which upstream's beta-type references read the same as.
  */
 import type { ResourceKind } from '../../core/k8s';
 
@@ -100,6 +101,94 @@ const configMapColumns: TableColumnDefinition[] = [
   ageColumn(),
 ];
 
+const replicationControllerColumns: TableColumnDefinition[] = [
+  nameColumn(),
+  column('Desired', 'integer', 'Replicas is the number of desired replicas. This is a pointer to distinguish between explicit zero and unspecified. Defaults to 1. More info: https://kubernetes.io/docs/concepts/workloads/controllers/replicationcontroller#what-is-a-replicationcontroller'),
+  column('Current', 'integer', 'Replicas is the most recently observed number of replicas. More info: https://kubernetes.io/docs/concepts/workloads/controllers/replicationcontroller#what-is-a-replicationcontroller'),
+  column('Ready', 'integer', 'The number of ready replicas for this replication controller.'),
+  ageColumn(),
+  column('Containers', 'string', CONTAINERS_DOC, 1),
+  column('Images', 'string', IMAGES_DOC, 1),
+  column('Selector', 'string', 'Selector is a label query over pods that should match the Replicas count. If Selector is empty, it is defaulted to the labels present on the Pod template. Label keys and values that must match in order to be controlled by this replication controller, if empty defaulted to labels on Pod template. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/labels/#label-selectors', 1),
+];
+
+const statefulSetColumns: TableColumnDefinition[] = [
+  nameColumn(),
+  column('Ready', 'string', 'Number of the pod with ready state'),
+  ageColumn(),
+  column('Containers', 'string', CONTAINERS_DOC, 1),
+  column('Images', 'string', IMAGES_DOC, 1),
+];
+
+const daemonSetColumns: TableColumnDefinition[] = [
+  nameColumn(),
+  column('Desired', 'integer', 'The total number of nodes that should be running the daemon pod (including nodes correctly running the daemon pod). More info: https://kubernetes.io/docs/concepts/workloads/controllers/daemonset/'),
+  column('Current', 'integer', 'The number of nodes that are running at least 1 daemon pod and are supposed to run the daemon pod. More info: https://kubernetes.io/docs/concepts/workloads/controllers/daemonset/'),
+  column('Ready', 'integer', 'numberReady is the number of nodes that should be running the daemon pod and have one or more of the daemon pod running with a Ready Condition.'),
+  column('Up-to-date', 'integer', 'The total number of nodes that are running updated daemon pod'),
+  column('Available', 'integer', 'The number of nodes that should be running the daemon pod and have one or more of the daemon pod running and available (ready for at least spec.minReadySeconds)'),
+  column('Node Selector', 'string', "NodeSelector is a selector which must be true for the pod to fit on a node. Selector which must match a node's labels for the pod to be scheduled on that node. More info: https://kubernetes.io/docs/concepts/configuration/assign-pod-node/"),
+  ageColumn(),
+  column('Containers', 'string', CONTAINERS_DOC, 1),
+  column('Images', 'string', IMAGES_DOC, 1),
+  column('Selector', 'string', "A label query over pods that are managed by the daemon set. Must match in order to be controlled. It must match the pod template's labels. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/labels/#label-selectors", 1),
+];
+
+const controllerRevisionColumns: TableColumnDefinition[] = [
+  nameColumn(),
+  column('Controller', 'string', 'Controller of the object'),
+  column('Revision', 'string', 'Revision indicates the revision of the state represented by Data.'),
+  ageColumn(),
+];
+
+const JOB_SELECTOR_DOC = 'A label query over pods that should match the pod count. Normally, the system sets this field for you. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/labels/#label-selectors';
+
+const jobColumns: TableColumnDefinition[] = [
+  nameColumn(),
+  column('Status', 'string', 'Status of the job.'),
+  column('Completions', 'string', 'The number of pods which reached phase Succeeded. The value increases monotonically for a given spec. However, it may decrease in reaction to scale down of elastic indexed jobs.'),
+  column('Duration', 'string', 'Time required to complete the job.'),
+  ageColumn(),
+  column('Containers', 'string', CONTAINERS_DOC, 1),
+  column('Images', 'string', IMAGES_DOC, 1),
+  column('Selector', 'string', JOB_SELECTOR_DOC, 1),
+];
+
+const cronJobColumns: TableColumnDefinition[] = [
+  nameColumn(),
+  column('Schedule', 'string', 'The schedule in Cron format, see https://en.wikipedia.org/wiki/Cron.'),
+  column('Timezone', 'string', 'The time zone name for the given schedule, see https://en.wikipedia.org/wiki/List_of_tz_database_time_zones. If not specified, this will default to the time zone of the kube-controller-manager process. The set of valid time zone names and the time zone offset is loaded from the system-wide time zone database by the API server during CronJob validation and the controller manager during execution. If no system-wide time zone database can be found a bundled version of the database is used instead. If the time zone name becomes invalid during the lifetime of a CronJob or due to a change in host configuration, the controller will stop creating new new Jobs and will create a system event with the reason UnknownTimeZone. More information can be found in https://kubernetes.io/docs/concepts/workloads/controllers/cron-jobs/#time-zones'),
+  column('Suspend', 'boolean', 'This flag tells the controller to suspend subsequent executions, it does not apply to already started executions.  Defaults to false.'),
+  column('Active', 'integer', 'A list of pointers to currently running jobs.'),
+  column('Last Schedule', 'string', 'Information when was the last time the job was successfully scheduled.'),
+  ageColumn(),
+  column('Containers', 'string', CONTAINERS_DOC, 1),
+  column('Images', 'string', IMAGES_DOC, 1),
+  column('Selector', 'string', JOB_SELECTOR_DOC, 1),
+];
+
+const persistentVolumeClaimColumns: TableColumnDefinition[] = [
+  nameColumn(),
+  column('Status', 'string', 'phase represents the current phase of PersistentVolumeClaim.'),
+  column('Volume', 'string', 'volumeName is the binding reference to the PersistentVolume backing this claim.'),
+  column('Capacity', 'string', 'capacity represents the actual resources of the underlying volume.'),
+  column('Access Modes', 'string', 'accessModes contains the actual access modes the volume backing the PVC has. More info: https://kubernetes.io/docs/concepts/storage/persistent-volumes#access-modes-1'),
+  column('StorageClass', 'string', 'StorageClass of the pvc'),
+  column('VolumeAttributesClass', 'string', 'VolumeAttributesClass of the pvc'),
+  ageColumn(),
+  column('VolumeMode', 'string', 'volumeMode defines what type of volume is required by the claim. Value of Filesystem is implied when not included in claim spec.', 1),
+];
+
+/** The Scale subresource's columns; upstream leaves `format` out of its Name column. */
+export const SCALE_COLUMNS: readonly TableColumnDefinition[] = Object.freeze(
+  [
+    column('Name', 'string', NAME_DOC),
+    column('Desired', 'integer', 'replicas is the desired number of instances for the scaled object.'),
+    column('Available', 'integer', 'replicas is the actual number of observed instances of the scaled object.'),
+    ageColumn(),
+  ].map((definition) => Object.freeze(definition)),
+);
+
 /** Shared, frozen definitions: callers must not mutate them. Kinds not listed get the default table (printers/default.ts). */
 export const COLUMN_DEFINITIONS: Readonly<Partial<Record<ResourceKind, readonly TableColumnDefinition[]>>> = deepFreeze({
   Pod: podColumns,
@@ -109,6 +198,13 @@ export const COLUMN_DEFINITIONS: Readonly<Partial<Record<ResourceKind, readonly 
   Node: nodeColumns,
   Namespace: namespaceColumns,
   ConfigMap: configMapColumns,
+  ReplicationController: replicationControllerColumns,
+  StatefulSet: statefulSetColumns,
+  DaemonSet: daemonSetColumns,
+  ControllerRevision: controllerRevisionColumns,
+  Job: jobColumns,
+  CronJob: cronJobColumns,
+  PersistentVolumeClaim: persistentVolumeClaimColumns,
 });
 
 function deepFreeze<T extends Record<string, TableColumnDefinition[]>>(definitions: T): T {

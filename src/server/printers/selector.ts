@@ -48,3 +48,17 @@ export function formatLabelSelector(selector: LabelSelector | undefined | null):
   if (text === undefined) return '<error>';
   return text === '' ? '<none>' : text;
 }
+
+/** `labels.FormatLabels`: `key=value` pairs sorted by key, `<none>` when there are none. */
+export function formatLabels(labels: Record<string, string> | undefined | null): string {
+  const text = labelSetString(labels);
+  return text === '' ? '<none>' : text;
+}
+
+/** `labels.SelectorFromSet(set).String()`: an equality-based selector, empty for no labels. */
+export function labelSetString(labels: Record<string, string> | undefined | null): string {
+  return Object.keys(labels ?? {})
+    .sort()
+    .map((key) => `${key}=${labels![key]}`)
+    .join(',');
+}

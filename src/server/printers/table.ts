@@ -5,14 +5,34 @@
  * Rows carry the object as PartialObjectMetadata by default: `kubectl get -A`, `--show-labels`
  * and `--sort-by` depend on it.
  */
-import type { ConfigMap, Deployment, KubeObject, Namespace, Node, ObjectMeta, Pod, ReplicaSet, ResourceKind } from '../../core/k8s';
+import type {
+  ConfigMap,
+  ControllerRevision,
+  CronJob,
+  DaemonSet,
+  Deployment,
+  Job,
+  KubeObject,
+  Namespace,
+  Node,
+  ObjectMeta,
+  PersistentVolumeClaim,
+  Pod,
+  ReplicaSet,
+  ReplicationController,
+  ResourceKind,
+  StatefulSet,
+} from '../../core/k8s';
+import { printCronJob, printJob } from './batch';
 import { printConfigMap, printNamespace, printNode } from './cluster';
-import { COLUMN_DEFINITIONS, type TableColumnDefinition } from './columns';
+import { COLUMN_DEFINITIONS, SCALE_COLUMNS, type TableColumnDefinition } from './columns';
 import { asCoreEvent, printEvent } from './event';
 import { printPod } from './pod';
 import type { PrintedRow, TableCell, TableRowCondition } from './row';
 import { DEFAULT_COLUMNS, printDefault } from './default';
-import { printDeployment, printReplicaSet } from './workloads';
+import { printScale } from './scale';
+import { printPersistentVolumeClaim } from './storage';
+import { printControllerRevision, printDaemonSet, printDeployment, printReplicaSet, printReplicationController, printStatefulSet } from './workloads';
 
 export type { TableColumnDefinition } from './columns';
 export type { TableCell, TableRowCondition } from './row';
@@ -84,12 +104,21 @@ const API_VERSIONS: Record<ResourceKind, string> = {
  * objects change.
  */
 export function toTable(kind: ResourceKind, objects: readonly KubeObject[], options: TableOptions): Table {
+  return buildTable(columnDefinitions(kind), objects, (object) => printRow(kind, object, options.now), API_VERSIONS[kind], kind, options);
+}
+
+/** The Table of an autoscaling/v1 Scale (`kubectl get <kind> <name> --subresource=scale`). */
+export function scaleToTable(scale: KubeObject, options: TableOptions): Table {
+  return buildTable(SCALE_COLUMNS, [scale], (object) => printScale(object, options.now), 'autoscaling/v1', 'Scale', options);
+}
+
+function buildTable(columns: readonly TableColumnDefinition[], objects: readonly KubeObject[], print: (object: KubeObject) => PrintedRow, apiVersion: string, kind: string, options: TableOptions): Table {
   const includeObject = options.includeObject ?? 'Metadata';
   const rows: TableRow[] = new Array(objects.length);
   for (let i = 0; i < objects.length; i++) {
     const object = objects[i];
-    const printed = printRow(kind, object, options.now);
-    const row: TableRow = { cells: printed.cells, object: rowObject(kind, object, includeObject) };
+    const printed = print(object);
+    const row: TableRow = { cells: printed.cells, object: rowObject(apiVersion, kind, object, includeObject) };
     if (printed.conditions) row.conditions = printed.conditions;
     rows[i] = row;
   }
@@ -100,7 +129,7 @@ export function toTable(kind: ResourceKind, objects: readonly KubeObject[], opti
     kind: 'Table',
     apiVersion: 'meta.k8s.io/v1',
     metadata,
-    columnDefinitions: options.noHeaders ? null : columnDefinitions(kind),
+    columnDefinitions: options.noHeaders ? null : columns,
     rows,
   };
 }
@@ -126,18 +155,32 @@ function printRow(kind: ResourceKind, object: KubeObject, now: number): PrintedR
       return printNamespace(object as Namespace, now);
     case 'ConfigMap':
       return printConfigMap(object as ConfigMap, now);
+    case 'ReplicationController':
+      return printReplicationController(object as ReplicationController, now);
+    case 'StatefulSet':
+      return printStatefulSet(object as StatefulSet, now);
+    case 'DaemonSet':
+      return printDaemonSet(object as DaemonSet, now);
+    case 'ControllerRevision':
+      return printControllerRevision(object as Partial<ControllerRevision>, now);
+    case 'Job':
+      return printJob(object as Job, now);
+    case 'CronJob':
+      return printCronJob(object as CronJob, now);
+    case 'PersistentVolumeClaim':
+      return printPersistentVolumeClaim(object as PersistentVolumeClaim, now);
     default:
       return printDefault(object, now);
   }
 }
 
-function rowObject(kind: ResourceKind, object: KubeObject, policy: IncludeObjectPolicy): TableRow['object'] {
+function rowObject(apiVersion: string, kind: string, object: KubeObject, policy: IncludeObjectPolicy): TableRow['object'] {
   switch (policy) {
     case 'None':
       return null;
     case 'Object':
       // List items may lack apiVersion/kind; the API server's encoder always sets them.
-      return object.apiVersion && object.kind ? object : { ...object, apiVersion: object.apiVersion || API_VERSIONS[kind], kind };
+      return object.apiVersion && object.kind ? object : { ...object, apiVersion: object.apiVersion || apiVersion, kind };
     case 'Metadata':
       return { kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1', metadata: object.metadata ?? {} };
   }

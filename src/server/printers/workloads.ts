@@ -1,7 +1,11 @@
-/** Deployment and ReplicaSet rows: ports of `printDeployment` and `printReplicaSet` (Wide=true). */
-import type { Container, Deployment, ReplicaSet } from '../../core/k8s';
+/**
+ * Workload controller rows: ports of `printDeployment`, `printReplicaSet`,
+ * `printReplicationController`, `printStatefulSet`, `printDaemonSet` and `printControllerRevision`
+ * (Wide=true).
+ */
+import type { Container, ControllerRevision, DaemonSet, Deployment, ReplicaSet, ReplicationController, StatefulSet } from '../../core/k8s';
 import type { PrintedRow } from './row';
-import { formatLabelSelector, labelSelectorString } from './selector';
+import { formatLabels, formatLabelSelector, labelSelectorString } from './selector';
 import { ageSince, parseTime } from './time';
 
 export function printDeployment(deployment: Deployment, now: number): PrintedRow {
@@ -38,6 +42,69 @@ export function printReplicaSet(replicaSet: ReplicaSet, now: number): PrintedRow
       formatLabelSelector(replicaSet.spec?.selector),
     ],
   };
+}
+
+export function printReplicationController(controller: ReplicationController, now: number): PrintedRow {
+  const status = controller.status;
+  const [names, images] = layoutContainerCells(controller.spec?.template?.spec?.containers);
+  return {
+    cells: [
+      controller.metadata?.name ?? '',
+      controller.spec?.replicas ?? 1,
+      status?.replicas ?? 0,
+      status?.readyReplicas ?? 0,
+      ageSince(parseTime(controller.metadata?.creationTimestamp), now),
+      names,
+      images,
+      formatLabels(controller.spec?.selector),
+    ],
+  };
+}
+
+export function printStatefulSet(statefulSet: StatefulSet, now: number): PrintedRow {
+  const [names, images] = layoutContainerCells(statefulSet.spec?.template?.spec?.containers);
+  return {
+    cells: [
+      statefulSet.metadata?.name ?? '',
+      `${statefulSet.status?.readyReplicas ?? 0}/${statefulSet.spec?.replicas ?? 1}`,
+      ageSince(parseTime(statefulSet.metadata?.creationTimestamp), now),
+      names,
+      images,
+    ],
+  };
+}
+
+export function printDaemonSet(daemonSet: DaemonSet, now: number): PrintedRow {
+  const status = daemonSet.status;
+  const [names, images] = layoutContainerCells(daemonSet.spec?.template?.spec?.containers);
+  return {
+    cells: [
+      daemonSet.metadata?.name ?? '',
+      status?.desiredNumberScheduled ?? 0,
+      status?.currentNumberScheduled ?? 0,
+      status?.numberReady ?? 0,
+      status?.updatedNumberScheduled ?? 0,
+      status?.numberAvailable ?? 0,
+      formatLabels(daemonSet.spec?.template?.spec?.nodeSelector),
+      ageSince(parseTime(daemonSet.metadata?.creationTimestamp), now),
+      names,
+      images,
+      formatLabelSelector(daemonSet.spec?.selector),
+    ],
+  };
+}
+
+/** CONTROLLER is the controlling owner as `kind.group/name` in lower case (`statefulset.apps/web`). */
+export function printControllerRevision(revision: Partial<ControllerRevision>, now: number): PrintedRow {
+  const owner = revision.metadata?.ownerReferences?.find((reference) => reference.controller === true);
+  let controller = '<none>';
+  if (owner) {
+    const slash = owner.apiVersion.indexOf('/');
+    const group = slash < 0 ? '' : owner.apiVersion.slice(0, slash);
+    const groupKind = group ? `${owner.kind}.${group}` : owner.kind;
+    controller = groupKind ? `${groupKind.toLowerCase()}/${owner.name}` : owner.name;
+  }
+  return { cells: [revision.metadata?.name ?? '', controller, revision.revision ?? 0, ageSince(parseTime(revision.metadata?.creationTimestamp), now)] };
 }
 
 /** `layoutContainerCells`: container names and images, comma-separated. */

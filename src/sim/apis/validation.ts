@@ -15,7 +15,7 @@ import { nameIsDNSLabel, nameIsDNSSubdomain } from '../../core/schema/name-rules
 import { applyDefaults, type DefaultingOptions } from '../store/defaults';
 import { ApiError } from '../store/types';
 import type { FieldCause } from './field';
-import { validateConfigMap, validateConfigMapUpdate, validateMetaOnly, validateNode, validateNodeUpdate, validatePodCreate, validatePodUpdate } from './core/validation';
+import { validateConfigMap, validateConfigMapUpdate, validateMetaOnly, validateNode, validateNodeUpdate, validatePodCreate, validatePodUpdate, validateReplicationController } from './core/validation';
 import { validateStatefulSet, validateWorkload } from './apps/validation';
 
 // ---------------------------------------------------------------------------------------------
@@ -43,9 +43,10 @@ export function validate(kind: ResourceKind, object: KubeObject, old?: KubeObjec
       return old ? validateConfigMapUpdate(object, old) : validateConfigMap(object);
     case 'Event':
       return validateMetaOnly(object, old, true, nameIsDNSSubdomain);
+    case 'ReplicationController':
+      return validateReplicationController(object, old);
     // Kinds whose group validation is not ported yet: their metadata is still checked.
     case 'PersistentVolumeClaim':
-    case 'ReplicationController':
     case 'DaemonSet':
     case 'ControllerRevision':
     case 'Job':

@@ -2,15 +2,21 @@
  * The ReplicaSet controller (kubernetes pkg/controller/replicaset/replica_set.go): keeps as many
  * active pods as a ReplicaSet asks for, creating them from its template in slow-start batches of
  * at most 500 per sync and deleting the cheapest ones first, and reports the pod counts in
- * `status`.
+ * `status`. The same controller serves ReplicationControllers, as upstream's
+ * pkg/controller/replication is an adapter over it: their pods carry a `v1` ReplicationController
+ * owner reference and their events come from `replication-controller`. The selector matters only
+ * to claim pods, not for counting, since pods are found by their controller reference.
  *
- * Not simulated: adoption of orphan pods that match a selector, and release of owned pods that no
- * longer match it (the controller only looks at pods whose controller reference names it).
+ * `claimPods` is ported for the pods that can change hands: an active orphan whose labels match a
+ * selector is adopted, and an owned pod whose labels stop matching is released. Orphans are
+ * tracked as they appear rather than found by listing every pod on each sync.
  */
+import type { ComponentName } from '../../core/internals';
 import type { KubeObject, OwnerReference } from '../../core/k8s';
 import { informer, objectKey, splitKey, type SimContext } from '../context';
 import { cloneAsJson, deepEqual } from '../../common/json';
 import { rfc3339 } from '../store/object-utils';
+import { labelSelectorMatches } from '../store/selectors';
 import { ApiError, type StoreChange } from '../store/types';
 import { controllerOf, newControllerRef, SyncError, type PodObject, type ReplicaSetCondition, type ReplicaSetObject, type ReplicaSetStatus } from './controller-types';
 import { recordEvent } from './controller-events';
@@ -19,7 +25,16 @@ import { isPodActive, isPodAvailable, isPodReady, podAvailableAt } from './pod-u
 import { ReplicaSetPodTally, type PodCounts } from './replicaset-pod-tally';
 import { ControllerExpectations, ControllerQueue, slowStartBatch, SLOW_START_INITIAL_BATCH_SIZE } from './work-scheduling';
 
-const COMPONENT = 'replicaset-controller';
+/** The kind a controller instance manages: ReplicaSets, or ReplicationControllers through the same code. */
+export interface ReplicatedKind {
+  kind: 'ReplicaSet' | 'ReplicationController';
+  apiVersion: string;
+  component: ComponentName;
+}
+
+export const REPLICA_SETS: ReplicatedKind = { kind: 'ReplicaSet', apiVersion: 'apps/v1', component: 'replicaset-controller' };
+export const REPLICATION_CONTROLLERS: ReplicatedKind = { kind: 'ReplicationController', apiVersion: 'v1', component: 'replication-controller' };
+
 /** `replicaset.BurstReplicas`: the most pods created or deleted in one sync. */
 export const BURST_REPLICAS = 500;
 
@@ -58,17 +73,24 @@ export class ReplicaSetController {
   private readonly podOwnerReferences = new Map<string, OwnerReference[]>();
   /** ReplicaSet uid → its queue key (see `keyOf`). */
   private readonly keys = new Map<string, string>();
+  /** Active pods without a controller reference, by pod key: candidates for adoption. */
+  private readonly orphans = new Set<string>();
+  /** Controller key → keys of its pods whose labels changed, to release if they no longer match. */
+  private readonly relabeled = new Map<string, Set<string>>();
   private readonly unsubscribe: (() => void)[] = [];
 
-  constructor(private readonly ctx: SimContext) {
+  constructor(
+    private readonly ctx: SimContext,
+    private readonly managed: ReplicatedKind = REPLICA_SETS,
+  ) {
     this.queue = new ControllerQueue(ctx.clock, ctx.timings.controllerReaction, (key) => this.processKey(key));
     this.expectations = new ControllerExpectations(ctx.clock);
   }
 
   start(): void {
     this.unsubscribe.push(
-      informer(this.ctx, COMPONENT, 'ReplicaSet', (change) => this.onReplicaSet(change)),
-      informer(this.ctx, COMPONENT, 'Pod', (change) => this.onPod(change)),
+      informer(this.ctx, this.managed.component, this.managed.kind, (change) => this.onReplicaSet(change)),
+      informer(this.ctx, this.managed.component, 'Pod', (change) => this.onPod(change)),
     );
   }
 
@@ -104,8 +126,14 @@ export class ReplicaSetController {
     const pod = change.object as PodObject;
     const previous = change.previous as PodObject | undefined;
     const ref = change.type === 'DELETED' ? undefined : controllerOf(pod);
-    this.tally.observe(pod.metadata?.uid ?? podKey(pod), change.type === 'DELETED' ? undefined : pod, ref?.kind === 'ReplicaSet' ? ref.uid : undefined, ref ? this.labelsOfOwner(pod, ref) : undefined);
+    if (ref && ref.kind !== this.managed.kind && controllerOf(previous)?.kind !== this.managed.kind) {
+      // Another kind of controller's pod: it matters here only if it was an orphan until now.
+      if (this.orphans.size > 0) this.orphans.delete(podKey(pod));
+      return;
+    }
+    this.tally.observe(pod.metadata?.uid ?? podKey(pod), change.type === 'DELETED' ? undefined : pod, ref?.kind === this.managed.kind ? ref.uid : undefined, ref ? this.labelsOfOwner(pod, ref) : undefined);
 
+    this.trackOrphan(pod, change.type === 'DELETED' ? undefined : ref);
     if (change.type === 'DELETED') {
       this.podGone(pod);
       return;
@@ -136,6 +164,7 @@ export class ReplicaSetController {
     const rs = this.resolveControllerRef(pod.metadata?.namespace, ref);
     if (!rs) return;
     const key = this.keyOf(rs);
+    if (previous && previous.metadata?.labels !== pod.metadata?.labels && !deepEqual(previous.metadata?.labels, pod.metadata?.labels)) this.markRelabeled(key, pod);
     this.queue.add(key);
     const minReady = rs.spec?.minReadySeconds ?? 0;
     if (minReady > 0 && previous && !isPodReady(previous) && isPodReady(pod)) this.queue.addAfter(key, minReady * 1000 + 1000);
@@ -148,6 +177,36 @@ export class ReplicaSetController {
     const key = this.keyOf(rs);
     this.expectations.deletionObserved(key, podKey(pod));
     this.queue.add(key);
+  }
+
+  /**
+   * Keeps `orphans` current and wakes the controllers whose selector an orphan matches
+   * (`addPod`/`updatePod` with no controller reference: `getPodReplicaSets`).
+   */
+  private trackOrphan(pod: PodObject, ref: OwnerReference | undefined): void {
+    if (ref || pod.metadata?.deletionTimestamp || !isPodActive(pod)) {
+      if (this.orphans.size > 0) this.orphans.delete(podKey(pod));
+      return;
+    }
+    this.orphans.add(podKey(pod));
+    for (const controller of this.ctx.store.list<ReplicaSetObject>(this.managed.kind, { namespace: pod.metadata?.namespace }).items) {
+      if (this.selects(controller, pod)) this.queue.add(this.keyOf(controller));
+    }
+  }
+
+  private markRelabeled(key: string, pod: PodObject): void {
+    let pods = this.relabeled.get(key);
+    if (!pods) this.relabeled.set(key, (pods = new Set()));
+    pods.add(podKey(pod));
+  }
+
+  /** Whether the controller's selector matches the pod's labels: a label selector, or an RC's equality map. */
+  private selects(controller: ReplicaSetObject, pod: PodObject): boolean {
+    const labels = pod.metadata?.labels;
+    if (this.managed.kind === 'ReplicaSet') return labelSelectorMatches(controller.spec?.selector, labels);
+    const selector = (controller.spec as { selector?: Record<string, string> } | undefined)?.selector ?? {};
+    const keys = Object.keys(selector);
+    return keys.length > 0 && labels !== undefined && keys.every((k) => Object.prototype.hasOwnProperty.call(labels, k) && labels[k] === selector[k]);
   }
 
   /**
@@ -164,8 +223,8 @@ export class ReplicaSetController {
   }
 
   private resolveControllerRef(namespace: string | undefined, ref: OwnerReference | undefined): ReplicaSetObject | undefined {
-    if (!ref || ref.kind !== 'ReplicaSet') return undefined;
-    const rs = this.ctx.store.get<ReplicaSetObject>('ReplicaSet', namespace, ref.name);
+    if (!ref || ref.kind !== this.managed.kind) return undefined;
+    const rs = this.ctx.store.get<ReplicaSetObject>(this.managed.kind, namespace, ref.name);
     return rs && rs.metadata?.uid === ref.uid ? rs : undefined;
   }
 
@@ -199,7 +258,7 @@ export class ReplicaSetController {
   /** `syncReplicaSet`: one reconciliation of the ReplicaSet named by `key` (`namespace/name`). */
   syncReplicaSet(key: string): void {
     const { namespace, name } = splitKey(key);
-    const rs = this.ctx.store.get<ReplicaSetObject>('ReplicaSet', namespace, name);
+    const rs = this.ctx.store.get<ReplicaSetObject>(this.managed.kind, namespace, name);
     if (!rs) {
       this.expectations.delete(key);
       return;
@@ -210,6 +269,7 @@ export class ReplicaSetController {
       this.seed(rs);
     }
     const needsSync = this.expectations.satisfied(key);
+    this.claimPods(rs, key);
     const counts = this.tally.counts(uid);
     const availability = this.availability(rs, counts);
 
@@ -251,6 +311,47 @@ export class ReplicaSetController {
     return { available, nextAvailableAt: next };
   }
 
+  /**
+   * `claimPods` (ControllerRefManager.ClaimPods) for the pods that can change hands: matching
+   * active orphans are adopted, and relabeled pods that no longer match are released, unless the
+   * controller is being deleted. The pod informer sees each change at once, so the counts taken
+   * after this include it.
+   */
+  private claimPods(rs: ReplicaSetObject, key: string): void {
+    const relabeled = this.relabeled.get(key);
+    this.relabeled.delete(key);
+    if (rs.metadata?.deletionTimestamp) return;
+    const namespace = rs.metadata?.namespace ?? '';
+    const uid = rs.metadata?.uid ?? '';
+    for (const podName of relabeled ?? []) {
+      const pod = this.ctx.store.get<PodObject>('Pod', namespace, splitKey(podName).name);
+      if (!pod || controllerOf(pod)?.uid !== uid || !isPodActive(pod) || this.selects(rs, pod)) continue;
+      this.patchOwnerReferences(pod, (refs) => refs.filter((ref) => ref.uid !== uid));
+    }
+    if (this.orphans.size === 0) return;
+    const prefix = `${namespace}/`;
+    for (const orphan of [...this.orphans]) {
+      if (!orphan.startsWith(prefix)) continue;
+      const pod = this.ctx.store.get<PodObject>('Pod', namespace, orphan.slice(prefix.length));
+      if (!pod || controllerOf(pod) || pod.metadata?.deletionTimestamp || !isPodActive(pod) || !this.selects(rs, pod)) continue;
+      const controllerRef = newControllerRef(rs, this.managed.apiVersion, this.managed.kind);
+      this.patchOwnerReferences(pod, (refs) => [...refs.filter((ref) => ref.uid !== uid), controllerRef]);
+    }
+  }
+
+  /** The adopt and release patches of the pod's ownerReferences; a pod gone meanwhile is skipped, as upstream ignores NotFound. */
+  private patchOwnerReferences(pod: PodObject, change: (refs: OwnerReference[]) => OwnerReference[]): void {
+    try {
+      this.ctx.store.mutate<PodObject>('Pod', pod.metadata?.namespace, pod.metadata?.name ?? '', (copy) => {
+        const refs = change(copy.metadata?.ownerReferences ?? []);
+        if (refs.length > 0) copy.metadata!.ownerReferences = refs;
+        else delete copy.metadata!.ownerReferences;
+      }, { fieldManager: this.managed.component });
+    } catch (error) {
+      if (!(error instanceof ApiError && error.code === 404)) throw error;
+    }
+  }
+
   /** `manageReplicas`: create or delete pods to close the gap between active pods and spec.replicas. */
   private manageReplicas(rs: ReplicaSetObject, key: string, activePods: number): void {
     const diff = activePods - replicasOf(rs);
@@ -285,7 +386,7 @@ export class ReplicaSetController {
     const owner = controllerOf(rs);
     if (!owner) return this.ctx.store.ownedBy<PodObject>('Pod', rs.metadata?.uid ?? '');
     const pods: PodObject[] = [];
-    for (const sibling of this.ctx.store.ownedBy<ReplicaSetObject>('ReplicaSet', owner.uid)) {
+    for (const sibling of this.ctx.store.ownedBy<ReplicaSetObject>(this.managed.kind, owner.uid)) {
       for (const pod of this.ctx.store.ownedBy<PodObject>('Pod', sibling.metadata?.uid ?? '')) pods.push(pod);
     }
     return pods;
@@ -308,14 +409,14 @@ export class ReplicaSetController {
     const pod: PodObject = { apiVersion: 'v1', kind: 'Pod', metadata, spec: cloneAsJson(template.spec ?? ({} as NonNullable<PodObject['spec']>)) };
     let created: PodObject;
     try {
-      created = this.ctx.store.create<PodObject>('Pod', pod, { fieldManager: COMPONENT });
+      created = this.ctx.store.create<PodObject>('Pod', pod, { fieldManager: this.managed.component });
     } catch (error) {
       // A namespace being deleted refuses new pods; upstream does not count that as a failure.
       if (isNamespaceTerminating(error)) return;
-      recordEvent(this.ctx, COMPONENT, rs, 'Warning', 'FailedCreate', `Error creating: ${errorMessage(error)}`);
+      recordEvent(this.ctx, this.managed.component, rs, 'Warning', 'FailedCreate', `Error creating: ${errorMessage(error)}`);
       throw error;
     }
-    recordEvent(this.ctx, COMPONENT, rs, 'Normal', 'SuccessfulCreate', `Created pod: ${created.metadata?.name ?? ''}`);
+    recordEvent(this.ctx, this.managed.component, rs, 'Normal', 'SuccessfulCreate', `Created pod: ${created.metadata?.name ?? ''}`);
   }
 
   /**
@@ -332,7 +433,7 @@ export class ReplicaSetController {
     const uid = rs.metadata?.uid ?? '';
     let refs = this.podOwnerReferences.get(uid);
     if (!refs || refs[0].name !== (rs.metadata?.name ?? '')) {
-      refs = Object.freeze([Object.freeze(newControllerRef(rs, 'apps/v1', 'ReplicaSet'))]) as OwnerReference[];
+      refs = Object.freeze([Object.freeze(newControllerRef(rs, this.managed.apiVersion, this.managed.kind))]) as OwnerReference[];
       this.podOwnerReferences.set(uid, refs);
     }
     return refs;
@@ -342,13 +443,13 @@ export class ReplicaSetController {
   private deletePod(rs: ReplicaSetObject, pod: PodObject): unknown {
     const name = pod.metadata?.name ?? '';
     try {
-      this.ctx.store.delete('Pod', pod.metadata?.namespace, name, { actor: COMPONENT });
+      this.ctx.store.delete('Pod', pod.metadata?.namespace, name, { actor: this.managed.component });
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
-      if (error.code !== 404) recordEvent(this.ctx, COMPONENT, rs, 'Warning', 'FailedDelete', `Error deleting: ${error.message}`);
+      if (error.code !== 404) recordEvent(this.ctx, this.managed.component, rs, 'Warning', 'FailedDelete', `Error deleting: ${error.message}`);
       return error;
     }
-    recordEvent(this.ctx, COMPONENT, rs, 'Normal', 'SuccessfulDelete', `Deleted pod: ${name}`);
+    recordEvent(this.ctx, this.managed.component, rs, 'Normal', 'SuccessfulDelete', `Deleted pod: ${name}`);
     return undefined;
   }
 
@@ -391,8 +492,8 @@ export class ReplicaSetController {
     const next: ReplicaSetStatus = { ...status, observedGeneration: generation };
     const ordered: ReplicaSetStatus = { replicas: next.replicas, fullyLabeledReplicas: next.fullyLabeledReplicas, readyReplicas: next.readyReplicas, availableReplicas: next.availableReplicas, observedGeneration: next.observedGeneration, conditions: next.conditions };
     for (const field of Object.keys(ordered) as (keyof ReplicaSetStatus)[]) if (ordered[field] === undefined) delete ordered[field];
-    this.ctx.store.mutate<ReplicaSetObject>('ReplicaSet', rs.metadata?.namespace, rs.metadata?.name ?? '', (copy) => {
+    this.ctx.store.mutate<ReplicaSetObject>(this.managed.kind, rs.metadata?.namespace, rs.metadata?.name ?? '', (copy) => {
       (copy as KubeObject).status = ordered;
-    }, { fieldManager: COMPONENT, subresource: 'status' });
+    }, { fieldManager: this.managed.component, subresource: 'status' });
   }
 }

@@ -104,6 +104,9 @@ export function applyDefaults(kind: ResourceKind, object: KubeObject, options: D
     case 'StatefulSet':
       defaultStatefulSet(object);
       break;
+    case 'ReplicationController':
+      defaultReplicationController(object);
+      break;
     case 'PersistentVolumeClaim':
       defaultPersistentVolumeClaim(object);
       break;
@@ -166,6 +169,20 @@ function defaultStatefulSet(object: KubeObject): void {
 function defaultPersistentVolumeClaim(claim: Json): void {
   setIfAbsent(record(claim, 'spec'), 'volumeMode', 'Filesystem');
   setIfAbsent(record(claim, 'status'), 'phase', 'Pending');
+}
+
+/** SetDefaults_ReplicationController: an empty selector, and empty labels, become the template's labels. */
+function defaultReplicationController(object: KubeObject): void {
+  const spec = record(object, 'spec');
+  const template = spec.template;
+  const labels = isRecord(template) && isRecord(template.metadata) && isRecord(template.metadata.labels) ? template.metadata.labels : undefined;
+  if (labels) {
+    if (!isRecord(spec.selector) || Object.keys(spec.selector).length === 0) spec.selector = { ...labels };
+    const metadata = record(object as Json, 'metadata');
+    if (!isRecord(metadata.labels) || Object.keys(metadata.labels).length === 0) metadata.labels = { ...labels };
+  }
+  setIfAbsent(spec, 'replicas', 1);
+  defaultPodTemplate(spec);
 }
 
 function defaultPodTemplate(workloadSpec: Json): void {
@@ -421,12 +438,25 @@ function defaultNode(node: KubeObject): void {
   else if (isRecord(status.capacity)) status.allocatable = { ...status.capacity };
 }
 
+/** The strategies' PrepareForCreate of the kinds that have one. Call on create only. */
+export function prepareForCreate(kind: ResourceKind, object: KubeObject): void {
+  if (kind === 'Pod') preparePodForCreate(object);
+  else if (kind === 'ReplicationController') prepareReplicationControllerForCreate(object);
+  // The claim strategy empties the status; reading it back defaults the phase.
+  else if (kind === 'PersistentVolumeClaim') object.status = { phase: 'Pending' };
+}
+
+/** rcStrategy.PrepareForCreate: the status starts empty and the generation at 1. */
+function prepareReplicationControllerForCreate(object: KubeObject): void {
+  object.status = { replicas: 0 };
+  record(object as Json, 'metadata').generation = 1;
+}
+
 /**
  * The pod strategy's PrepareForCreate: a new pod's status is reset to Pending with its QoS class,
- * and a pod with scheduling gates gets PodScheduled=False/SchedulingGated. Call on create only.
+ * and a pod with scheduling gates gets PodScheduled=False/SchedulingGated.
  */
-export function prepareForCreate(kind: ResourceKind, object: KubeObject): void {
-  if (kind !== 'Pod') return;
+function preparePodForCreate(object: KubeObject): void {
   const spec = (isRecord(object.spec) ? object.spec : {}) as unknown as PodSpec;
   const status: Json = { phase: 'Pending', qosClass: podQOSClass(spec) };
   if ((spec.schedulingGates?.length ?? 0) > 0) {

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import type { KubeObject, ResourceKind } from '../../../src/core/k8s';
-import { toTable, type Table } from '../../../src/server/printers/table';
+import { scaleToTable, toTable, type Table } from '../../../src/server/printers/table';
 
 const NOW = Date.parse('2026-01-01T12:00:00Z');
 const ago = (seconds: number) => new Date(NOW - seconds * 1000).toISOString();
@@ -36,6 +36,13 @@ describe('server-side Table', () => {
       Node: ['Name', 'Status', 'Roles', 'Age', 'Version', 'Internal-IP*', 'External-IP*', 'OS-Image*', 'Kernel-Version*', 'Container-Runtime*'],
       Namespace: ['Name', 'Status', 'Age'],
       ConfigMap: ['Name', 'Data', 'Age'],
+      ReplicationController: ['Name', 'Desired', 'Current', 'Ready', 'Age', 'Containers*', 'Images*', 'Selector*'],
+      StatefulSet: ['Name', 'Ready', 'Age', 'Containers*', 'Images*'],
+      DaemonSet: ['Name', 'Desired', 'Current', 'Ready', 'Up-to-date', 'Available', 'Node Selector', 'Age', 'Containers*', 'Images*', 'Selector*'],
+      ControllerRevision: ['Name', 'Controller', 'Revision', 'Age'],
+      Job: ['Name', 'Status', 'Completions', 'Duration', 'Age', 'Containers*', 'Images*', 'Selector*'],
+      CronJob: ['Name', 'Schedule', 'Timezone', 'Suspend', 'Active', 'Last Schedule', 'Age', 'Containers*', 'Images*', 'Selector*'],
+      PersistentVolumeClaim: ['Name', 'Status', 'Volume', 'Capacity', 'Access Modes', 'StorageClass', 'VolumeAttributesClass', 'Age', 'VolumeMode*'],
     };
     for (const [kind, names] of Object.entries(expected)) {
       const table = toTable(kind as ResourceKind, [], { now: NOW });
@@ -76,6 +83,108 @@ describe('server-side Table', () => {
     };
     assert.deepEqual(cellsOf('ReplicaSet', rs), ['web-5d567cc74c', 3, 3, 1, '2d1h', 'nginx', 'nginx:1.25', 'app=web,pod-template-hash=5d567cc74c']);
     assert.equal(cellsOf('ReplicaSet', { metadata: { name: 'x' }, spec: { replicas: 0, selector: {} } })[7], '<none>');
+  });
+
+  it('prints replication controllers with the equality selector as labels', () => {
+    const rc = {
+      metadata: { name: 'nginx', creationTimestamp: ago(75) },
+      spec: { replicas: 3, selector: { app: 'nginx', tier: 'web' }, template: { spec: { containers: [{ name: 'nginx', image: 'nginx' }] } } },
+      status: { replicas: 3, readyReplicas: 2 },
+    };
+    assert.deepEqual(cellsOf('ReplicationController', rc), ['nginx', 3, 3, 2, '75s', 'nginx', 'nginx', 'app=nginx,tier=web']);
+    assert.deepEqual(cellsOf('ReplicationController', { metadata: { name: 'bare' } }), ['bare', 1, 0, 0, '<unknown>', '', '', '<none>']);
+  });
+
+  it('prints stateful sets as ready/desired, and daemon sets with their node selector', () => {
+    const sts = { metadata: { name: 'web', creationTimestamp: ago(30) }, spec: { replicas: 2, template: { spec: { containers: [{ name: 'nginx', image: 'registry.k8s.io/nginx-slim:0.24' }] } } }, status: { replicas: 2, readyReplicas: 1 } };
+    assert.deepEqual(cellsOf('StatefulSet', sts), ['web', '1/2', '30s', 'nginx', 'registry.k8s.io/nginx-slim:0.24']);
+    const ds = {
+      metadata: { name: 'fluentd-elasticsearch', creationTimestamp: ago(600) },
+      spec: { selector: { matchLabels: { name: 'fluentd-elasticsearch' } }, template: { spec: { nodeSelector: { 'kubernetes.io/os': 'linux', disk: 'ssd' }, containers: [{ name: 'fluentd-elasticsearch', image: 'quay.io/fluentd_elasticsearch/fluentd:v2.5.2' }] } } },
+      status: { desiredNumberScheduled: 3, currentNumberScheduled: 3, numberReady: 2, updatedNumberScheduled: 3, numberAvailable: 2 },
+    };
+    assert.deepEqual(cellsOf('DaemonSet', ds), ['fluentd-elasticsearch', 3, 3, 2, 3, 2, 'disk=ssd,kubernetes.io/os=linux', '10m', 'fluentd-elasticsearch', 'quay.io/fluentd_elasticsearch/fluentd:v2.5.2', 'name=fluentd-elasticsearch']);
+    assert.equal(cellsOf('DaemonSet', { metadata: { name: 'x' }, spec: {} })[6], '<none>');
+  });
+
+  it('prints controller revisions with their controlling owner as kind.group/name', () => {
+    const owned = (apiVersion: string, kind: string, controller: boolean) => ({
+      metadata: { name: 'web-6d4cf56db6', creationTimestamp: ago(5), ownerReferences: [{ apiVersion, kind, name: 'web', uid: 'u', controller }] },
+      revision: 2,
+    });
+    assert.deepEqual(cellsOf('ControllerRevision', owned('apps/v1', 'StatefulSet', true)), ['web-6d4cf56db6', 'statefulset.apps/web', 2, '5s']);
+    assert.deepEqual(cellsOf('ControllerRevision', owned('v1', 'Pod', true)).slice(1, 2), ['pod/web']);
+    assert.deepEqual(cellsOf('ControllerRevision', owned('apps/v1', 'DaemonSet', false)).slice(1, 2), ['<none>']);
+  });
+
+  describe('jobs', () => {
+    const job = (status: Record<string, unknown>, extra: { spec?: Record<string, unknown>; deletionTimestamp?: string } = {}) => ({
+      metadata: { name: 'pi', creationTimestamp: ago(300), ...(extra.deletionTimestamp ? { deletionTimestamp: extra.deletionTimestamp } : {}) },
+      spec: { completions: 1, parallelism: 1, selector: { matchLabels: { 'batch.kubernetes.io/controller-uid': 'abc' } }, template: { spec: { containers: [{ name: 'pi', image: 'perl:5.34.0' }] } }, ...extra.spec },
+      status,
+    });
+    const condition = (type: string, status = 'True') => ({ type, status });
+
+    it('prints a running job with its duration so far and the selector', () => {
+      assert.deepEqual(cellsOf('Job', job({ active: 1, startTime: ago(65) })), ['pi', 'Running', '0/1', '65s', '5m', 'pi', 'perl:5.34.0', 'batch.kubernetes.io/controller-uid=abc']);
+    });
+
+    it('prints a complete job with the duration from start to completion', () => {
+      const cells = cellsOf('Job', job({ succeeded: 1, startTime: ago(290), completionTime: ago(250), conditions: [condition('SuccessCriteriaMet'), condition('Complete')] }));
+      assert.deepEqual(cells.slice(0, 4), ['pi', 'Complete', '1/1', '40s']);
+    });
+
+    it('orders the STATUS conditions as printJob does', () => {
+      const statusOf = (conditions: { type: string; status: string }[], deletionTimestamp?: string) => cellsOf('Job', job({ conditions }, { deletionTimestamp }))[1];
+      assert.equal(statusOf([condition('FailureTarget'), condition('Failed')]), 'Failed');
+      assert.equal(statusOf([condition('FailureTarget')]), 'FailureTarget');
+      assert.equal(statusOf([condition('SuccessCriteriaMet')]), 'SuccessCriteriaMet');
+      assert.equal(statusOf([condition('Suspended'), condition('FailureTarget')]), 'Suspended');
+      assert.equal(statusOf([condition('Suspended')], ago(1)), 'Terminating');
+      assert.equal(statusOf([condition('Complete')], ago(1)), 'Complete');
+      assert.equal(statusOf([condition('Suspended', 'False')]), 'Running');
+    });
+
+    it('prints completions for work queues (no completions) by parallelism', () => {
+      assert.equal(cellsOf('Job', job({ succeeded: 2 }, { spec: { completions: undefined, parallelism: 3 } }))[2], '2/1 of 3');
+      assert.equal(cellsOf('Job', job({}, { spec: { completions: undefined, parallelism: 1 } }))[2], '0/1');
+      assert.equal(cellsOf('Job', job({ succeeded: 3 }, { spec: { completions: 5 } }))[2], '3/5');
+      assert.equal(cellsOf('Job', job({}))[3], '');
+    });
+  });
+
+  it('prints cron jobs: schedule, time zone, suspend, active jobs, last schedule', () => {
+    const cronJob = {
+      metadata: { name: 'hello', creationTimestamp: ago(3600) },
+      spec: { schedule: '* * * * *', suspend: false, jobTemplate: { spec: { template: { spec: { containers: [{ name: 'hello', image: 'busybox:1.28' }] } } } } },
+      status: { active: [{ kind: 'Job', name: 'hello-1' }], lastScheduleTime: ago(20) },
+    };
+    assert.deepEqual(cellsOf('CronJob', cronJob), ['hello', '* * * * *', '<none>', 'False', 1, '20s', '60m', 'hello', 'busybox:1.28', '<none>']);
+    const zoned = { metadata: { name: 'z' }, spec: { schedule: '0 3 * * *', timeZone: 'Etc/UTC', suspend: true } };
+    assert.deepEqual(cellsOf('CronJob', zoned).slice(1, 6), ['0 3 * * *', 'Etc/UTC', 'True', 0, '<none>']);
+    assert.equal(cellsOf('CronJob', { metadata: { name: 'u' }, spec: { schedule: '@daily' } })[3], '<unset>');
+  });
+
+  it('prints persistent volume claims: capacity and access modes only once bound', () => {
+    const claim = {
+      metadata: { name: 'www-web-0', creationTimestamp: ago(42) },
+      spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } }, storageClassName: 'standard', volumeMode: 'Filesystem', volumeName: 'pvc-1234' },
+      status: { phase: 'Bound', accessModes: ['ReadWriteMany', 'ReadWriteOnce'], capacity: { storage: '1Gi' } },
+    };
+    assert.deepEqual(cellsOf('PersistentVolumeClaim', claim), ['www-web-0', 'Bound', 'pvc-1234', '1Gi', 'RWO,RWX', 'standard', '<unset>', '42s', 'Filesystem']);
+    const pending = { metadata: { name: 'p', annotations: { 'volume.beta.kubernetes.io/storage-class': 'fast' } }, spec: { storageClassName: 'slow', resources: { requests: { storage: '1Gi' } } }, status: { phase: 'Pending' } };
+    assert.deepEqual(cellsOf('PersistentVolumeClaim', pending), ['p', 'Pending', '', '', '', 'fast', '<unset>', '<unknown>', '<unset>']);
+    assert.equal(cellsOf('PersistentVolumeClaim', { ...pending, metadata: { name: 'p', deletionTimestamp: ago(1) } })[1], 'Terminating');
+  });
+
+  it('prints a Scale subresource as printScale does: desired and observed replicas', () => {
+    const scale = { kind: 'Scale', apiVersion: 'autoscaling/v1', metadata: { name: 'web', namespace: 'default', creationTimestamp: ago(61) }, spec: { replicas: 3 }, status: { replicas: 2, selector: 'app=nginx' } };
+    const table = scaleToTable(scale, { now: NOW });
+    assert.deepEqual(columnsOf(table), ['Name', 'Desired', 'Available', 'Age']);
+    assert.equal(table.columnDefinitions?.[0].format, '');
+    assert.deepEqual(table.rows[0].cells, ['web', 3, 2, '61s']);
+    assert.deepEqual(table.rows[0].object, { kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1', metadata: scale.metadata });
+    assert.deepEqual(scaleToTable({ metadata: { name: 'x' } }, { now: NOW, includeObject: 'Object' }).rows[0].object, { metadata: { name: 'x' }, apiVersion: 'autoscaling/v1', kind: 'Scale' });
   });
 
   describe('events', () => {

@@ -1,13 +1,14 @@
 /**
  * The core group's validation (pkg/apis/core/validation/validation.go): pods and their specs,
- * pod templates, nodes, namespaces, ConfigMaps and Events, in upstream's order of checks.
+ * pod templates, nodes, namespaces, ConfigMaps, Events and ReplicationControllers, in upstream's
+ * order of checks.
  */
 import type { KubeObject } from '../../../core/k8s';
 import { podSpecDiff, semanticEqual } from '../../../core/schema/go-diff';
-import { goQuote, goScalar } from '../../../core/schema/go-format';
+import { goQuote, goScalar, goStringMap } from '../../../core/schema/go-format';
 import { inclusiveRangeError, isDNS1123Label, isQualifiedName, isValidLabelValue, maxLenError, nameIsDNSSubdomain, regexError } from '../../../core/schema/name-rules';
 import { compareQuantities, formatQuantity, parseQuantity, type Quantity } from '../../../core/schema/quantity';
-import { IS_NEGATIVE, NO_MESSAGES, addInvalid, duplicate, forbidden, invalid, isNonEmptyList, isSet, listOf, notFound, notSupported, objectOf, recordAt, records, required, str, stringMap, tooLong, type Errors, type Json } from '../field';
+import { IS_NEGATIVE, NO_MESSAGES, addInvalid, checkNonNegative, duplicate, forbidden, invalid, isNonEmptyList, isSet, listOf, notFound, notSupported, objectOf, recordAt, records, required, str, stringMap, tooLong, type Errors, type Json } from '../field';
 import { isJsonObject } from '../../../common/json';
 import { checkAnnotations, checkLabels, checkObjectMeta, checkObjectMetaUpdate, type NameRule } from '../meta/validation';
 
@@ -551,5 +552,44 @@ export function validateMetaOnly(object: KubeObject, old: KubeObject | undefined
   const errors: Errors = [];
   if (old) checkObjectMetaUpdate(object, old, errors);
   else checkObjectMeta(object, namespaced, nameRule, errors);
+  return errors;
+}
+
+// ---------------------------------------------------------------------------------------------
+// ReplicationControllers
+
+/** ValidatePodTemplateSpecForRC: the equality selector must match the template's labels, restartPolicy Always. */
+function checkPodTemplateSpecForRC(template: unknown, selector: Record<string, string>, field: string, errors: Errors): void {
+  if (!isJsonObject(template)) {
+    errors.push(required(field));
+    return;
+  }
+  const labels = stringMap(objectOf(template.metadata).labels) ?? {};
+  const selectorKeys = Object.keys(selector);
+  if (selectorKeys.length > 0 && !selectorKeys.every((key) => Object.prototype.hasOwnProperty.call(labels, key) && labels[key] === selector[key])) {
+    errors.push(invalid(`${field}.metadata.labels`, goStringMap(stringMap(objectOf(template.metadata).labels)), '`selector` does not match template `labels`'));
+  }
+  checkPodTemplateSpec(template, field, errors);
+  const podSpec = objectOf(template.spec);
+  const restartPolicy = str(podSpec.restartPolicy);
+  if (restartPolicy !== 'Always') errors.push(notSupported(`${field}.spec.restartPolicy`, goQuote(restartPolicy), ['Always']));
+  if (isSet(podSpec.activeDeadlineSeconds)) errors.push(forbidden(`${field}.spec.activeDeadlineSeconds`, 'activeDeadlineSeconds in ReplicationController is not Supported'));
+}
+
+/** ValidateReplicationControllerSpec. Unlike apps/v1 selectors, an RC's selector may change after creation. */
+function checkReplicationControllerSpec(spec: Json, errors: Errors): void {
+  checkNonNegative(spec.minReadySeconds, 'spec.minReadySeconds', errors);
+  const selector = stringMap(spec.selector) ?? {};
+  if (Object.keys(selector).length === 0) errors.push(required('spec.selector'));
+  checkNonNegative(spec.replicas, 'spec.replicas', errors);
+  checkPodTemplateSpecForRC(spec.template, selector, 'spec.template', errors);
+}
+
+/** ValidateReplicationController, or ValidateReplicationControllerUpdate when `old` is given. */
+export function validateReplicationController(controller: KubeObject, old?: KubeObject): Errors {
+  const errors: Errors = [];
+  if (old) checkObjectMetaUpdate(controller, old, errors);
+  else checkObjectMeta(controller, true, nameIsDNSSubdomain, errors);
+  checkReplicationControllerSpec(objectOf(controller.spec), errors);
   return errors;
 }
