@@ -16,7 +16,7 @@ import { applyDefaults, type DefaultingOptions } from '../store/defaults';
 import { ApiError } from '../store/types';
 import type { FieldCause } from './field';
 import { validateConfigMap, validateConfigMapUpdate, validateMetaOnly, validateNode, validateNodeUpdate, validatePodCreate, validatePodUpdate } from './core/validation';
-import { validateWorkload } from './apps/validation';
+import { validateDaemonSet, validateWorkload } from './apps/validation';
 
 // ---------------------------------------------------------------------------------------------
 // Entry points
@@ -44,8 +44,9 @@ export function validate(kind: ResourceKind, object: KubeObject, old?: KubeObjec
     // Kinds whose group validation is not ported yet: their metadata is still checked.
     case 'PersistentVolumeClaim':
     case 'ReplicationController':
-    case 'StatefulSet':
     case 'DaemonSet':
+      return validateDaemonSet(object, old);
+    case 'StatefulSet':
     case 'ControllerRevision':
     case 'Job':
     case 'CronJob':
