@@ -19,6 +19,7 @@ export type ComponentName =
   | 'etcd'
   | 'deployment-controller'
   | 'replicaset-controller'
+  | 'daemonset-controller'
   | 'garbage-collector'
   | 'default-scheduler'
   | 'kubelet'

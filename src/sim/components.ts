@@ -1,5 +1,6 @@
 /** Starts the components of a simulated cluster on a shared context. */
 import type { SimContext } from './context';
+import { DaemonSetsController } from './controllers/daemon/daemon-controller';
 import { DeploymentController } from './controllers/deployment-controller';
 import { GarbageCollector } from './controllers/garbage-collector';
 import { ReplicaSetController } from './controllers/replicaset-controller';
@@ -17,6 +18,7 @@ export interface ComponentOptions {
 export interface Components {
   deployments: DeploymentController;
   replicaSets: ReplicaSetController;
+  daemonSets: DaemonSetsController;
   garbageCollector: GarbageCollector;
   scheduler: Scheduler;
   kubelets: KubeletFleet;
@@ -29,6 +31,7 @@ export function startComponents(ctx: SimContext, options: ComponentOptions): Com
   }
   const deployments = new DeploymentController(ctx);
   const replicaSets = new ReplicaSetController(ctx);
+  const daemonSets = new DaemonSetsController(ctx);
   const scheduler = new Scheduler(ctx, { verdicts: options.lean ? 'summary' : 'full' });
   const kubelets = new KubeletFleet(ctx);
   const garbageCollector = new GarbageCollector(ctx);
@@ -36,16 +39,19 @@ export function startComponents(ctx: SimContext, options: ComponentOptions): Com
   kubelets.start();
   scheduler.start();
   replicaSets.start();
+  daemonSets.start();
   deployments.start();
   return {
     deployments,
     replicaSets,
+    daemonSets,
     garbageCollector,
     scheduler,
     kubelets,
     stop() {
       deployments.stop();
       replicaSets.stop();
+      daemonSets.stop();
       garbageCollector.stop();
       scheduler.stop();
       kubelets.stop();
