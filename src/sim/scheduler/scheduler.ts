@@ -14,6 +14,7 @@ import { ApiError, type StoreChange } from '../store/types';
 import { bindPod, markUnschedulable, type PodObject } from './binding';
 import { fitErrorMessage, NO_NODES_AVAILABLE, ReasonHistogram, truncateEventMessage, type FitErrorStyle } from './fit-error';
 import { SchedulingAlgorithm, type Placement } from './framework';
+import { ERR_REASON_NOT_IN_PREFILTER_RESULT } from './plugins/node-affinity';
 import { podHostPorts } from './host-ports';
 import { NodeCache } from './node-cache';
 import type { PodContribution } from './node-info';
@@ -200,6 +201,7 @@ export class Scheduler {
     if (!chosen) {
       const reasons = new ReasonHistogram();
       for (const { failure } of placement.failures) reasons.add(failure.reasons);
+      if (placement.outsidePreFilter) reasons.add([ERR_REASON_NOT_IN_PREFILTER_RESULT], placement.outsidePreFilter);
       const preemption = preemptionVerdict(info, totalNodes, placement.failures, this.fitErrorStyle);
       const message = fitErrorMessage(totalNodes, reasons, preemption.message, this.fitErrorStyle);
       this.recordCycle(qp, info, placement, totalNodes, message);
