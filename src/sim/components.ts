@@ -3,6 +3,7 @@ import type { SimContext } from './context';
 import { DaemonSetsController } from './controllers/daemon/daemon-controller';
 import { DeploymentController } from './controllers/deployment-controller';
 import { GarbageCollector } from './controllers/garbage-collector';
+import { PodGCController } from './controllers/podgc/gc-controller';
 import { ReplicaSetController } from './controllers/replicaset-controller';
 import { Scheduler } from './scheduler/scheduler';
 import { KubeletFleet } from './kubelet/fleet';
@@ -19,6 +20,7 @@ export interface Components {
   deployments: DeploymentController;
   replicaSets: ReplicaSetController;
   daemonSets: DaemonSetsController;
+  podGC: PodGCController;
   garbageCollector: GarbageCollector;
   scheduler: Scheduler;
   kubelets: KubeletFleet;
@@ -32,6 +34,7 @@ export function startComponents(ctx: SimContext, options: ComponentOptions): Com
   const deployments = new DeploymentController(ctx);
   const replicaSets = new ReplicaSetController(ctx);
   const daemonSets = new DaemonSetsController(ctx);
+  const podGC = new PodGCController(ctx);
   const scheduler = new Scheduler(ctx, { verdicts: options.lean ? 'summary' : 'full' });
   const kubelets = new KubeletFleet(ctx);
   const garbageCollector = new GarbageCollector(ctx);
@@ -40,11 +43,13 @@ export function startComponents(ctx: SimContext, options: ComponentOptions): Com
   scheduler.start();
   replicaSets.start();
   daemonSets.start();
+  podGC.start();
   deployments.start();
   return {
     deployments,
     replicaSets,
     daemonSets,
+    podGC,
     garbageCollector,
     scheduler,
     kubelets,
@@ -52,6 +57,7 @@ export function startComponents(ctx: SimContext, options: ComponentOptions): Com
       deployments.stop();
       replicaSets.stop();
       daemonSets.stop();
+      podGC.stop();
       garbageCollector.stop();
       scheduler.stop();
       kubelets.stop();

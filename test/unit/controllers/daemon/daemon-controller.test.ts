@@ -103,7 +103,7 @@ describe('DaemonSet controller: placement', () => {
     assert.deepEqual(cluster.podsByNode('agent'), { 'node-1': 1 });
   });
 
-  it('gives a node added later its pod, and stops counting a deleted node', () => {
+  it('gives a node added later its pod; a deleted node stops counting and its pod is collected', () => {
     const cluster = new Cluster(2);
     cluster.apply(daemonSet('agent'));
     cluster.settle('agent', 2);
@@ -114,6 +114,11 @@ describe('DaemonSet controller: placement', () => {
     cluster.store.delete('Node', undefined, 'node-1');
     cluster.runUntil(() => cluster.ds('agent').status?.desiredNumberScheduled === 2, 'desired after node deletion');
     assert.equal(cluster.ds('agent').status?.numberReady, 2);
+    // The pod GC removes the pod bound to the gone node once the node's 40 s quarantine is over.
+    const deletedAt = cluster.sim.clock.now();
+    cluster.runUntil(() => cluster.podsByNode('agent')['node-1'] === undefined, 'pod on the deleted node collected');
+    assert.ok(cluster.sim.clock.now() - deletedAt >= 39_000);
+    assert.deepEqual(cluster.podsByNode('agent'), { 'node-2': 1, 'node-3': 1 });
   });
 
   it('reports the status counts as they move, and observedGeneration', () => {
