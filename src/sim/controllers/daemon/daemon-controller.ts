@@ -69,6 +69,11 @@ function placementOf(template: PodTemplateSpec | undefined): DaemonPodPlacement 
   };
 }
 
+// Shared answers: the verdict is read for every node on every sync.
+const RUN: ShouldRun = Object.freeze({ shouldRun: true, shouldContinueRunning: true });
+const DO_NOT_RUN: ShouldRun = Object.freeze({ shouldRun: false, shouldContinueRunning: false });
+const ONLY_CONTINUE: ShouldRun = Object.freeze({ shouldRun: false, shouldContinueRunning: true });
+
 const isHardEffect = (effect: string): boolean => effect === 'NoSchedule' || effect === 'NoExecute';
 const isNoExecute = (effect: string): boolean => effect === 'NoExecute';
 
@@ -79,13 +84,13 @@ const isNoExecute = (effect: string): boolean => effect === 'NoExecute';
  */
 function shouldRunOn(placement: DaemonPodPlacement, node: NodeObject): ShouldRun {
   const name = node.metadata?.name ?? '';
-  if (placement.nodeName !== '' && placement.nodeName !== name) return { shouldRun: false, shouldContinueRunning: false };
+  if (placement.nodeName !== '' && placement.nodeName !== name) return DO_NOT_RUN;
   const labels = node.metadata?.labels ?? {};
-  for (const [key, value] of placement.nodeSelector) if (labels[key] !== value) return { shouldRun: false, shouldContinueRunning: false };
-  if (placement.requiredTerms !== undefined && !anyTermMatches(placement.requiredTerms, { name, labels })) return { shouldRun: false, shouldContinueRunning: false };
+  for (const [key, value] of placement.nodeSelector) if (labels[key] !== value) return DO_NOT_RUN;
+  if (placement.requiredTerms !== undefined && !anyTermMatches(placement.requiredTerms, { name, labels })) return DO_NOT_RUN;
   const taints = node.spec?.taints ?? [];
-  if (taints.length === 0 || !findUntoleratedTaint(taints, placement.tolerations, isHardEffect)) return { shouldRun: true, shouldContinueRunning: true };
-  return { shouldRun: false, shouldContinueRunning: !findUntoleratedTaint(taints, placement.tolerations, isNoExecute) };
+  if (taints.length === 0 || !findUntoleratedTaint(taints, placement.tolerations, isHardEffect)) return RUN;
+  return findUntoleratedTaint(taints, placement.tolerations, isNoExecute) ? DO_NOT_RUN : ONLY_CONTINUE;
 }
 
 /** `podByCreationTimestampAndPhase`: bound pods first, then oldest first, then by name. */
@@ -97,6 +102,11 @@ export function compareDaemonPods(a: PodObject, b: PodObject): number {
   const bTime = b.metadata?.creationTimestamp ?? '';
   if (aTime === bTime) return (a.metadata?.name ?? '') < (b.metadata?.name ?? '') ? -1 : 1;
   return aTime < bTime ? -1 : 1;
+}
+
+/** Neither being deleted nor terminated: the common case, with nothing to do for its node. */
+function isRunningDaemonPod(pod: PodObject): boolean {
+  return !pod.metadata?.deletionTimestamp && pod.status?.phase !== 'Failed' && pod.status?.phase !== 'Succeeded';
 }
 
 function podKey(pod: PodObject): string {
@@ -142,6 +152,9 @@ export class DaemonSetsController implements DaemonSetControl {
   private readonly failedPodsBackoff = new FailedPodsBackoff();
   /** DaemonSet uid → its template and what placement reads from it. */
   private readonly placements = new Map<string, { template: PodTemplateSpec | undefined; placement: DaemonPodPlacement }>();
+  /** DaemonSet uid → a count of changes to its pods, so `getNodesToDaemonPods` can reuse its last answer. */
+  private readonly podVersions = new Map<string, number>();
+  private readonly nodeToDaemonPodsCache = new Map<string, { version: number; includeDeletedTerminal: boolean; byNode: ReadonlyMap<string, readonly PodObject[]> }>();
   /** DaemonSet uid → the frozen ownerReferences its pods get. */
   private readonly podOwnerReferences = new Map<string, OwnerReference[]>();
   private readonly unsubscribe: (() => void)[] = [];
@@ -180,6 +193,8 @@ export class DaemonSetsController implements DaemonSetControl {
       const uid = ds.metadata?.uid ?? '';
       this.placements.delete(uid);
       this.podOwnerReferences.delete(uid);
+      this.podVersions.delete(uid);
+      this.nodeToDaemonPodsCache.delete(uid);
       this.expectations.delete(key);
     }
     this.queue.add(key);
@@ -197,6 +212,8 @@ export class DaemonSetsController implements DaemonSetControl {
   private onPod(change: StoreChange): void {
     const pod = change.object as PodObject;
     const previous = change.previous as PodObject | undefined;
+    this.podChanged(controllerOf(pod));
+    if (previous) this.podChanged(controllerOf(previous));
     if (change.type === 'DELETED' || pod.metadata?.deletionTimestamp) {
       this.podGone(pod);
       return;
@@ -219,6 +236,10 @@ export class DaemonSetsController implements DaemonSetControl {
     const minReady = ds.spec?.minReadySeconds ?? 0;
     // One more second, as upstream, against rounding in AddAfter.
     if (minReady > 0 && previous && !isPodReady(previous) && isPodReady(pod)) this.queue.addAfter(key, minReady * 1000 + 1000);
+  }
+
+  private podChanged(ref: OwnerReference | undefined): void {
+    if (ref?.kind === 'DaemonSet') this.podVersions.set(ref.uid, (this.podVersions.get(ref.uid) ?? 0) + 1);
   }
 
   /** `deletePod`: a pod that is gone or going satisfies a deletion expectation and wakes its owner. */
@@ -281,8 +302,15 @@ export class DaemonSetsController implements DaemonSetControl {
     return shouldRunOn(cached.placement, node);
   }
 
-  /** `getNodesToDaemonPods`: the DaemonSet's pods by the node they run on or are pinned to. */
-  getNodesToDaemonPods(ds: DaemonSetObject, includeDeletedTerminal: boolean): Map<string, PodObject[]> {
+  /**
+   * `getNodesToDaemonPods`: the DaemonSet's pods by the node they run on or are pinned to. Read-only:
+   * the answer is reused until one of the DaemonSet's pods changes (a sync reads it up to three times).
+   */
+  getNodesToDaemonPods(ds: DaemonSetObject, includeDeletedTerminal: boolean): ReadonlyMap<string, readonly PodObject[]> {
+    const uid = ds.metadata?.uid ?? '';
+    const version = this.podVersions.get(uid) ?? 0;
+    const cached = this.nodeToDaemonPodsCache.get(uid);
+    if (cached && cached.version === version && cached.includeDeletedTerminal === includeDeletedTerminal) return cached.byNode;
     const byNode = new Map<string, PodObject[]>();
     for (const pod of this.ctx.store.ownedBy<PodObject>('Pod', ds.metadata?.uid ?? '')) {
       if (!includeDeletedTerminal && isPodTerminal(pod) && pod.metadata?.deletionTimestamp) continue;
@@ -292,6 +320,7 @@ export class DaemonSetsController implements DaemonSetControl {
       if (pods) pods.push(pod);
       else byNode.set(nodeName, [pod]);
     }
+    this.nodeToDaemonPodsCache.set(uid, { version, includeDeletedTerminal, byNode });
     return byNode;
   }
 
@@ -353,18 +382,17 @@ export class DaemonSetsController implements DaemonSetControl {
     const nodeToDaemonPods = this.getNodesToDaemonPods(ds, false);
     const nodesNeedingDaemonPods: string[] = [];
     const podsToDelete: PodObject[] = [];
-    for (const node of nodes) this.podsShouldBeOnNode(node, nodeToDaemonPods, ds, hash, nodesNeedingDaemonPods, podsToDelete);
+    const surge = allowsSurge(ds);
+    for (const node of nodes) this.podsShouldBeOnNode(node, nodeToDaemonPods, ds, hash, surge, nodesNeedingDaemonPods, podsToDelete);
     // Pending pods pinned to a node that no longer exists: nothing else would ever remove them.
-    const existing = new Set(nodes.map((node) => node.metadata?.name ?? ''));
     for (const [nodeName, pods] of nodeToDaemonPods) {
-      if (existing.has(nodeName)) continue;
-      for (const pod of pods) if (!pod.spec?.nodeName) podsToDelete.push(pod);
+      for (const pod of pods) if (!pod.spec?.nodeName && !this.ctx.store.get('Node', undefined, nodeName)) podsToDelete.push(pod);
     }
     this.syncNodes(ds, podsToDelete, nodesNeedingDaemonPods, hash);
   }
 
   /** `podsShouldBeOnNode`: what to create on and delete from one node. */
-  private podsShouldBeOnNode(node: NodeObject, nodeToDaemonPods: Map<string, PodObject[]>, ds: DaemonSetObject, hash: string, create: string[], remove: PodObject[]): void {
+  private podsShouldBeOnNode(node: NodeObject, nodeToDaemonPods: ReadonlyMap<string, readonly PodObject[]>, ds: DaemonSetObject, hash: string, surge: boolean, create: string[], remove: PodObject[]): void {
     const nodeName = node.metadata?.name ?? '';
     const { shouldRun, shouldContinueRunning } = this.nodeShouldRunDaemonPod(node, ds);
     const daemonPods = nodeToDaemonPods.get(nodeName);
@@ -372,6 +400,7 @@ export class DaemonSetsController implements DaemonSetControl {
       create.push(nodeName);
       return;
     }
+    if (shouldContinueRunning && !surge && daemonPods?.length === 1 && isRunningDaemonPod(daemonPods[0])) return;
     if (!shouldContinueRunning) {
       for (const pod of daemonPods ?? []) if (!pod.metadata?.deletionTimestamp) remove.push(pod);
       return;
@@ -395,7 +424,7 @@ export class DaemonSetsController implements DaemonSetControl {
         remove.push(pod);
       } else running.push(pod);
     }
-    if (!allowsSurge(ds)) {
+    if (!surge) {
       // More than one pod on the node: keep the oldest.
       if (running.length > 1) for (const pod of running.sort(compareDaemonPods).slice(1)) remove.push(pod);
       return;

@@ -24,15 +24,14 @@ export interface DaemonSetControl {
   readonly history: ControllerHistory;
   readonly expectations: ControllerExpectations;
   nodeShouldRunDaemonPod(node: NodeObject, ds: DaemonSetObject): ShouldRun;
-  getNodesToDaemonPods(ds: DaemonSetObject, includeDeletedTerminal: boolean): Map<string, PodObject[]>;
+  getNodesToDaemonPods(ds: DaemonSetObject, includeDeletedTerminal: boolean): ReadonlyMap<string, readonly PodObject[]>;
   syncNodes(ds: DaemonSetObject, podsToDelete: readonly PodObject[], nodesNeedingDaemonPods: readonly string[], hash: string): void;
 }
 
-/** `findUpdatedPodsOnNode`: the node's one new and one old pod, or `ok: false` when it has more of either. */
-function findUpdatedPodsOnNode(ds: DaemonSetObject, pods: readonly PodObject[], hash: string): { newPod?: PodObject; oldPod?: PodObject; ok: boolean } {
+/** `findUpdatedPodsOnNode` (with the template generation read once): the node's one new and one old pod, or `ok: false` when it has more of either. */
+function findUpdatedPodsOnNode(generation: number | undefined, pods: readonly PodObject[], hash: string): { newPod?: PodObject; oldPod?: PodObject; ok: boolean } {
   let newPod: PodObject | undefined;
   let oldPod: PodObject | undefined;
-  const generation = getTemplateGeneration(ds);
   for (const pod of pods) {
     if (pod.metadata?.deletionTimestamp) continue;
     if (isPodUpdated(pod, hash, generation)) {
@@ -51,7 +50,7 @@ function findUpdatedPodsOnNode(ds: DaemonSetObject, pods: readonly PodObject[], 
  * run a pod and have none get an empty entry. Both limits 0 (which validation refuses) means 1
  * unavailable.
  */
-function updatedDesiredNodeCounts(dsc: DaemonSetControl, ds: DaemonSetObject, nodes: readonly NodeObject[], nodeToDaemonPods: Map<string, PodObject[]>): { maxSurge: number; maxUnavailable: number; desired: number } {
+function updatedDesiredNodeCounts(dsc: DaemonSetControl, ds: DaemonSetObject, nodes: readonly NodeObject[], nodeToDaemonPods: Map<string, readonly PodObject[]>): { maxSurge: number; maxUnavailable: number; desired: number } {
   let desired = 0;
   for (const node of nodes) {
     if (!dsc.nodeShouldRunDaemonPod(node, ds).shouldRun) continue;
@@ -67,11 +66,12 @@ function updatedDesiredNodeCounts(dsc: DaemonSetControl, ds: DaemonSetObject, no
 
 /** `rollingUpdate`: the old pods to delete, or the nodes to surge onto, within the strategy's limits. */
 export function rollingUpdate(dsc: DaemonSetControl, ds: DaemonSetObject, nodes: readonly NodeObject[], hash: string): void {
-  const nodeToDaemonPods = dsc.getNodesToDaemonPods(ds, false);
+  const nodeToDaemonPods = new Map(dsc.getNodesToDaemonPods(ds, false));
   const { maxSurge, maxUnavailable, desired } = updatedDesiredNodeCounts(dsc, ds, nodes, nodeToDaemonPods);
   const now = dsc.ctx.clock.now();
   const minReadySeconds = ds.spec?.minReadySeconds ?? 0;
   const available = (pod: PodObject): boolean => isPodAvailable(pod, minReadySeconds, now);
+  const generation = getTemplateGeneration(ds);
 
   if (maxSurge === 0) {
     // Delete just enough old pods to stay within maxUnavailable; the manage loop creates their replacements.
@@ -79,7 +79,7 @@ export function rollingUpdate(dsc: DaemonSetControl, ds: DaemonSetObject, nodes:
     const allowedReplacementPods: PodObject[] = [];
     const candidatePodsToDelete: PodObject[] = [];
     for (const pods of nodeToDaemonPods.values()) {
-      const { newPod, oldPod, ok } = findUpdatedPodsOnNode(ds, pods, hash);
+      const { newPod, oldPod, ok } = findUpdatedPodsOnNode(generation, pods, hash);
       if (!ok || (!oldPod && !newPod) || (oldPod && newPod)) {
         numUnavailable++;
       } else if (newPod) {
@@ -106,7 +106,7 @@ export function rollingUpdate(dsc: DaemonSetControl, ds: DaemonSetObject, nodes:
   let numAvailable = 0;
   const nodesByName = new Map(nodes.map((node) => [node.metadata?.name ?? '', node]));
   for (const [nodeName, pods] of nodeToDaemonPods) {
-    const { newPod, oldPod, ok } = findUpdatedPodsOnNode(ds, pods, hash);
+    const { newPod, oldPod, ok } = findUpdatedPodsOnNode(generation, pods, hash);
     if (!ok) {
       numSurge++;
       continue;

@@ -91,9 +91,8 @@ export function getTargetNodeName(pod: PodObject): string | undefined {
 /** `IsPodUpdated`: the pod carries the current revision hash or the current template generation. */
 export function isPodUpdated(pod: PodObject, hash: string, generation: number | undefined): boolean {
   const labels = pod.metadata?.labels;
-  const templateMatches = generation !== undefined && labels?.[POD_TEMPLATE_GENERATION_LABEL] === String(generation);
-  const hashMatches = hash.length > 0 && labels?.[POD_REVISION_LABEL] === hash;
-  return hashMatches || templateMatches;
+  if (hash.length > 0 && labels?.[POD_REVISION_LABEL] === hash) return true;
+  return generation !== undefined && labels?.[POD_TEMPLATE_GENERATION_LABEL] === String(generation);
 }
 
 /** `SurgeCount`: 0 unless RollingUpdate with maxSurge set; percentages of `numberToSchedule` round up. */
