@@ -45,6 +45,13 @@ function findUpdatedPodsOnNode(generation: number | undefined, pods: readonly Po
   return { newPod, oldPod, ok: true };
 }
 
+function hasOldPod(nodeToDaemonPods: ReadonlyMap<string, readonly PodObject[]>, hash: string, generation: number | undefined): boolean {
+  for (const pods of nodeToDaemonPods.values()) {
+    for (const pod of pods) if (!pod.metadata?.deletionTimestamp && !isPodUpdated(pod, hash, generation)) return true;
+  }
+  return false;
+}
+
 /**
  * `updatedDesiredNodeCounts`: maxSurge, maxUnavailable and the desired count; nodes that should
  * run a pod and have none get an empty entry. Both limits 0 (which validation refuses) means 1
@@ -66,12 +73,15 @@ function updatedDesiredNodeCounts(dsc: DaemonSetControl, ds: DaemonSetObject, no
 
 /** `rollingUpdate`: the old pods to delete, or the nodes to surge onto, within the strategy's limits. */
 export function rollingUpdate(dsc: DaemonSetControl, ds: DaemonSetObject, nodes: readonly NodeObject[], hash: string): void {
-  const nodeToDaemonPods = new Map(dsc.getNodesToDaemonPods(ds, false));
+  const generation = getTemplateGeneration(ds);
+  const current = dsc.getNodesToDaemonPods(ds, false);
+  // Without an old pod both branches below delete and create nothing: skip the per-node work.
+  if (!hasOldPod(current, hash, generation)) return;
+  const nodeToDaemonPods = new Map(current);
   const { maxSurge, maxUnavailable, desired } = updatedDesiredNodeCounts(dsc, ds, nodes, nodeToDaemonPods);
   const now = dsc.ctx.clock.now();
   const minReadySeconds = ds.spec?.minReadySeconds ?? 0;
   const available = (pod: PodObject): boolean => isPodAvailable(pod, minReadySeconds, now);
-  const generation = getTemplateGeneration(ds);
 
   if (maxSurge === 0) {
     // Delete just enough old pods to stay within maxUnavailable; the manage loop creates their replacements.
