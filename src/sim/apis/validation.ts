@@ -16,7 +16,7 @@ import { applyDefaults, type DefaultingOptions } from '../store/defaults';
 import { ApiError } from '../store/types';
 import type { FieldCause } from './field';
 import { validateConfigMap, validateConfigMapUpdate, validateMetaOnly, validateNode, validateNodeUpdate, validatePodCreate, validatePodUpdate } from './core/validation';
-import { validateDaemonSet, validateWorkload } from './apps/validation';
+import { validateWorkload } from './apps/validation';
 
 // ---------------------------------------------------------------------------------------------
 // Entry points
@@ -30,6 +30,7 @@ export function validate(kind: ResourceKind, object: KubeObject, old?: KubeObjec
   switch (kind) {
     case 'Deployment':
     case 'ReplicaSet':
+    case 'DaemonSet':
       return validateWorkload(kind, object, old);
     case 'Pod':
       return old ? validatePodUpdate(object, old) : validatePodCreate(object);
@@ -44,8 +45,6 @@ export function validate(kind: ResourceKind, object: KubeObject, old?: KubeObjec
     // Kinds whose group validation is not ported yet: their metadata is still checked.
     case 'PersistentVolumeClaim':
     case 'ReplicationController':
-    case 'DaemonSet':
-      return validateDaemonSet(object, old);
     case 'StatefulSet':
     case 'ControllerRevision':
     case 'Job':

@@ -117,9 +117,12 @@ function checkSelectorImmutable(spec: Json, oldSpec: Json, errors: Errors): void
   errors.push(invalid('spec.selector', goLabelSelector(isRecord(spec.selector) ? (spec.selector as LabelSelector) : undefined), FIELD_IMMUTABLE));
 }
 
-export function validateWorkload(kind: 'Deployment' | 'ReplicaSet', object: KubeObject, old: KubeObject | undefined): Errors {
+const SPEC_CHECKS = { Deployment: checkDeploymentSpec, ReplicaSet: checkReplicaSetSpec, DaemonSet: checkDaemonSetSpec };
+
+/** Validate<Kind> and Validate<Kind>Update, with the apps/v1 strategies' immutable selector. */
+export function validateWorkload(kind: keyof typeof SPEC_CHECKS, object: KubeObject, old: KubeObject | undefined): Errors {
   const spec = objectOf(object.spec);
-  const checkSpec = kind === 'Deployment' ? checkDeploymentSpec : checkReplicaSetSpec;
+  const checkSpec = SPEC_CHECKS[kind];
   const errors: Errors = [];
   if (!old) {
     checkObjectMeta(object, true, nameIsDNSSubdomain, errors);
@@ -183,19 +186,4 @@ function checkDaemonSetSpec(spec: Json, errors: Errors): void {
   checkNonNegative(spec.minReadySeconds, 'spec.minReadySeconds', errors);
   checkDaemonSetUpdateStrategy(objectOf(spec.updateStrategy), 'spec.updateStrategy', errors);
   checkNonNegative(spec.revisionHistoryLimit, 'spec.revisionHistoryLimit', errors);
-}
-
-/** ValidateDaemonSet and ValidateDaemonSetUpdate, with the apps/v1 strategy's immutable selector. */
-export function validateDaemonSet(object: KubeObject, old: KubeObject | undefined): Errors {
-  const spec = objectOf(object.spec);
-  const errors: Errors = [];
-  if (!old) {
-    checkObjectMeta(object, true, nameIsDNSSubdomain, errors);
-    checkDaemonSetSpec(spec, errors);
-    return errors;
-  }
-  checkObjectMetaUpdate(object, old, errors);
-  checkDaemonSetSpec(spec, errors);
-  checkSelectorImmutable(spec, objectOf(old.spec), errors);
-  return errors;
 }

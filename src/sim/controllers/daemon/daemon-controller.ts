@@ -18,6 +18,7 @@ import { cloneAsJson, deepEqual } from '../../store/object-utils';
 import { ApiError, type StoreChange } from '../../store/types';
 import { controllerOf, newControllerRef, SyncError, type PodObject, type PodTemplateSpec } from '../controller-types';
 import { recordEvent } from '../controller-events';
+import { createPod, deletePod } from '../pod-control';
 import { ControllerHistory } from '../history/controller-history';
 import { isPodAvailable, isPodReady } from '../pod-util';
 import { ControllerExpectations, ControllerQueue, SLOW_START_INITIAL_BATCH_SIZE, slowStartBatchSizes } from '../work-scheduling';
@@ -115,14 +116,6 @@ function podKey(pod: PodObject): string {
 
 function isPodTerminal(pod: PodObject): boolean {
   return pod.status?.phase === 'Succeeded' || pod.status?.phase === 'Failed';
-}
-
-function errorMessage(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
-
-function isNamespaceTerminating(error: unknown): boolean {
-  return error instanceof ApiError && (error.details?.causes ?? []).some((cause) => cause.reason === 'NamespaceTerminating');
 }
 
 /** `flowcontrol.Backoff` for failed daemon pods, per DaemonSet generation and node. */
@@ -468,7 +461,7 @@ export class DaemonSetsController implements DaemonSetControl {
       const errorCount = errors.length;
       for (let i = position; i < position + batch; i++) {
         try {
-          this.createPod(ds, template, nodesNeedingDaemonPods[i]);
+          this.createDaemonPod(ds, template, nodesNeedingDaemonPods[i]);
         } catch (error) {
           if (!(error instanceof ApiError || error instanceof SyncError)) throw error;
           this.expectations.creationObserved(key);
@@ -483,7 +476,7 @@ export class DaemonSetsController implements DaemonSetControl {
       }
     }
     for (const pod of victims) {
-      const error = this.deletePod(ds, pod);
+      const error = deletePod(this.ctx, COMPONENT, ds, pod);
       if (error === undefined) continue;
       this.expectations.deletionObserved(key, podKey(pod));
       if (!(error instanceof ApiError && error.code === 404)) errors.push(error);
@@ -492,7 +485,7 @@ export class DaemonSetsController implements DaemonSetControl {
   }
 
   /** `RealPodControl.CreatePods` with the template pinned to `nodeName`. */
-  private createPod(ds: DaemonSetObject, template: PodTemplateSpec, nodeName: string): void {
+  private createDaemonPod(ds: DaemonSetObject, template: PodTemplateSpec, nodeName: string): void {
     const spec = cloneAsJson(template.spec ?? ({ containers: [] } as NonNullable<PodTemplateSpec['spec']>));
     spec.affinity = replaceDaemonSetPodNodeNameNodeAffinity(spec.affinity, nodeName);
     const metadata: NonNullable<KubeObject['metadata']> = {
@@ -503,16 +496,7 @@ export class DaemonSetsController implements DaemonSetControl {
     };
     if (template.metadata?.annotations) metadata.annotations = { ...template.metadata.annotations };
     if (template.metadata?.finalizers) metadata.finalizers = [...template.metadata.finalizers];
-    let created: PodObject;
-    try {
-      created = this.ctx.store.create<PodObject>('Pod', { apiVersion: 'v1', kind: 'Pod', metadata, spec }, { fieldManager: COMPONENT });
-    } catch (error) {
-      // A namespace being deleted refuses new pods; upstream does not count that as a failure.
-      if (isNamespaceTerminating(error)) return;
-      recordEvent(this.ctx, COMPONENT, ds, 'Warning', 'FailedCreate', `Error creating: ${errorMessage(error)}`);
-      throw error;
-    }
-    recordEvent(this.ctx, COMPONENT, ds, 'Normal', 'SuccessfulCreate', `Created pod: ${created.metadata?.name ?? ''}`);
+    createPod(this.ctx, COMPONENT, ds, { apiVersion: 'v1', kind: 'Pod', metadata, spec });
   }
 
   private sharedOwnerReferences(ds: DaemonSetObject): OwnerReference[] {
@@ -523,20 +507,6 @@ export class DaemonSetsController implements DaemonSetControl {
       this.podOwnerReferences.set(uid, refs);
     }
     return refs;
-  }
-
-  /** `RealPodControl.DeletePod`; returns the error instead of throwing so every victim is attempted. */
-  private deletePod(ds: DaemonSetObject, pod: PodObject): unknown {
-    const name = pod.metadata?.name ?? '';
-    try {
-      this.ctx.store.delete('Pod', pod.metadata?.namespace, name, { actor: COMPONENT });
-    } catch (error) {
-      if (!(error instanceof ApiError)) throw error;
-      if (error.code !== 404) recordEvent(this.ctx, COMPONENT, ds, 'Warning', 'FailedDelete', `Error deleting: ${error.message}`);
-      return error;
-    }
-    recordEvent(this.ctx, COMPONENT, ds, 'Normal', 'SuccessfulDelete', `Deleted pod: ${name}`);
-    return undefined;
   }
 
   /** `updateDaemonSetStatus`: the counts over the nodes, written when one of them or the observed generation changed. */
