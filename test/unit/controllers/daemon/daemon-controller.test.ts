@@ -151,6 +151,21 @@ describe('DaemonSet controller: placement', () => {
   });
 });
 
+describe('DaemonSet controller: burst', () => {
+  it('creates at most 250 pods per sync (BurstReplicas)', () => {
+    const cluster = new Cluster(300);
+    const createdAt: number[] = [];
+    cluster.store.subscribe('Pod', (change) => {
+      if (change.type === 'ADDED') createdAt.push(cluster.sim.clock.now());
+    });
+    cluster.apply(daemonSet('agent'));
+    cluster.settle('agent', 300);
+    const perInstant = new Map<number, number>();
+    for (const at of createdAt) perInstant.set(at, (perInstant.get(at) ?? 0) + 1);
+    assert.deepEqual([...perInstant.values()], [250, 50]);
+  });
+});
+
 describe('DaemonSet controller: scheduling messages', () => {
   it('explains a daemon pod that does not fit its node the way 1.31+ schedulers do', () => {
     const cluster = new Cluster(3);
