@@ -1,4 +1,9 @@
 import assert from 'node:assert/strict';
+import type { KubeObject } from '../../../../src/core/k8s';
+import { apiServerAdmission } from '../../../../src/sim/apis/validation';
+import { Simulator } from '../../../../src/sim/simulator';
+import { prepareForCreate } from '../../../../src/sim/store/defaults';
+import { ApiError } from '../../../../src/sim/store/types';
 import { Cluster, CONTROL_PLANE_TAINT, daemonSet } from './fixtures';
 
 describe('DaemonSet controller: placement', () => {
@@ -163,6 +168,35 @@ describe('DaemonSet controller: burst', () => {
     const perInstant = new Map<number, number>();
     for (const at of createdAt) perInstant.set(at, (perInstant.get(at) ?? 0) + 1);
     assert.deepEqual([...perInstant.values()], [250, 50]);
+  });
+});
+
+describe('DaemonSet controller: slow start', () => {
+  it('creates in batches of 1, 2, 4… and stops after a batch with a failure, as a pod quota would make it', () => {
+    let attempts = 0;
+    let pods = 0;
+    const quota = 5;
+    const simulator = new Simulator({
+      nodes: 20,
+      admission: {
+        ...apiServerAdmission,
+        prepareForCreate,
+        validate: (kind, object, old) => {
+          if (kind !== 'Pod' || old) return apiServerAdmission.validate(kind, object, old);
+          attempts++;
+          if (pods >= quota) return new ApiError(403, 'Forbidden', `pods "${object.metadata?.name ?? ''}" is forbidden: exceeded quota: pods, requested: pods=1, used: pods=${quota}, limited: pods=${quota}`);
+          pods++;
+          return apiServerAdmission.validate(kind, object, old);
+        },
+      },
+    });
+    simulator.apply(daemonSet('agent'));
+    simulator.runUntil(() => attempts > 0, 10_000);
+    // Batches 1 and 2 succeed, the batch of 4 has two failures, and no batch of 8 follows.
+    assert.equal(attempts, 7);
+    const warnings = simulator.store.list<KubeObject & { reason?: string; message?: string }>('Event').items.filter((e) => e.reason === 'FailedCreate');
+    assert.equal(warnings.length, 2);
+    for (const warning of warnings) assert.match(warning.message ?? '', /^Error creating: pods "agent-[a-z0-9]{5}" is forbidden: exceeded quota: pods/);
   });
 });
 
