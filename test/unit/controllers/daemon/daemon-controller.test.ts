@@ -145,6 +145,14 @@ describe('DaemonSet controller: placement', () => {
     assert.equal(status.numberUnavailable, undefined);
   });
 
+  it('is garbage-collected with its pods and revisions when deleted', () => {
+    const cluster = new Cluster(2);
+    cluster.apply(daemonSet('agent'));
+    cluster.settle('agent', 2);
+    cluster.store.delete('DaemonSet', 'default', 'agent', { propagationPolicy: 'Foreground' });
+    cluster.runUntil(() => cluster.store.list('Pod').items.length === 0 && cluster.store.list('ControllerRevision').items.length === 0 && !cluster.store.get('DaemonSet', 'default', 'agent'), 'DaemonSet, pods and revisions gone');
+  });
+
   it('replaces a pod that was deleted', () => {
     const cluster = new Cluster(2);
     cluster.apply(daemonSet('agent'));
