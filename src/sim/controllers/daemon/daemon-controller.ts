@@ -7,8 +7,8 @@
  * revision history are in update.ts.
  *
  * Not simulated: adoption and release of pods or revisions by label (only controller references
- * count); the pod GC that removes pods bound to a deleted node (the controller re-syncs when a node
- * is deleted, so its counts drop, but a pod bound there stays).
+ * count). A deleted node wakes every DaemonSet at once (upstream waits for the pod GC to delete the
+ * pods bound there, see controllers/podgc).
  */
 import type { KubeObject, Node, OwnerReference, Toleration } from '../../../core/k8s';
 import { informer, objectKey, splitKey, type SimContext } from '../../context';
@@ -19,7 +19,7 @@ import { ApiError, type StoreChange } from '../../store/types';
 import { controllerOf, newControllerRef, SyncError, type PodObject, type PodTemplateSpec } from '../controller-types';
 import { recordEvent } from '../controller-events';
 import { createPod, deletePod } from '../pod-control';
-import { ControllerHistory } from '../history/controller-history';
+import { ControllerHistory, POD_REVISION_LABEL } from '../history/controller-history';
 import { isPodAvailable, isPodReady } from '../pod-util';
 import { ControllerExpectations, ControllerQueue, SLOW_START_INITIAL_BATCH_SIZE, slowStartBatchSizes } from '../work-scheduling';
 import { cleanupHistory, constructHistory, rollingUpdate, type DaemonSetControl } from './update';
@@ -33,7 +33,6 @@ import {
   replaceDaemonSetPodNodeNameNodeAffinity,
   type DaemonSetObject,
 } from './util/daemonset-util';
-import { POD_REVISION_LABEL } from '../history/controller-history';
 
 export const COMPONENT = 'daemonset-controller';
 /** `BurstReplicas`: the most pods created or deleted in one sync. */
@@ -139,6 +138,7 @@ class FailedPodsBackoff {
 }
 
 export class DaemonSetsController implements DaemonSetControl {
+  readonly component = COMPONENT;
   readonly history: ControllerHistory;
   private readonly queue: ControllerQueue;
   readonly expectations: ControllerExpectations;

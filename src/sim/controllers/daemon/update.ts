@@ -21,6 +21,8 @@ type NodeObject = Node & KubeObject;
 /** What update.go reads and calls on the controller. */
 export interface DaemonSetControl {
   readonly ctx: SimContext;
+  /** The field manager and event source of its writes. */
+  readonly component: 'daemonset-controller';
   readonly history: ControllerHistory;
   readonly expectations: ControllerExpectations;
   nodeShouldRunDaemonPod(node: NodeObject, ds: DaemonSetObject): ShouldRun;
@@ -180,7 +182,7 @@ export function constructHistory(dsc: DaemonSetControl, ds: DaemonSetObject): { 
       const name = revision.metadata?.name ?? '';
       revision = dsc.ctx.store.mutate<ControllerRevisionObject>('ControllerRevision', revision.metadata?.namespace, name, (copy) => {
         copy.metadata = { ...copy.metadata, labels: { ...copy.metadata?.labels, [POD_REVISION_LABEL]: name } };
-      }, { fieldManager: 'daemonset-controller' });
+      }, { fieldManager: dsc.component });
     }
     if (matchesTemplate(patch, revision)) currentHistories.push(revision);
     else old.push(revision);
@@ -201,7 +203,7 @@ function dedupCurHistories(dsc: DaemonSetControl, ds: DaemonSetObject, histories
     if (pod.metadata?.labels?.[POD_REVISION_LABEL] === hash) continue;
     dsc.ctx.store.mutate<PodObject>('Pod', pod.metadata?.namespace, pod.metadata?.name ?? '', (copy) => {
       copy.metadata = { ...copy.metadata, labels: { ...copy.metadata?.labels, [POD_REVISION_LABEL]: hash } };
-    }, { fieldManager: 'daemonset-controller' });
+    }, { fieldManager: dsc.component });
   }
   for (const history of histories) if (history !== keep) dsc.history.deleteControllerRevision(history);
   return keep;
@@ -232,7 +234,7 @@ function snapshot(dsc: DaemonSetControl, ds: DaemonSetObject, revisionNumber: nu
     revision: revisionNumber,
   };
   try {
-    return store.create('ControllerRevision', revision, { fieldManager: 'daemonset-controller' });
+    return store.create('ControllerRevision', revision, { fieldManager: dsc.component });
   } catch (error) {
     if (!(error instanceof ApiError && error.code === 409)) throw error;
     const existing = store.read<ControllerRevisionObject>('ControllerRevision', ds.metadata?.namespace, name);
@@ -243,7 +245,7 @@ function snapshot(dsc: DaemonSetControl, ds: DaemonSetObject, revisionNumber: nu
     }
     store.mutate<DaemonSetObject>('DaemonSet', ds.metadata?.namespace, ds.metadata?.name ?? '', (copy) => {
       (copy as KubeObject).status = { ...(copy.status ?? { currentNumberScheduled: 0, desiredNumberScheduled: 0, numberMisscheduled: 0, numberReady: 0 }), collisionCount: (collisionCount ?? 0) + 1 };
-    }, { fieldManager: 'daemonset-controller', subresource: 'status' });
+    }, { fieldManager: dsc.component, subresource: 'status' });
     throw error;
   }
 }
