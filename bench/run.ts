@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --runs N] [--only 1000x10000|activation] [--trace]`: runs each scenario N
+ * `npm run bench [-- --runs N] [--only 1000x10000|daemonset5000|activation] [--trace]`: runs each scenario N
  * times, each in a fresh process, and prints the medians of pods/s (apply → all pods Running, wall
  * clock), CPU time (steadier than wall time on a shared machine) and peak resident memory, with
  * the machine it ran on; then the extension's activation cost (bench/activation.ts).
@@ -21,10 +21,26 @@ interface RunResult {
   virtualSeconds: number;
 }
 
-const SCENARIOS: [number, number][] = [
-  [3, 3],
-  [1000, 10_000],
-  [5000, 150_000],
+interface Scenario {
+  /** The `--only` name. */
+  name: string;
+  label: string;
+  nodes: number;
+  pods: number;
+  /** One DaemonSet (a pod per node) instead of Deployments. */
+  daemonset?: boolean;
+}
+
+function deployments(nodes: number, pods: number): Scenario {
+  return { name: `${nodes}x${pods}`, label: `${nodes.toLocaleString('en')} nodes / ${pods.toLocaleString('en')} pods`, nodes, pods };
+}
+
+const SCENARIOS: Scenario[] = [
+  deployments(3, 3),
+  deployments(1000, 10_000),
+  deployments(5000, 150_000),
+  // The issue's target: a DaemonSet on 5,000 Ready nodes, all pods ready, in ≤ 10 s wall.
+  { name: 'daemonset5000', label: 'DaemonSet, 5,000 nodes', nodes: 5000, pods: 5000, daemonset: true },
 ];
 
 const { values } = parseArgs({ options: { runs: { type: 'string' }, only: { type: 'string' }, trace: { type: 'boolean' } } });
@@ -32,25 +48,24 @@ const runs = Number(values.runs ?? 3);
 /** Activation takes tens of milliseconds: more runs for a steady median. */
 const ACTIVATION_RUNS = 21;
 const activation = !values.only || values.only === 'activation';
-const scenarios = values.only ? SCENARIOS.filter(([n, p]) => `${n}x${p}` === values.only) : SCENARIOS;
+const scenarios = values.only ? SCENARIOS.filter((scenario) => scenario.name === values.only) : SCENARIOS;
 if (scenarios.length === 0 && !activation) {
-  process.stderr.write(`unknown scenario ${values.only}; choose one of ${[...SCENARIOS.map(([n, p]) => `${n}x${p}`), 'activation'].join(', ')}\n`);
+  process.stderr.write(`unknown scenario ${values.only}; choose one of ${[...SCENARIOS.map((scenario) => scenario.name), 'activation'].join(', ')}\n`);
   process.exit(2);
 }
 
 process.stdout.write(`machine: ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}\n`);
 if (scenarios.length > 0) process.stdout.write(`runs per scenario: ${runs}${values.trace ? ', journey tracer attached' : ''}\n\n`);
 if (scenarios.length > 0) process.stdout.write(`${'scenario'.padEnd(22)}${'pods/s (median)'.padStart(16)}${'wall s'.padStart(9)}${'cpu s'.padStart(8)}${'peak RSS MiB'.padStart(14)}${'simulated s'.padStart(13)}   all runs (pods/s)\n`);
-for (const [nodes, pods] of scenarios) {
+for (const { name, label, nodes, pods, daemonset } of scenarios) {
   const results: RunResult[] = [];
   for (let i = 0; i < runs; i++) {
-    const args = ['--max-old-space-size=4096', '--import', 'tsx', 'bench/scenario.ts', String(nodes), String(pods), ...(values.trace ? ['--trace'] : [])];
+    const args = ['--max-old-space-size=4096', '--import', 'tsx', 'bench/scenario.ts', String(nodes), String(pods), ...(values.trace ? ['--trace'] : []), ...(daemonset ? ['--daemonset'] : [])];
     const output = execFileSync(process.execPath, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 1 << 20 });
     const result = JSON.parse(output.trim().split('\n').pop()!) as RunResult;
-    if (result.outcome !== 'done') process.stderr.write(`warning: ${nodes}x${pods} run ${i + 1} ended with ${result.outcome}\n`);
+    if (result.outcome !== 'done') process.stderr.write(`warning: ${name} run ${i + 1} ended with ${result.outcome}\n`);
     results.push(result);
   }
-  const label = `${nodes.toLocaleString('en')} nodes / ${pods.toLocaleString('en')} pods`;
   process.stdout.write(
     `${label.padEnd(22)}${String(Math.round(median(results.map((r) => r.podsPerSecond)))).padStart(16)}` +
       `${(median(results.map((r) => r.wallMs)) / 1000).toFixed(1).padStart(9)}${(median(results.map((r) => r.cpuMs)) / 1000).toFixed(1).padStart(8)}${String(Math.round(median(results.map((r) => r.peakRssMiB)))).padStart(14)}` +

@@ -1,8 +1,9 @@
 /**
  * One benchmark run, in its own process so peak memory is this run's alone:
- * `node --import tsx bench/scenario.ts <nodes> <pods> [--trace]` prints one JSON line.
+ * `node --import tsx bench/scenario.ts <nodes> <pods> [--trace] [--daemonset]` prints one JSON line.
  * Pods come from Deployments of at most 3,000 replicas, each in its own namespace (the
- * Kubernetes scalability threshold is 3,000 pods per namespace).
+ * Kubernetes scalability threshold is 3,000 pods per namespace); with `--daemonset`, from one
+ * DaemonSet (a pod per node), done when its status says every desired pod is ready.
  */
 import { readFileSync } from 'node:fs';
 import { Simulator } from '../src/sim/simulator';
@@ -31,6 +32,27 @@ function deployment(name: string, namespace: string, replicas: number): KubeObje
   };
 }
 
+/** A node agent as clusters run them: a DaemonSet in kube-system that tolerates every taint. */
+function daemonSet(name: string): KubeObject {
+  return {
+    apiVersion: 'apps/v1',
+    kind: 'DaemonSet',
+    metadata: { name, namespace: 'kube-system' },
+    spec: {
+      selector: { matchLabels: { app: name } },
+      template: {
+        metadata: { labels: { app: name } },
+        spec: { tolerations: [{ operator: 'Exists' }], containers: [{ name: 'agent', image: 'nginx:1.25', resources: { requests: { cpu: '10m', memory: '16Mi' } } }] },
+      },
+    },
+  };
+}
+
+function daemonSetReady(simulator: Simulator, name: string, nodes: number): boolean {
+  const status = simulator.store.get('DaemonSet', 'kube-system', name)?.status as { desiredNumberScheduled?: number; numberReady?: number } | undefined;
+  return status?.desiredNumberScheduled === nodes && status.numberReady === nodes;
+}
+
 function main(): void {
   // The same heap sizing as the simulator the extension and the CLI run.
   tuneHeapForSimulator();
@@ -38,6 +60,7 @@ function main(): void {
   const nodes = Number(nodesArg);
   const pods = Number(podsArg);
   const trace = process.argv.includes('--trace');
+  const daemon = process.argv.includes('--daemonset');
   const setupStart = performance.now();
   const simulator = new Simulator({ nodes, seed: 1, detail: 'lean', historyPerKind: 10_000 });
   let tracer: JourneyTracer | undefined;
@@ -59,7 +82,8 @@ function main(): void {
   const start = performance.now();
   const cpuStart = process.cpuUsage();
   const virtualStart = simulator.clock.now();
-  let remaining = pods;
+  let remaining = daemon ? 0 : pods;
+  if (daemon) simulator.apply(daemonSet('node-agent'));
   for (let i = 0; remaining > 0; i++) {
     const replicas = Math.min(PODS_PER_DEPLOYMENT, remaining);
     remaining -= replicas;
@@ -68,7 +92,7 @@ function main(): void {
     simulator.apply(deployment(`app-${i}`, namespace, replicas));
     tracer?.begin({ kind: 'Deployment', namespace, name: `app-${i}` }, simulator.clock.now());
   }
-  const outcome = simulator.runUntil(() => running >= pods, 3_600_000);
+  const outcome = simulator.runUntil(() => (daemon ? daemonSetReady(simulator, 'node-agent', nodes) : running >= pods), 3_600_000);
   const wallMs = performance.now() - start;
   const cpu = process.cpuUsage(cpuStart);
   process.stdout.write(
@@ -76,6 +100,7 @@ function main(): void {
       nodes,
       pods,
       trace,
+      daemonset: daemon,
       outcome,
       running,
       setupMs: Math.round(setupMs),

@@ -21,6 +21,7 @@ export type ComponentName =
   | 'replicaset-controller'
   | 'statefulset-controller'
   | 'replication-controller'
+  | 'daemonset-controller'
   | 'garbage-collector'
   | 'default-scheduler'
   | 'kubelet'

@@ -1,7 +1,9 @@
 /** Starts the components of a simulated cluster on a shared context. */
 import type { SimContext } from './context';
+import { DaemonSetsController } from './controllers/daemon/daemon-controller';
 import { DeploymentController } from './controllers/deployment-controller';
 import { GarbageCollector } from './controllers/garbage-collector';
+import { PodGCController } from './controllers/podgc/gc-controller';
 import { REPLICATION_CONTROLLERS, ReplicaSetController } from './controllers/replicaset-controller';
 import { StatefulSetController } from './controllers/statefulset/stateful-set';
 import { Scheduler } from './scheduler/scheduler';
@@ -20,6 +22,8 @@ export interface Components {
   replicaSets: ReplicaSetController;
   statefulSets: StatefulSetController;
   replicationControllers: ReplicaSetController;
+  daemonSets: DaemonSetsController;
+  podGC: PodGCController;
   garbageCollector: GarbageCollector;
   scheduler: Scheduler;
   kubelets: KubeletFleet;
@@ -34,6 +38,8 @@ export function startComponents(ctx: SimContext, options: ComponentOptions): Com
   const replicaSets = new ReplicaSetController(ctx);
   const statefulSets = new StatefulSetController(ctx);
   const replicationControllers = new ReplicaSetController(ctx, REPLICATION_CONTROLLERS);
+  const daemonSets = new DaemonSetsController(ctx);
+  const podGC = new PodGCController(ctx);
   const scheduler = new Scheduler(ctx, { verdicts: options.lean ? 'summary' : 'full' });
   const kubelets = new KubeletFleet(ctx);
   const garbageCollector = new GarbageCollector(ctx);
@@ -42,6 +48,8 @@ export function startComponents(ctx: SimContext, options: ComponentOptions): Com
   scheduler.start();
   replicaSets.start();
   replicationControllers.start();
+  daemonSets.start();
+  podGC.start();
   deployments.start();
   statefulSets.start();
   return {
@@ -49,6 +57,8 @@ export function startComponents(ctx: SimContext, options: ComponentOptions): Com
     replicaSets,
     statefulSets,
     replicationControllers,
+    daemonSets,
+    podGC,
     garbageCollector,
     scheduler,
     kubelets,
@@ -57,6 +67,8 @@ export function startComponents(ctx: SimContext, options: ComponentOptions): Com
       replicaSets.stop();
       statefulSets.stop();
       replicationControllers.stop();
+      daemonSets.stop();
+      podGC.stop();
       garbageCollector.stop();
       scheduler.stop();
       kubelets.stop();

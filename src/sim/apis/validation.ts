@@ -30,6 +30,7 @@ export function validate(kind: ResourceKind, object: KubeObject, old?: KubeObjec
   switch (kind) {
     case 'Deployment':
     case 'ReplicaSet':
+    case 'DaemonSet':
       return validateWorkload(kind, object, old);
     case 'StatefulSet':
       return validateStatefulSet(object, old);
@@ -47,7 +48,6 @@ export function validate(kind: ResourceKind, object: KubeObject, old?: KubeObjec
       return validateReplicationController(object, old);
     // Kinds whose group validation is not ported yet: their metadata is still checked.
     case 'PersistentVolumeClaim':
-    case 'DaemonSet':
     case 'ControllerRevision':
     case 'Job':
     case 'CronJob':

@@ -19,7 +19,7 @@ import { rfc3339 } from '../store/object-utils';
 import { labelSelectorMatches } from '../store/selectors';
 import { ApiError, type StoreChange } from '../store/types';
 import { controllerOf, newControllerRef, SyncError, type PodObject, type ReplicaSetCondition, type ReplicaSetObject, type ReplicaSetStatus } from './controller-types';
-import { recordEvent } from './controller-events';
+import { createPod, deletePod, errorMessage } from './pod-control';
 import { podsToDelete } from './pod-deletion-order';
 import { isPodActive, isPodAvailable, isPodReady, podAvailableAt } from './pod-util';
 import { ReplicaSetPodTally, type PodCounts } from './replicaset-pod-tally';
@@ -44,14 +44,6 @@ function replicasOf(rs: ReplicaSetObject): number {
 
 function podKey(pod: PodObject): string {
   return `${pod.metadata?.namespace ?? ''}/${pod.metadata?.name ?? ''}`;
-}
-
-function errorMessage(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
-
-function isNamespaceTerminating(error: unknown): boolean {
-  return error instanceof ApiError && (error.details?.causes ?? []).some((cause) => cause.reason === 'NamespaceTerminating');
 }
 
 /** `getPodsPrefix`: `<name>-`, or the bare name when the dash would make an invalid pod name. */
@@ -358,7 +350,7 @@ export class ReplicaSetController {
     if (diff < 0) {
       const toCreate = Math.min(-diff, BURST_REPLICAS);
       this.expectations.expectCreations(key, toCreate);
-      const result = slowStartBatch(toCreate, SLOW_START_INITIAL_BATCH_SIZE, () => this.createPod(rs));
+      const result = slowStartBatch(toCreate, SLOW_START_INITIAL_BATCH_SIZE, () => this.createPodFromTemplate(rs));
       // Creations never attempted will never be observed.
       for (let i = result.successes; i < toCreate; i++) this.expectations.creationObserved(key);
       if (result.error !== undefined) throw result.error;
@@ -372,7 +364,7 @@ export class ReplicaSetController {
       this.expectations.expectDeletions(key, victims.map(podKey));
       let firstError: unknown;
       for (const pod of victims) {
-        const error = this.deletePod(rs, pod);
+        const error = deletePod(this.ctx, this.managed.component, rs, pod);
         if (error === undefined) continue;
         this.expectations.deletionObserved(key, podKey(pod));
         if (!(error instanceof ApiError && error.code === 404)) firstError ??= error;
@@ -393,7 +385,7 @@ export class ReplicaSetController {
   }
 
   /** `RealPodControl.CreatePods` with `GetPodFromTemplate`. */
-  private createPod(rs: ReplicaSetObject): void {
+  private createPodFromTemplate(rs: ReplicaSetObject): void {
     const template = rs.spec?.template ?? {};
     const labels = template.metadata?.labels;
     if (!labels || Object.keys(labels).length === 0) throw new SyncError('unable to create pods, no labels');
@@ -407,16 +399,7 @@ export class ReplicaSetController {
     if (template.metadata?.finalizers) metadata.finalizers = [...template.metadata.finalizers];
     // A JSON copy of the template's spec, as GetPodFromTemplate's deep copy, sharing the template's strings.
     const pod: PodObject = { apiVersion: 'v1', kind: 'Pod', metadata, spec: cloneAsJson(template.spec ?? ({} as NonNullable<PodObject['spec']>)) };
-    let created: PodObject;
-    try {
-      created = this.ctx.store.create<PodObject>('Pod', pod, { fieldManager: this.managed.component });
-    } catch (error) {
-      // A namespace being deleted refuses new pods; upstream does not count that as a failure.
-      if (isNamespaceTerminating(error)) return;
-      recordEvent(this.ctx, this.managed.component, rs, 'Warning', 'FailedCreate', `Error creating: ${errorMessage(error)}`);
-      throw error;
-    }
-    recordEvent(this.ctx, this.managed.component, rs, 'Normal', 'SuccessfulCreate', `Created pod: ${created.metadata?.name ?? ''}`);
+    createPod(this.ctx, this.managed.component, rs, pod);
   }
 
   /**
@@ -437,20 +420,6 @@ export class ReplicaSetController {
       this.podOwnerReferences.set(uid, refs);
     }
     return refs;
-  }
-
-  /** `RealPodControl.DeletePod`; returns the error instead of throwing so every victim is attempted. */
-  private deletePod(rs: ReplicaSetObject, pod: PodObject): unknown {
-    const name = pod.metadata?.name ?? '';
-    try {
-      this.ctx.store.delete('Pod', pod.metadata?.namespace, name, { actor: this.managed.component });
-    } catch (error) {
-      if (!(error instanceof ApiError)) throw error;
-      if (error.code !== 404) recordEvent(this.ctx, this.managed.component, rs, 'Warning', 'FailedDelete', `Error deleting: ${error.message}`);
-      return error;
-    }
-    recordEvent(this.ctx, this.managed.component, rs, 'Normal', 'SuccessfulDelete', `Deleted pod: ${name}`);
-    return undefined;
   }
 
   /** `calculateStatus`, from the counts taken before this sync created or deleted anything. */

@@ -123,6 +123,11 @@ export class ControllerExpectations {
     this.byKey.set(key, { add: 0, del: podKeys.length, deleting: new Set(podKeys), timestamp: this.clock.now() });
   }
 
+  /** `SetExpectations`: creations and deletions awaited together (the DaemonSet controller's syncNodes). */
+  expect(key: string, creations: number, podKeys: readonly string[]): void {
+    this.byKey.set(key, { add: creations, del: podKeys.length, deleting: new Set(podKeys), timestamp: this.clock.now() });
+  }
+
   creationObserved(key: string): void {
     const expectation = this.byKey.get(key);
     if (expectation) expectation.add--;

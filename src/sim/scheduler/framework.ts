@@ -28,6 +28,7 @@ const filterNodeResourcesFit = resourcesFit.filterNodeResourcesFit;
 const scoreTaintToleration = taintToleration.scoreTaintToleration;
 const scoreNodeAffinity = nodeAffinity.scoreNodeAffinity;
 const nodeAffinityScoreApplies = nodeAffinity.nodeAffinityScoreApplies;
+const preFilterNodeNames = nodeAffinity.preFilterNodeNames;
 const leastAllocatedScore = resourcesFit.leastAllocatedScore;
 const balancedScore = balanced.balancedScore;
 const balancedAllocationApplies = balanced.balancedAllocationApplies;
@@ -140,6 +141,8 @@ export interface Placement {
    * scoring, as upstream) and the table was kept.
    */
   scores: ScoreTable | undefined;
+  /** Nodes NodeAffinity's PreFilter left out (a pod that names its nodes): never filtered, counted in the FitError. */
+  outsidePreFilter?: number;
 }
 
 /**
@@ -216,6 +219,8 @@ export class SchedulingAlgorithm {
    * (no affinity preferences, no PreferNoSchedule taints) is scored in one pass without them.
    */
   findPlacement(pod: PodSchedulingInfo, keepTable = true): Placement {
+    const named = preFilterNodeNames(pod);
+    if (named) return this.placeOnNamedNodes(pod, named, keepTable);
     if (!keepTable && needsOnlyResourceChecks(pod) && !nodeAffinityScoreApplies(pod)) {
       const placement = this.placeFromMemo(pod);
       if (placement) return placement;
@@ -265,6 +270,33 @@ export class SchedulingAlgorithm {
     const scores = this.score(pod, scored);
     const chosen = scored[selectHost(scores.totals, feasibleCount, this.random)];
     return { evaluated, feasibleCount, feasible: keepTable ? scored : [], failures, chosen, scores: keepTable ? scores : undefined };
+  }
+
+  /**
+   * `findNodesThatFitPod` with a PreFilter result: only the named nodes that exist are filtered and
+   * scored; the rest count as rejected by the PreFilter.
+   */
+  private placeOnNamedNodes(pod: PodSchedulingInfo, named: ReadonlySet<string>, keepTable: boolean): Placement {
+    const failures: NodeFailure[] = [];
+    const found: NodeInfo[] = [];
+    let candidates = 0;
+    for (const name of named) {
+      const node = this.cache.node(name);
+      if (!node) continue;
+      candidates++;
+      const failure = runFilters(pod, node);
+      if (failure) failures.push({ node, failure });
+      else found.push(node);
+    }
+    const count = this.cache.nodeCount;
+    this.nextStartNodeIndex = count === 0 ? 0 : (this.nextStartNodeIndex + candidates) % count;
+    const base = { evaluated: candidates, feasibleCount: found.length, failures, outsidePreFilter: count - candidates };
+    if (found.length <= 1) return { ...base, feasible: keepTable ? found : [], chosen: found[0], scores: undefined };
+    if (this.rows.length < found.length) this.rows = new Int32Array(Math.max(found.length, this.rows.length * 2));
+    for (let i = 0; i < found.length; i++) this.rows[i] = found[i].index;
+    const scores = this.score(pod, found);
+    const chosen = found[selectHost(scores.totals, found.length, this.random)];
+    return { ...base, feasible: keepTable ? found : [], chosen, scores: keepTable ? scores : undefined };
   }
 
   /**

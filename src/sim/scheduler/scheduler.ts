@@ -15,6 +15,7 @@ import { bindAsScheduler, markUnschedulable } from './binding';
 import type { PodObject } from '../store/pod-binding';
 import { fitErrorMessage, NO_NODES_AVAILABLE, preFilterFitErrorMessage, ReasonHistogram, truncateEventMessage, type FitErrorStyle } from './fit-error';
 import { SchedulingAlgorithm, type Placement } from './framework';
+import { ERR_REASON_NOT_IN_PREFILTER_RESULT } from './plugins/node-affinity';
 import { podHostPorts } from './host-ports';
 import { NodeCache } from './node-cache';
 import type { PodContribution } from './node-info';
@@ -210,6 +211,7 @@ export class Scheduler {
     if (!chosen) {
       const reasons = new ReasonHistogram();
       for (const { failure } of placement.failures) reasons.add(failure.reasons);
+      if (placement.outsidePreFilter) reasons.add([ERR_REASON_NOT_IN_PREFILTER_RESULT], placement.outsidePreFilter);
       const preemption = preemptionVerdict(info, totalNodes, placement.failures, this.fitErrorStyle);
       const message = fitErrorMessage(totalNodes, reasons, preemption.message, this.fitErrorStyle);
       this.recordCycle(qp, info, placement, totalNodes, message);

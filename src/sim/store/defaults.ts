@@ -9,6 +9,7 @@
  */
 import type { Container, KubeObject, PodSpec, ResourceKind, Toleration } from '../../core/k8s';
 import { canonicalResourceQuantity, parseQuantity } from '../../core/schema/quantity';
+import { deepEqual } from '../../common/json';
 import { ApiError } from './types';
 
 export interface DefaultingOptions {
@@ -110,6 +111,11 @@ export function applyDefaults(kind: ResourceKind, object: KubeObject, options: D
     case 'PersistentVolumeClaim':
       defaultPersistentVolumeClaim(object);
       break;
+    case 'DaemonSet':
+      defaultDaemonSet(object);
+      prepareDaemonSetTemplateGeneration(object, options.old);
+      break;
+      break;
     case 'Pod':
       defaultPod(object, options);
       break;
@@ -183,6 +189,44 @@ function defaultReplicationController(object: KubeObject): void {
   }
   setIfAbsent(spec, 'replicas', 1);
   defaultPodTemplate(spec);
+}
+
+/** SetDefaults_DaemonSet: RollingUpdate with maxUnavailable 1 and maxSurge 0, 10 revisions kept. */
+function defaultDaemonSet(object: KubeObject): void {
+  const spec = record(object, 'spec');
+  const updateStrategy = record(spec, 'updateStrategy');
+  setIfAbsent(updateStrategy, 'type', 'RollingUpdate');
+  if (updateStrategy.type === 'RollingUpdate') {
+    const rollingUpdate = record(updateStrategy, 'rollingUpdate');
+    setIfAbsent(rollingUpdate, 'maxUnavailable', 1);
+    setIfAbsent(rollingUpdate, 'maxSurge', 0);
+  }
+  setIfAbsent(spec, 'revisionHistoryLimit', 10);
+  defaultPodTemplate(spec);
+}
+
+/** The annotation apps/v1 shows the internal `spec.templateGeneration` as (the controller labels pods with it). */
+export const DAEMONSET_TEMPLATE_GENERATION_ANNOTATION = 'deprecated.daemonset.template.generation';
+
+function templateGenerationOf(object: KubeObject | undefined): number {
+  const value = Number(object?.metadata?.annotations?.[DAEMONSET_TEMPLATE_GENERATION_ANNOTATION]);
+  return Number.isInteger(value) ? value : 0;
+}
+
+/**
+ * The DaemonSet strategy's PrepareForCreate / PrepareForUpdate for `templateGeneration`: at least 1
+ * on create; on update the stored value, one more when the pod template changed.
+ */
+function prepareDaemonSetTemplateGeneration(object: KubeObject, old: KubeObject | undefined): void {
+  let generation: number;
+  if (!old) generation = Math.max(1, templateGenerationOf(object));
+  else {
+    const oldTemplate = isRecord(old.spec) ? old.spec.template : undefined;
+    const template = isRecord(object.spec) ? object.spec.template : undefined;
+    generation = templateGenerationOf(old) + (deepEqual(oldTemplate, template) ? 0 : 1);
+  }
+  const meta = object.metadata ?? (object.metadata = {});
+  meta.annotations = { ...meta.annotations, [DAEMONSET_TEMPLATE_GENERATION_ANNOTATION]: String(generation) };
 }
 
 function defaultPodTemplate(workloadSpec: Json): void {

@@ -118,9 +118,12 @@ function checkSelectorImmutable(spec: Json, oldSpec: Json, errors: Errors): void
   errors.push(invalid('spec.selector', goLabelSelector(isJsonObject(spec.selector) ? (spec.selector as LabelSelector) : undefined), FIELD_IMMUTABLE));
 }
 
-export function validateWorkload(kind: 'Deployment' | 'ReplicaSet', object: KubeObject, old: KubeObject | undefined): Errors {
+const SPEC_CHECKS = { Deployment: checkDeploymentSpec, ReplicaSet: checkReplicaSetSpec, DaemonSet: checkDaemonSetSpec };
+
+/** Validate<Kind> and Validate<Kind>Update, with the apps/v1 strategies' immutable selector. */
+export function validateWorkload(kind: keyof typeof SPEC_CHECKS, object: KubeObject, old: KubeObject | undefined): Errors {
   const spec = objectOf(object.spec);
-  const checkSpec = kind === 'Deployment' ? checkDeploymentSpec : checkReplicaSetSpec;
+  const checkSpec = SPEC_CHECKS[kind];
   const errors: Errors = [];
   if (!old) {
     checkObjectMeta(object, true, nameIsDNSSubdomain, errors);
@@ -229,4 +232,57 @@ export function validateStatefulSet(object: KubeObject, old: KubeObject | undefi
     }
   }
   return errors;
+}
+
+// ---------------------------------------------------------------------------------------------
+// DaemonSets (ValidateDaemonSet, ValidateDaemonSetSpec, ValidateDaemonSetUpdateStrategy)
+
+function checkNotMoreThan100Percent(value: unknown, field: string, errors: Errors): void {
+  if (typeof value === 'string' && /^[0-9]+%$/.test(value) && intOrPercentValue(value) > 100) errors.push(invalid(field, goIntOrString(value), 'must not be greater than 100%'));
+}
+
+/** ValidateRollingUpdateDaemonSet: non-negative ints or percentages, at most 100%, exactly one of the two non-zero. */
+function checkRollingUpdateDaemonSet(rollingUpdate: Json, field: string, errors: Errors): void {
+  checkPositiveIntOrPercent(rollingUpdate.maxUnavailable, `${field}.maxUnavailable`, errors);
+  checkPositiveIntOrPercent(rollingUpdate.maxSurge, `${field}.maxSurge`, errors);
+  checkNotMoreThan100Percent(rollingUpdate.maxUnavailable, `${field}.maxUnavailable`, errors);
+  checkNotMoreThan100Percent(rollingUpdate.maxSurge, `${field}.maxSurge`, errors);
+  const hasUnavailable = intOrPercentValue(rollingUpdate.maxUnavailable) !== 0;
+  const hasSurge = intOrPercentValue(rollingUpdate.maxSurge) !== 0;
+  if (hasUnavailable && hasSurge) errors.push(invalid(`${field}.maxSurge`, goIntOrString(rollingUpdate.maxSurge as number | string), 'may not be set when maxUnavailable is non-zero'));
+  else if (!hasUnavailable && !hasSurge) errors.push(required(`${field}.maxUnavailable`, 'cannot be 0 when maxSurge is 0'));
+}
+
+function checkDaemonSetUpdateStrategy(strategy: Json, field: string, errors: Errors): void {
+  const type = str(strategy.type);
+  if (type === 'OnDelete') return;
+  if (type === 'RollingUpdate') {
+    if (!isJsonObject(strategy.rollingUpdate)) errors.push(required(`${field}.rollingUpdate`));
+    else checkRollingUpdateDaemonSet(strategy.rollingUpdate, `${field}.rollingUpdate`, errors);
+    return;
+  }
+  const rollingUpdateValue = isJsonObject(strategy.rollingUpdate) ? '(*apps.RollingUpdateDaemonSet)(0xc000a1b2c0)' : '(*apps.RollingUpdateDaemonSet)(nil)';
+  errors.push(notSupported(field, `apps.DaemonSetUpdateStrategy{Type:${goQuote(type)}, RollingUpdate:${rollingUpdateValue}}`, ['RollingUpdate', 'OnDelete']));
+}
+
+/** ValidateDaemonSetSpec: selector ↔ template labels, the template with restartPolicy Always, the update strategy. */
+function checkDaemonSetSpec(spec: Json, errors: Errors): void {
+  const selector = isJsonObject(spec.selector) ? (spec.selector as LabelSelector) : undefined;
+  if (selector) checkLabelSelector(selector, 'spec.selector', errors);
+  const template = objectOf(spec.template);
+  const labels = stringMap(objectOf(template.metadata).labels);
+  if (selectorVerdict(selector, labels ?? {}) === 'mismatch') {
+    errors.push(invalid('spec.template.metadata.labels', goStringMap(labels), '`selector` does not match template `labels`'));
+  }
+  if (selector && Object.keys(selector.matchLabels ?? {}).length + (selector.matchExpressions ?? []).length === 0) {
+    errors.push(invalid('spec.selector', goLabelSelector(selector), 'empty selector is invalid for daemonset'));
+  }
+  checkPodTemplateSpec(template, 'spec.template', errors);
+  const podSpec = objectOf(template.spec);
+  const restartPolicy = str(podSpec.restartPolicy);
+  if (restartPolicy !== 'Always') errors.push(notSupported('spec.template.spec.restartPolicy', goQuote(restartPolicy), ['Always']));
+  if (typeof podSpec.activeDeadlineSeconds === 'number') errors.push(forbidden('spec.template.spec.activeDeadlineSeconds', 'activeDeadlineSeconds in DaemonSet is not Supported'));
+  checkNonNegative(spec.minReadySeconds, 'spec.minReadySeconds', errors);
+  checkDaemonSetUpdateStrategy(objectOf(spec.updateStrategy), 'spec.updateStrategy', errors);
+  checkNonNegative(spec.revisionHistoryLimit, 'spec.revisionHistoryLimit', errors);
 }
