@@ -4,7 +4,7 @@
  * a context with only the parts it needs.
  */
 import type { KubeObject, ResourceKind } from '../core/k8s';
-import type { ComponentName, InternalStep } from '../core/internals';
+import type { AssumedExit, ComponentName, InternalStep } from '../core/internals';
 import type { VirtualClock } from './clock';
 import type { StoreApi, StoreChange } from './store/types';
 
@@ -34,6 +34,8 @@ export interface InternalsLog {
   readonly recordsWatchDeliveries: boolean;
   /** False when no step is kept or listened to, so writers may skip building them (undefined: true). */
   readonly recordsSteps?: boolean;
+  /** An outcome the simulator assumed instead of reading it from the manifest (absent: not kept). */
+  recordAssumption?(step: AssumedExit): void;
 }
 
 /** Virtual-time delays, in ms, taken from real clusters (see docs/lifecycle-facts.md, "Timings"). */

@@ -1,4 +1,4 @@
-import type { InternalStep } from '../core/internals';
+import type { AssumedExit, InternalStep } from '../core/internals';
 import type { InternalsLog } from './context';
 
 /**
@@ -10,6 +10,8 @@ export class BoundedInternalsLog implements InternalsLog {
   private readonly steps: InternalStep[] = [];
   private dropped = 0;
   private readonly listeners = new Set<(step: InternalStep) => void>();
+  private readonly assumed: AssumedExit[] = [];
+  private readonly assumptionListeners = new Set<(step: AssumedExit) => void>();
 
   constructor(
     private readonly capacity = 100_000,
@@ -37,6 +39,21 @@ export class BoundedInternalsLog implements InternalsLog {
   onStep(listener: (step: InternalStep) => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
+  }
+
+  /** Kept in full: one per container whose exit was assumed, a handful per Job. */
+  recordAssumption(step: AssumedExit): void {
+    if (this.keep) this.assumed.push(step);
+    for (const listener of this.assumptionListeners) listener(step);
+  }
+
+  onAssumption(listener: (step: AssumedExit) => void): () => void {
+    this.assumptionListeners.add(listener);
+    return () => this.assumptionListeners.delete(listener);
+  }
+
+  assumptions(): readonly AssumedExit[] {
+    return this.assumed;
   }
 
   /** The retained steps, oldest first, and how many older ones were dropped. */
