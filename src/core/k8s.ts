@@ -4,6 +4,7 @@
  * short names so the rest of the code never spells out the package paths.
  */
 import type { Deployment, ReplicaSet } from 'kubernetes-types/apps/v1';
+import type { CronJob, Job } from 'kubernetes-types/batch/v1';
 import type { Event, Namespace, Node, Pod, ConfigMap, Container, PodSpec, PodCondition, ContainerStatus, Taint, Toleration, NodeCondition } from 'kubernetes-types/core/v1';
 import type { ObjectMeta, OwnerReference, Status, StatusCause, LabelSelector, LabelSelectorRequirement, ManagedFieldsEntry } from 'kubernetes-types/meta/v1';
 
@@ -12,6 +13,7 @@ export type {
   Taint, Toleration, NodeCondition, ObjectMeta, OwnerReference, Status, StatusCause, LabelSelector, LabelSelectorRequirement,
   ManagedFieldsEntry,
 };
+export type { Job, CronJob };
 
 /** Any Kubernetes object: what the store keeps and what a watch delivers. */
 export interface KubeObject {

@@ -2,6 +2,7 @@
 import type { SimContext } from './context';
 import { DeploymentController } from './controllers/deployment-controller';
 import { GarbageCollector } from './controllers/garbage-collector';
+import { JobController } from './controllers/job/job-controller';
 import { ReplicaSetController } from './controllers/replicaset-controller';
 import { Scheduler } from './scheduler/scheduler';
 import { KubeletFleet } from './kubelet/fleet';
@@ -18,6 +19,7 @@ export interface Components {
   deployments: DeploymentController;
   replicaSets: ReplicaSetController;
   garbageCollector: GarbageCollector;
+  jobs: JobController;
   scheduler: Scheduler;
   kubelets: KubeletFleet;
   stop(): void;
@@ -31,20 +33,24 @@ export function startComponents(ctx: SimContext, options: ComponentOptions): Com
   const replicaSets = new ReplicaSetController(ctx);
   const scheduler = new Scheduler(ctx, { verdicts: options.lean ? 'summary' : 'full' });
   const kubelets = new KubeletFleet(ctx);
+  const jobs = new JobController(ctx);
   const garbageCollector = new GarbageCollector(ctx);
   garbageCollector.start();
   kubelets.start();
   scheduler.start();
   replicaSets.start();
   deployments.start();
+  jobs.start();
   return {
     deployments,
     replicaSets,
     garbageCollector,
+    jobs,
     scheduler,
     kubelets,
     stop() {
       deployments.stop();
+      jobs.stop();
       replicaSets.stop();
       garbageCollector.stop();
       scheduler.stop();

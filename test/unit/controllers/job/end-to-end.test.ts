@@ -1,0 +1,58 @@
+/**
+ * The docs' batch examples through the whole simulator (store, Job controller, scheduler,
+ * kubelets): the `pi` Job of the Job concept page, and the `hello` CronJob of the CronJob page.
+ */
+import assert from 'node:assert/strict';
+import type { KubeObject } from '../../../../src/core/k8s';
+import type { JobObject } from '../../../../src/sim/controllers/job/job-types';
+import type { PodObject } from '../../../../src/sim/controllers/controller-types';
+import { Simulator } from '../../../../src/sim/simulator';
+
+const PI_JOB: KubeObject = {
+  apiVersion: 'batch/v1',
+  kind: 'Job',
+  metadata: { name: 'pi', namespace: 'default' },
+  spec: {
+    template: { spec: { containers: [{ name: 'pi', image: 'perl:5.34.0', command: ['perl', '-Mbignum=bpi', '-wle', 'print bpi(2000)'] }], restartPolicy: 'Never' } },
+    backoffLimit: 4,
+  },
+};
+
+function eventLines(sim: Simulator, kind: string, name: string): string[] {
+  return sim.store
+    .list<KubeObject>('Event', { namespace: 'default' })
+    .items.filter((event) => (event.involvedObject as { kind?: string; name?: string }).kind === kind && (event.involvedObject as { name?: string }).name === name)
+    .map((event) => `${String(event.reason)}: ${String(event.message)}`);
+}
+
+describe('batch workloads through the simulator', () => {
+  it('runs the docs’ pi Job to Complete, its unreadable perl command assumed to exit 0', () => {
+    const sim = new Simulator({ seed: 7 });
+    sim.apply(PI_JOB);
+    const job = (): JobObject => sim.store.get<JobObject>('Job', 'default', 'pi')!;
+    const outcome = sim.runUntil(() => (job().status?.conditions ?? []).some((c) => c.type === 'Complete' && c.status === 'True'), 300_000);
+    assert.equal(outcome, 'done');
+    const status = job().status!;
+    assert.equal(status.succeeded, 1);
+    assert.equal(status.active, undefined);
+    assert.deepEqual(status.conditions?.map((c) => [c.type, c.reason]), [
+      ['SuccessCriteriaMet', 'CompletionsReached'],
+      ['Complete', 'CompletionsReached'],
+    ]);
+    assert.ok(status.completionTime && status.startTime && Date.parse(status.completionTime) > Date.parse(status.startTime));
+    const pods = sim.store.list<PodObject>('Pod', { namespace: 'default' }).items;
+    assert.equal(pods.length, 1);
+    assert.match(pods[0].metadata!.name!, /^pi-[bcdfghjklmnpqrstvwxz2456789]{5}$/);
+    assert.equal(pods[0].status?.phase, 'Succeeded');
+    assert.equal(pods[0].metadata?.finalizers, undefined);
+    assert.equal(pods[0].metadata?.labels?.['batch.kubernetes.io/job-name'], 'pi');
+    const events = eventLines(sim, 'Job', 'pi');
+    assert.deepEqual(events, [`SuccessfulCreate: Created pod: ${pods[0].metadata!.name!}`, 'Completed: Job completed']);
+    const assumed = sim.internals.assumptions();
+    assert.equal(assumed.length, 1);
+    assert.equal(assumed[0].object.name, pods[0].metadata!.name);
+    assert.equal(assumed[0].container, 'pi');
+    assert.equal(assumed[0].exitCode, 0);
+    assert.match(assumed[0].reason, /perl -Mbignum=bpi/);
+  });
+});
