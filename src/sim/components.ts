@@ -2,7 +2,9 @@
 import type { SimContext } from './context';
 import { DeploymentController } from './controllers/deployment-controller';
 import { GarbageCollector } from './controllers/garbage-collector';
+import { CronJobController } from './controllers/cronjob/cronjob-controller';
 import { JobController } from './controllers/job/job-controller';
+import { TTLAfterFinishedController } from './controllers/ttlafterfinished/ttlafterfinished-controller';
 import { ReplicaSetController } from './controllers/replicaset-controller';
 import { Scheduler } from './scheduler/scheduler';
 import { KubeletFleet } from './kubelet/fleet';
@@ -20,6 +22,8 @@ export interface Components {
   replicaSets: ReplicaSetController;
   garbageCollector: GarbageCollector;
   jobs: JobController;
+  cronJobs: CronJobController;
+  ttlAfterFinished: TTLAfterFinishedController;
   scheduler: Scheduler;
   kubelets: KubeletFleet;
   stop(): void;
@@ -34,6 +38,8 @@ export function startComponents(ctx: SimContext, options: ComponentOptions): Com
   const scheduler = new Scheduler(ctx, { verdicts: options.lean ? 'summary' : 'full' });
   const kubelets = new KubeletFleet(ctx);
   const jobs = new JobController(ctx);
+  const cronJobs = new CronJobController(ctx);
+  const ttlAfterFinished = new TTLAfterFinishedController(ctx);
   const garbageCollector = new GarbageCollector(ctx);
   garbageCollector.start();
   kubelets.start();
@@ -41,16 +47,22 @@ export function startComponents(ctx: SimContext, options: ComponentOptions): Com
   replicaSets.start();
   deployments.start();
   jobs.start();
+  cronJobs.start();
+  ttlAfterFinished.start();
   return {
     deployments,
     replicaSets,
     garbageCollector,
     jobs,
+    cronJobs,
+    ttlAfterFinished,
     scheduler,
     kubelets,
     stop() {
       deployments.stop();
       jobs.stop();
+      cronJobs.stop();
+      ttlAfterFinished.stop();
       replicaSets.stop();
       garbageCollector.stop();
       scheduler.stop();
