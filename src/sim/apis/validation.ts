@@ -17,6 +17,7 @@ import { ApiError } from '../store/types';
 import type { FieldCause } from './field';
 import { validateConfigMap, validateConfigMapUpdate, validateMetaOnly, validateNode, validateNodeUpdate, validatePodCreate, validatePodUpdate } from './core/validation';
 import { validateWorkload } from './apps/validation';
+import { validateCronJob, validateJob } from './batch/validation';
 
 // ---------------------------------------------------------------------------------------------
 // Entry points
@@ -47,9 +48,11 @@ export function validate(kind: ResourceKind, object: KubeObject, old?: KubeObjec
     case 'StatefulSet':
     case 'DaemonSet':
     case 'ControllerRevision':
-    case 'Job':
-    case 'CronJob':
       return validateMetaOnly(object, old, true, nameIsDNSSubdomain);
+    case 'Job':
+      return validateJob(object, old);
+    case 'CronJob':
+      return validateCronJob(object, old);
   }
 }
 
