@@ -5,8 +5,9 @@
  * Jobs in `status.active`, `lastScheduleTime` and `lastSuccessfulTime`; and deletes finished Jobs
  * beyond the history limits. Event reasons and messages are upstream's.
  *
- * Not simulated: the `TooManyMissedTimes` count beyond 100 is computed exactly (upstream stops
- * counting), and the controller reads its Jobs by owner reference rather than a lister.
+ * Not simulated: the controller reads its Jobs by owner reference rather than a lister, and the
+ * created Job's creationTimestamp is the store's (upstream's template sets the scheduled time,
+ * which the API server overwrites too).
  */
 import type { CronJob, KubeObject, ObjectReference } from '../../../core/k8s';
 import { informer, objectKey, splitKey, type SimContext } from '../../context';
@@ -180,21 +181,26 @@ export class CronJobController {
   }
 
   /**
-   * `mostRecentScheduleTime`: the latest activation after the last schedule (or the creation
-   * time, or now − startingDeadlineSeconds) and not after now; warns when more than 100 were missed.
+   * `nextScheduleTime` with `mostRecentScheduleTime` (utils.go): the latest activation after the
+   * last schedule (or the creation time, or now − startingDeadlineSeconds) and not after now. The
+   * missed count is upstream's estimate from the interval between the first two activations;
+   * beyond 100 it warns.
    */
   private mostRecentScheduleTime(cj: CronJobObject, status: CronJobStatus, schedule: CronSchedule, zone: string, now: number): number | undefined {
     let earliest = parseTime(status.lastScheduleTime) ?? parseTime(cj.metadata?.creationTimestamp) ?? now;
     const deadline = cj.spec?.startingDeadlineSeconds;
     if (deadline !== undefined && deadline !== null) earliest = Math.max(earliest, now - deadline * 1000);
-    let missed = 0;
+    const t1 = nextActivation(schedule, earliest, zone);
+    if (t1 === undefined || now < t1) return undefined;
+    const t2 = nextActivation(schedule, t1, zone);
+    if (t2 === undefined || now < t2) return t1;
+    const interval = Math.round((t2 - t1) / 1000);
+    const missed = Math.floor(Math.floor((now - t1) / 1000) / interval) + 1;
     let latest: number | undefined;
-    for (let t = nextActivation(schedule, earliest, zone); t !== undefined && t <= now; t = nextActivation(schedule, t, zone)) {
-      latest = t;
-      missed++;
-    }
+    const potentialEarliest = t1 + (missed - 2) * interval * 1000;
+    for (let t = nextActivation(schedule, potentialEarliest, zone); t !== undefined && t <= now; t = nextActivation(schedule, t, zone)) latest = t;
     if (missed > TOO_MANY_MISSED) {
-      recordEvent(this.ctx, COMPONENT, cj, 'Warning', 'TooManyMissedTimes', `too many missed start times: ${missed}. Set or decrease .spec.startingDeadlineSeconds or check clock skew`);
+      recordEvent(this.ctx, COMPONENT, cj, 'Warning', 'TooManyMissedTimes', 'too many missed start times. Set or decrease .spec.startingDeadlineSeconds or check clock skew');
     }
     return latest;
   }
