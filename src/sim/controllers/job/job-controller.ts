@@ -158,6 +158,8 @@ export class JobController {
     const completions = spec.completions ?? undefined;
     const suspended = spec.suspend === true;
     const perIndex = indexed && spec.backoffLimitPerIndex !== undefined && spec.backoffLimitPerIndex !== null;
+    // `isPodFailed`: unless only failed pods are replaced, a deleted pod counts as failed at once.
+    const onlyReplaceFailed = spec.podReplacementPolicy === 'Failed' || spec.podFailurePolicy !== undefined;
     const status: JobStatus = cloneAsJson(job.status ?? {});
     let conditions: JobCondition[] = [...(status.conditions ?? [])];
     let target: Target | undefined;
@@ -178,8 +180,7 @@ export class JobController {
         toRelease.push(pod);
         continue;
       }
-      const failedByDeletion = !isTerminal(pod) && pod.metadata?.deletionTimestamp !== undefined && target?.type === 'FailureTarget';
-      if (!isTerminal(pod) && !failedByDeletion) continue;
+      if (!isTerminal(pod) && !(pod.metadata?.deletionTimestamp !== undefined && !onlyReplaceFailed)) continue;
       toRelease.push(pod);
       if (pod.status?.phase === 'Succeeded') {
         const index = indexed ? completionIndexOf(pod, completions ?? 0) : undefined;
@@ -253,7 +254,7 @@ export class JobController {
       let complete: boolean;
       if (indexed) complete = completed.size >= (completions ?? 0);
       else if (completions === undefined || completions === null) complete = succeeded > 0 && active.length === 0;
-      else complete = succeeded >= completions;
+      else complete = succeeded >= completions && active.length === 0;
       if (matched !== undefined) target = { type: 'SuccessCriteriaMet', reason: JobReason.SuccessPolicy, message: matched };
       else if (complete) target = { type: 'SuccessCriteriaMet', reason: JobReason.CompletionsReached, message: JobMessage.CompletionsReached };
     }

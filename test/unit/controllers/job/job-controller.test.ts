@@ -166,4 +166,50 @@ describe('Job controller', () => {
     h.run(SETTLE_MS);
     assert.equal(h.store.list('Pod', { namespace: 'default' }).items.length, 0);
   });
+
+  it('fails an index after backoffLimitPerIndex failures and the Job once failed indexes pass maxFailedIndexes', () => {
+    const h = setupBatch();
+    h.store.create('Job', jobManifest('per', { completions: 3, parallelism: 3, completionMode: 'Indexed', backoffLimitPerIndex: 1, maxFailedIndexes: 1 }));
+    h.run(SETTLE_MS);
+    const byIndex = (index: number) => h.activePods('per').find((pod) => pod.metadata?.annotations?.['batch.kubernetes.io/job-completion-index'] === String(index))!;
+    assert.equal(byIndex(0).metadata?.annotations?.['batch.kubernetes.io/job-index-failure-count'], '0');
+    h.finish(byIndex(0), 1);
+    h.run(12_000);
+    assert.equal(byIndex(0).metadata?.annotations?.['batch.kubernetes.io/job-index-failure-count'], '1', 'index 0 retried once');
+    h.finish(byIndex(0), 1);
+    h.run(SETTLE_MS);
+    assert.equal(h.job('per').status?.failedIndexes, '0');
+    assert.deepEqual(h.conditions('per'), []);
+    h.finish(byIndex(1), 1);
+    h.run(12_000);
+    h.finish(byIndex(1), 1);
+    h.run(SETTLE_MS);
+    assert.equal(h.job('per').status?.failedIndexes, '0-1');
+    assert.deepEqual(h.conditions('per'), ['FailureTarget/MaxFailedIndexesExceeded', 'Failed/MaxFailedIndexesExceeded']);
+    assert.equal(h.events('Job', 'per').at(-1), 'MaxFailedIndexesExceeded: Job has exceeded the specified maximal number of failed indexes');
+  });
+
+  it('meets a successPolicy before all indexes complete, and deletes the remaining pods', () => {
+    const h = setupBatch();
+    h.store.create('Job', jobManifest('leader', { completions: 3, parallelism: 3, completionMode: 'Indexed', successPolicy: { rules: [{ succeededIndexes: '0' }] } }));
+    h.run(SETTLE_MS);
+    const leader = h.activePods('leader').find((pod) => pod.metadata?.annotations?.['batch.kubernetes.io/job-completion-index'] === '0')!;
+    h.finish(leader, 0);
+    h.run(SETTLE_MS);
+    assert.deepEqual(h.conditions('leader'), ['SuccessCriteriaMet/SuccessPolicy', 'Complete/SuccessPolicy']);
+    assert.equal(h.job('leader').status?.conditions?.[0].message, 'Matched rules at index 0');
+    assert.equal(h.activePods('leader').length, 0);
+  });
+
+  it('counts container restarts against backoffLimit with restartPolicy OnFailure', () => {
+    const h = setupBatch();
+    h.store.create('Job', jobManifest('restarts', { backoffLimit: 2 }, { restartPolicy: 'OnFailure' }));
+    h.run(SETTLE_MS);
+    const pod = h.activePods('restarts')[0];
+    h.store.mutate('Pod', 'default', pod.metadata!.name!, (copy) => {
+      copy.status = { ...(copy.status as object), phase: 'Running', containerStatuses: [{ name: 'main', image: 'busybox', imageID: '', ready: false, restartCount: 2, state: { running: {} } }] };
+    }, { subresource: 'status' });
+    h.run(SETTLE_MS);
+    assert.ok(h.conditions('restarts').includes('FailureTarget/BackoffLimitExceeded'));
+  });
 });
