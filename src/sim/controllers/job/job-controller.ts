@@ -145,9 +145,14 @@ export class JobController {
   syncJob(key: string): void {
     const { namespace, name } = splitKey(key);
     const job = this.ctx.store.get<JobObject>('Job', namespace, name);
-    if (!job || job.metadata?.deletionTimestamp) return;
+    if (!job) return;
     const uid = job.metadata?.uid ?? '';
     const pods = this.ctx.store.ownedBy<PodObject>('Pod', uid);
+    // A Job being deleted (foreground) keeps no pod waiting on its finalizer (`canRemoveFinalizer`).
+    if (job.metadata?.deletionTimestamp) {
+      for (const pod of pods) if (hasTrackingFinalizer(pod)) this.removeTrackingFinalizer(pod);
+      return;
+    }
     if (finishedCondition(job)) {
       for (const pod of pods) if (hasTrackingFinalizer(pod) && (isTerminal(pod) || pod.metadata?.deletionTimestamp)) this.removeTrackingFinalizer(pod);
       return;

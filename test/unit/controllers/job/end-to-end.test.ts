@@ -81,4 +81,13 @@ describe('batch workloads through the simulator', () => {
     assert.deepEqual(events.slice(0, 2), [`SuccessfulCreate: Created job ${job.metadata!.name!}`, `SawCompletedJob: Saw completed job: ${job.metadata!.name!}, status: Complete`]);
     assert.equal(sim.internals.assumptions().length, 0, 'date; echo is readable: nothing assumed');
   });
+
+  it('deletes a running Job and its pods in the foreground without a pod stuck on the tracking finalizer', () => {
+    const sim = new Simulator({ seed: 5 });
+    sim.apply({ ...PI_JOB, spec: { ...(PI_JOB.spec as object), parallelism: 2, completions: 4 } });
+    const pods = (): PodObject[] => sim.store.list<PodObject>('Pod', { namespace: 'default' }).items;
+    assert.equal(sim.runUntil(() => pods().filter((pod) => pod.status?.phase === 'Running').length === 2, 60_000), 'done');
+    sim.store.delete('Job', 'default', 'pi', { propagationPolicy: 'Foreground' });
+    assert.equal(sim.runUntil(() => pods().length === 0 && !sim.store.get('Job', 'default', 'pi'), 120_000), 'done');
+  });
 });
