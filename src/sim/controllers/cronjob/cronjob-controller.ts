@@ -51,7 +51,7 @@ export class CronJobController {
   start(): void {
     this.unsubscribe.push(
       informer(this.ctx, COMPONENT, 'CronJob', (change) => this.onCronJob(change)),
-      informer(this.ctx, COMPONENT, 'Job', (change) => this.onJob(change)),
+      informer(this.ctx, COMPONENT, 'Job', (change) => this.onJob(change), (job) => controllerOf(job)?.kind === 'CronJob'),
     );
   }
 

@@ -105,7 +105,7 @@ export class JobController {
   start(): void {
     this.unsubscribe.push(
       informer(this.ctx, COMPONENT, 'Job', (change) => this.onJob(change)),
-      informer(this.ctx, COMPONENT, 'Pod', (change) => this.onPod(change)),
+      informer(this.ctx, COMPONENT, 'Pod', (change) => this.onPod(change), (pod) => controllerOf(pod)?.kind === 'Job' || hasTrackingFinalizer(pod as PodObject)),
     );
   }
 
@@ -121,11 +121,10 @@ export class JobController {
   private onPod(change: StoreChange): void {
     const pod = change.object as PodObject;
     const ref = controllerOf(pod);
-    if (ref?.kind !== 'Job') return;
-    const job = this.ctx.store.get<JobObject>('Job', pod.metadata?.namespace, ref.name);
-    if (!job || job.metadata?.uid !== ref.uid) {
+    const job = ref?.kind === 'Job' ? this.ctx.store.get<JobObject>('Job', pod.metadata?.namespace, ref.name) : undefined;
+    if (!ref || !job || job.metadata?.uid !== ref.uid) {
       // An orphan keeps no finalizer: nothing will count it any more.
-      if (change.type !== 'DELETED' && hasTrackingFinalizer(pod)) this.removeTrackingFinalizer(pod);
+      if (change.type !== 'DELETED' && hasTrackingFinalizer(pod)) this.ctx.clock.after(this.ctx.timings.controllerReaction, () => this.removeTrackingFinalizer(pod));
       return;
     }
     this.queue.addAfter(objectKey(job), SYNC_JOB_BATCH_PERIOD_MS);
