@@ -19,8 +19,21 @@ const clusterBundleOutside = {
   },
 };
 
+/**
+ * node-fetch 2 (client-node's HTTP client) falls back to the whatwg-url package only where Node has
+ * no URL class; every Node it runs on has one. The fallback and its IDNA tables (tr46) were a
+ * quarter of dist/cluster.js: the package resolves to Node's own URL instead.
+ */
+const nodeUrlForWhatwgUrl = {
+  name: 'node-url-for-whatwg-url',
+  setup(build) {
+    build.onResolve({ filter: /^whatwg-url$/ }, () => ({ path: 'whatwg-url', namespace: 'node-url' }));
+    build.onLoad({ filter: /.*/, namespace: 'node-url' }, () => ({ contents: "const url = require('node:url'); module.exports = { URL: url.URL, URLSearchParams: url.URLSearchParams };", loader: 'js' }));
+  },
+};
+
 const targets = [
-  { entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', platform: 'node', format: 'cjs', target: 'node20' },
+  { entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', platform: 'node', format: 'cjs', target: 'node20', plugins: [nodeUrlForWhatwgUrl] },
   { entryPoints: ['src/server/main.ts'], outfile: 'dist/simulator-server.js', platform: 'node', format: 'cjs', target: 'node20' },
   {
     entryPoints: ['src/extension/extension.ts'],
@@ -33,7 +46,7 @@ const targets = [
     supported: { 'dynamic-import': false },
     plugins: [clusterBundleOutside],
   },
-  { entryPoints: ['src/cluster/for-extension.ts'], outfile: 'dist/cluster.js', platform: 'node', format: 'cjs', target: 'node20' },
+  { entryPoints: ['src/cluster/for-extension.ts'], outfile: 'dist/cluster.js', platform: 'node', format: 'cjs', target: 'node20', plugins: [nodeUrlForWhatwgUrl] },
   { entryPoints: ['src/webview/main.ts'], outfile: 'media/timeline.js', platform: 'browser', format: 'iife', target: 'es2022' },
 ].filter((t) => existsSync(t.entryPoints[0]));
 

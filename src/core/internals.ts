@@ -22,6 +22,9 @@ export type ComponentName =
   | 'statefulset-controller'
   | 'replication-controller'
   | 'daemonset-controller'
+  | 'job-controller'
+  | 'cronjob-controller'
+  | 'ttl-after-finished-controller'
   | 'garbage-collector'
   | 'default-scheduler'
   | 'kubelet'
@@ -79,4 +82,29 @@ export interface SchedulingCycle {
   verdicts: NodeVerdict[];
 }
 
-export type InternalStep = EtcdWrite | WatchDelivery | SchedulingCycle;
+/**
+ * The simulator decided how a container ends without being able to read its program (e.g. a
+ * Job's `perl -Mbignum=bpi -wle 'print bpi(2000)'`): it assumed a clean exit after a plausible
+ * run time. Recorded once the kubelet's status write reports that exit, so `resourceVersion` is
+ * the pod version whose container status shows the assumed termination; a real cluster has no
+ * such step, and the tracer marks that termination as assumed, not observed.
+ *
+ * Kept out of `InternalStep` until the tracer reads it: the simulator records it through
+ * `InternalsLog.recordAssumption`.
+ */
+export interface AssumedExit {
+  type: 'assumedExit';
+  time: number;
+  component: 'kubelet';
+  /** The pod. */
+  object: ObjectRef;
+  container: string;
+  exitCode: number;
+  /** How long the container was assumed to run, in ms. */
+  runMs: number;
+  /** Why the outcome was assumed. */
+  reason: string;
+  resourceVersion: string;
+}
+
+export type InternalStep = EtcdWrite | WatchDelivery | SchedulingCycle | AssumedExit;

@@ -5,7 +5,7 @@
  */
 import type { ControllerRevision, DaemonSet, Deployment, ReplicaSet, StatefulSet } from 'kubernetes-types/apps/v1';
 import type { CronJob, Job } from 'kubernetes-types/batch/v1';
-import type { Event, Namespace, Node, Pod, ConfigMap, PersistentVolumeClaim, ReplicationController, Container, PodSpec, PodCondition, ContainerStatus, Taint, Toleration, NodeCondition } from 'kubernetes-types/core/v1';
+import type { Event, Namespace, Node, Pod, ConfigMap, PersistentVolumeClaim, ReplicationController, Container, PodSpec, PodCondition, ContainerStatus, Taint, Toleration, NodeCondition, ObjectReference } from 'kubernetes-types/core/v1';
 import type { ObjectMeta, OwnerReference, Status, StatusCause, LabelSelector, LabelSelectorRequirement, ManagedFieldsEntry } from 'kubernetes-types/meta/v1';
 
 export type {
@@ -13,6 +13,7 @@ export type {
   Taint, Toleration, NodeCondition, ObjectMeta, OwnerReference, Status, StatusCause, LabelSelector, LabelSelectorRequirement,
   ManagedFieldsEntry,
 };
+export type { ObjectReference };
 
 /** Any Kubernetes object: what the store keeps and what a watch delivers. */
 export interface KubeObject {

@@ -3,9 +3,12 @@ import type { SimContext } from './context';
 import { DaemonSetsController } from './controllers/daemon/daemon-controller';
 import { DeploymentController } from './controllers/deployment-controller';
 import { GarbageCollector } from './controllers/garbage-collector';
+import { CronJobController } from './controllers/cronjob/cronjob-controller';
+import { JobController } from './controllers/job/job-controller';
 import { PodGCController } from './controllers/podgc/gc-controller';
 import { REPLICATION_CONTROLLERS, ReplicaSetController } from './controllers/replicaset-controller';
 import { StatefulSetController } from './controllers/statefulset/stateful-set';
+import { TTLAfterFinishedController } from './controllers/ttlafterfinished/ttlafterfinished-controller';
 import { Scheduler } from './scheduler/scheduler';
 import { KubeletFleet } from './kubelet/fleet';
 import { makeNodes, type NodeOptions } from './nodes';
@@ -25,6 +28,9 @@ export interface Components {
   daemonSets: DaemonSetsController;
   podGC: PodGCController;
   garbageCollector: GarbageCollector;
+  jobs: JobController;
+  cronJobs: CronJobController;
+  ttlAfterFinished: TTLAfterFinishedController;
   scheduler: Scheduler;
   kubelets: KubeletFleet;
   stop(): void;
@@ -42,6 +48,9 @@ export function startComponents(ctx: SimContext, options: ComponentOptions): Com
   const podGC = new PodGCController(ctx);
   const scheduler = new Scheduler(ctx, { verdicts: options.lean ? 'summary' : 'full' });
   const kubelets = new KubeletFleet(ctx);
+  const jobs = new JobController(ctx);
+  const cronJobs = new CronJobController(ctx);
+  const ttlAfterFinished = new TTLAfterFinishedController(ctx);
   const garbageCollector = new GarbageCollector(ctx);
   garbageCollector.start();
   kubelets.start();
@@ -52,6 +61,9 @@ export function startComponents(ctx: SimContext, options: ComponentOptions): Com
   podGC.start();
   deployments.start();
   statefulSets.start();
+  jobs.start();
+  cronJobs.start();
+  ttlAfterFinished.start();
   return {
     deployments,
     replicaSets,
@@ -60,10 +72,16 @@ export function startComponents(ctx: SimContext, options: ComponentOptions): Com
     daemonSets,
     podGC,
     garbageCollector,
+    jobs,
+    cronJobs,
+    ttlAfterFinished,
     scheduler,
     kubelets,
     stop() {
       deployments.stop();
+      jobs.stop();
+      cronJobs.stop();
+      ttlAfterFinished.stop();
       replicaSets.stop();
       statefulSets.stop();
       replicationControllers.stop();

@@ -55,8 +55,12 @@ export interface SimContext {
  * Subscribe a component to one kind, the way its informer would: every change is delivered
  * synchronously, and (when enabled) the delivery is written to the internals stream.
  */
-export function informer(ctx: SimContext, component: ComponentName, kind: ResourceKind, handler: (change: StoreChange) => void): () => void {
+export function informer(ctx: SimContext, component: ComponentName, kind: ResourceKind, handler: (change: StoreChange) => void, relevant?: (object: KubeObject) => boolean): () => void {
   return ctx.store.subscribe(kind, (change) => {
+    // A component that watches every object of a kind but acts on few of them (the Job
+    // controller and pods): the others are not handled nor recorded, so a Deployment's pods do
+    // not show deliveries to the batch controllers in the internals stream.
+    if (relevant && !relevant(change.object)) return;
     if (ctx.internals.recordsWatchDeliveries) {
       const meta = change.object.metadata ?? {};
       ctx.internals.record({

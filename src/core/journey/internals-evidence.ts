@@ -4,9 +4,10 @@
  * attempts with their per-node verdicts. Kept bounded: a few writes and deliveries per stage, the
  * full verdict table only for the first pods of a journey (the rest keep the counts).
  */
-import type { EtcdWrite, SchedulingCycle, WatchDelivery } from '../internals';
+import type { AssumedExit, EtcdWrite, SchedulingCycle, WatchDelivery } from '../internals';
 import { beginEdit, commitEdit, reposition, resolveTime, settle, type ObjectRecord, type StageRecord } from './records';
-import type { InternalEvidence } from './types';
+import { refOf } from './status';
+import type { Assumption, InternalEvidence } from './types';
 
 /** Steps kept per object while they wait for the change they belong to. */
 const EARLY_INTERNALS = 32;
@@ -75,4 +76,30 @@ function withoutVerdicts(cycle: SchedulingCycle): SchedulingCycle {
   if (cycle.node !== undefined) out.node = cycle.node;
   if (cycle.message !== undefined) out.message = cycle.message;
   return out;
+}
+
+/** The sentence a journey shows for an assumed exit. */
+function assumedText(step: AssumedExit): string {
+  return `assumed: exit ${step.exitCode} after ${(step.runMs / 1000).toFixed(1)}s (${step.reason})`;
+}
+
+export function assumptionOf(record: ObjectRecord, step: AssumedExit): Assumption {
+  return { object: refOf(record), container: step.container, time: step.time, what: `${step.container} ${assumedText(step).replace(/^assumed: /, 'assumed to ')}` };
+}
+
+/**
+ * Marks the stage where the container's assumed exit shows (its latest termination not marked
+ * yet) as assumed. Returns false when that stage has not been seen yet.
+ */
+export function markAssumed(record: ObjectRecord, step: AssumedExit): boolean {
+  for (let i = record.stages.length - 1; i >= 0; i--) {
+    const target = record.stages[i];
+    const stage = target.stage;
+    if (stage.kind !== 'containerTerminated' || stage.container !== step.container || stage.assumed !== undefined) continue;
+    const edit = beginEdit(target);
+    edit.stage.assumed = assumedText(step);
+    commitEdit(target, edit);
+    return true;
+  }
+  return false;
 }

@@ -3,10 +3,11 @@
  * (types.ts) are built from these on demand and cached until the record changes.
  */
 import { STAGE_RANK as LIFECYCLE_RANK } from '../../common/stage-rank';
-import type { EtcdWrite, SchedulingCycle, WatchDelivery } from '../internals';
+import type { AssumedExit, EtcdWrite, SchedulingCycle, WatchDelivery } from '../internals';
 import type { ObjectDigest } from './digest';
 import type { TimeValue } from './time';
 import type {
+  Assumption,
   Component,
   ConditionChange,
   FieldChange,
@@ -90,6 +91,7 @@ export function makeStage(base: Stage, evidence: StageEvidence): Stage {
   if (base.warning) stage.warning = true;
   if (base.count !== undefined) stage.count = base.count;
   if (base.lastTime !== undefined) stage.lastTime = base.lastTime;
+  if (base.assumed !== undefined) stage.assumed = base.assumed;
   return stage;
 }
 
@@ -165,6 +167,8 @@ export interface ObjectRecord {
   earlyInternals?: (EtcdWrite | WatchDelivery)[];
   /** Scheduling cycles that arrived before the binding or failure they explain. */
   pendingCycles?: SchedulingCycle[];
+  /** Assumed exits whose container-terminated stage has not been seen yet. */
+  pendingAssumptions?: AssumedExit[];
   /** Whether a deletion was requested by a controller we know of (for the terminating stage's actor). */
   deleterHint?: Component;
   snapshot?: ObjectJourney;
@@ -193,6 +197,8 @@ export interface JourneyRecord {
   superseded: boolean;
   /** Pods whose scheduling cycles keep per-node verdicts. */
   schedulingDetailPods: number;
+  /** What the simulator assumed along this journey, in the order it was reported. */
+  assumptions: Assumption[];
   snapshot?: Journey;
   /** The tracer's node-readiness version the cached snapshots were built with. */
   nodesVersion: number;

@@ -25,7 +25,7 @@ import { CONTROLLER_OF } from './controllers';
 import { clientManager, digestPod, digestWorkload, read, type ObjectDigest } from './digest';
 import { normalizeEvent, type NormalizedEvent } from './events';
 import { Interner } from './intern';
-import { addStepEvidence, applySchedulingCycle, rememberEarlyStep } from './internals-evidence';
+import { addStepEvidence, applySchedulingCycle, assumptionOf, markAssumed, rememberEarlyStep } from './internals-evidence';
 import { PendingBuffer } from './pending';
 import { countPod } from './pod-counters';
 import {
@@ -194,6 +194,7 @@ export class JourneyTracer {
       superseded: false,
       sawIncomplete: false,
       schedulingDetailPods: this.options.schedulingDetailPods,
+      assumptions: [],
       nodesVersion: this.nodesVersion,
     };
     this.journeys.set(id, journey);
@@ -545,6 +546,9 @@ export class JourneyTracer {
   }
 
   private onStageCreated(record: ObjectRecord, stage: StageRecord): void {
+    if (record.pendingAssumptions?.length && stage.stage.kind === 'containerTerminated') {
+      record.pendingAssumptions = record.pendingAssumptions.filter((step) => !markAssumed(record, step));
+    }
     if (!record.pendingCycles?.length) return;
     const result = stage.stage.key === 'scheduled' ? 'Scheduled' : stage.stage.key === 'failedScheduling' ? 'Unschedulable' : undefined;
     if (!result) return;
@@ -676,6 +680,12 @@ export class JourneyTracer {
 
   private attachInternal(record: ObjectRecord, step: InternalStep): void {
     if (record.journey.superseded) return;
+    if (step.type === 'assumedExit') {
+      record.journey.assumptions.push(assumptionOf(record, step));
+      if (!markAssumed(record, step)) (record.pendingAssumptions ??= []).push(step);
+      this.touch(record);
+      return;
+    }
     if (step.type === 'schedulingCycle') {
       const stage = findStage(record, step.result === 'Scheduled' ? 'scheduled' : 'failedScheduling');
       if (stage) applySchedulingCycle(record, stage, step);

@@ -237,7 +237,23 @@ export interface Stage {
   count?: number;
   /** Latest occurrence of a repeated stage, ms. */
   lastTime?: number;
+  /**
+   * What the simulator assumed here instead of knowing it, e.g. that a program it cannot read
+   * exited 0 after a plausible run time. Never set on a real cluster's journey.
+   */
+  assumed?: string;
   evidence: StageEvidence;
+}
+
+/** One outcome the simulator assumed, listed under the journey's summary. */
+export interface Assumption {
+  object: JourneyObjectRef;
+  container?: string;
+  /** The stage it marks. */
+  stageKey?: string;
+  time: number;
+  /** What was assumed, in a sentence. */
+  what: string;
 }
 
 /** Why an object (or, for a Deployment, one of its pods) does not move forward. */
@@ -423,6 +439,9 @@ export interface Journey {
   stuckObjects: StuckEntry[];
   /** How many objects are stuck or failed in all. */
   stuckCount: number;
+  /** What the simulator assumed along the journey (absent: nothing). A journey is not known
+   * complete without them: every consumer shows them beside the outcome. */
+  assumptions?: Assumption[];
   /** The root and its descendants; absent until the root was seen. */
   tree?: ObjectJourney;
 }

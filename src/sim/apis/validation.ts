@@ -17,6 +17,7 @@ import { ApiError } from '../store/types';
 import type { FieldCause } from './field';
 import { validateConfigMap, validateConfigMapUpdate, validateMetaOnly, validateNode, validateNodeUpdate, validatePodCreate, validatePodUpdate, validateReplicationController } from './core/validation';
 import { validateStatefulSet, validateWorkload } from './apps/validation';
+import { validateCronJob, validateJob } from './batch/validation';
 
 // ---------------------------------------------------------------------------------------------
 // Entry points
@@ -49,9 +50,11 @@ export function validate(kind: ResourceKind, object: KubeObject, old?: KubeObjec
     // Kinds whose group validation is not ported yet: their metadata is still checked.
     case 'PersistentVolumeClaim':
     case 'ControllerRevision':
-    case 'Job':
-    case 'CronJob':
       return validateMetaOnly(object, old, true, nameIsDNSSubdomain);
+    case 'Job':
+      return validateJob(object, old);
+    case 'CronJob':
+      return validateCronJob(object, old);
   }
 }
 

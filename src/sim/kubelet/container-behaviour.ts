@@ -84,6 +84,35 @@ export function plannedExit(container: Container): ExitPlan | undefined {
   return followStatements(statements);
 }
 
+/** What a container of a run-to-completion pod is assumed to do when its command cannot be read. */
+export interface AssumedExitPlan extends ExitPlan {
+  reason: string;
+}
+
+/**
+ * How long a run-to-completion container whose program cannot be read is assumed to run (the
+ * pod worker jitters it ±30 % with the seeded random source). A few seconds is what the docs'
+ * examples take on a real node (`perl -Mbignum=bpi -wle 'print bpi(2000)'`: 3–8 s).
+ */
+export const ASSUMED_RUN_MS = 5000;
+
+/** Programs read as running until stopped, whatever the restart policy: loops, `sleep infinity`, `tail -f`. */
+const NEVER_ENDING = /\b(while|until)\b|\bsleep\s+['"]?(infinity|inf)\b|\btail\s+(-[a-zA-Z]*f|--follow)/;
+
+/**
+ * For a container of a pod with restartPolicy Never or OnFailure (a Job's) whose command
+ * `plannedExit` cannot follow: the program is assumed to finish cleanly after `ASSUMED_RUN_MS`,
+ * since such pods are meant to finish, unless the command reads as never-ending. Undefined when
+ * the exit can be read (use `plannedExit`) or the command reads as never-ending.
+ */
+export function assumedExit(container: Container): AssumedExitPlan | undefined {
+  if (plannedExit(container) !== undefined) return undefined;
+  const argv = argvOf(container);
+  if (argv && NEVER_ENDING.test(argv.join(' '))) return undefined;
+  const reason = argv ? `command not readable by the simulator: ${argv.join(' ')}` : 'no command: the image entrypoint is not readable by the simulator';
+  return { exitCode: 0, runMs: ASSUMED_RUN_MS, reason };
+}
+
 /**
  * Whether the container's main process exits promptly on SIGTERM. A shell or `sleep` running as
  * PID 1 ignores it (no handler is installed), so the kubelet kills it when the grace period ends

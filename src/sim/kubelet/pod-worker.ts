@@ -23,7 +23,7 @@ import type { TimerHandle } from '../clock';
 import type { EventSource, SimContext } from '../context';
 import { ApiError } from '../store/types';
 import type { Backoff } from './backoff';
-import { exitsOnSigterm, plannedExit, type ExitPlan } from './container-behaviour';
+import { assumedExit, exitsOnSigterm, plannedExit, type AssumedExitPlan, type ExitPlan } from './container-behaviour';
 import { formatGoDuration } from './go-duration';
 import { defaultPullPolicy, lookupImage, type ImageLookup } from './images';
 import {
@@ -71,6 +71,11 @@ const GRACEFUL_STOP_MS = 150;
 const SANDBOX_STOP_MS = 60;
 /** A readiness probe's own duration (an HTTP GET or TCP connect to the container). */
 const PROBE_MS = 3;
+
+/** Pods meant to finish (a Job's): restartPolicy Never or OnFailure. */
+function runsToCompletion(restartPolicy: string | undefined): boolean {
+  return restartPolicy === 'Never' || restartPolicy === 'OnFailure';
+}
 
 /** A pod as the store holds it. */
 export type PodObject = Pod & KubeObject;
@@ -171,6 +176,8 @@ export class PodWorker {
   /** Reached Succeeded/Failed or deletion finished: no more syncs. */
   private finished = false;
   private gone = false;
+  /** Exits assumed since the last status write (see `assumedExit`), reported with the next one. */
+  private unreportedAssumptions: { container: string; exitCode: number; runMs: number; reason: string }[] | undefined;
   /** The pod will never run containers again: container statuses are final. */
   private terminalView = false;
   /** `podBits` at the last status write; -1 before the first. */
@@ -471,6 +478,10 @@ export class PodWorker {
   private scheduleExit(record: ContainerRecord, instance: ContainerInstance): void {
     let plan: ExitPlan | undefined = plannedExit(record.spec);
     if (!plan && record.init) plan = { exitCode: 0, runMs: this.jittered(INIT_CONTAINER_RUN_MS) };
+    let assumed: AssumedExitPlan | undefined;
+    if (!plan && runsToCompletion(this.pod.spec?.restartPolicy) && (assumed = assumedExit(record.spec))) {
+      plan = { exitCode: assumed.exitCode, runMs: this.jittered(assumed.runMs) };
+    }
     if (!plan) return;
     // Even `exit 1` takes the process a few milliseconds.
     const runMs = Math.max(plan.runMs, this.jittered(20));
@@ -478,6 +489,7 @@ export class PodWorker {
     this.ctx.clock.after(runMs, () => {
       if (this.gone || record.current !== instance || !isRunning(instance)) return;
       this.containerExited(record, instance, exitCode);
+      if (assumed) (this.unreportedAssumptions ??= []).push({ container: record.spec.name, exitCode, runMs, reason: assumed.reason });
       if (!this.terminating) this.requestSync(this.plegDelay());
     });
   }
@@ -581,6 +593,7 @@ export class PodWorker {
     const request: PodObject = { apiVersion: 'v1', kind: 'Pod', metadata: { name: this.name, namespace: this.namespace }, status: status as PodStatus };
     try {
       this.pod = store.update<PodObject>('Pod', request, { fieldManager: 'kubelet', subresource: 'status' });
+      if (this.unreportedAssumptions) this.reportAssumptions();
       return generated.phase;
     } catch (error) {
       if (error instanceof ApiError && error.code === 404) {
@@ -588,6 +601,23 @@ export class PodWorker {
         return undefined;
       }
       throw error;
+    }
+  }
+
+  /** The assumed exits this status write was the first to report, as steps naming its resourceVersion. */
+  private reportAssumptions(): void {
+    const meta = this.pod.metadata ?? {};
+    const assumptions = this.unreportedAssumptions ?? [];
+    this.unreportedAssumptions = undefined;
+    for (const assumption of assumptions) {
+      this.ctx.internals.record({
+        type: 'assumedExit',
+        time: this.ctx.clock.now(),
+        component: 'kubelet',
+        object: { kind: 'Pod', namespace: this.namespace, name: this.name, uid: this.uid },
+        resourceVersion: meta.resourceVersion ?? '',
+        ...assumption,
+      });
     }
   }
 

@@ -5,7 +5,8 @@
  *   generated `+default` markers), including quantities printed back in canonical form;
  * - the default admission plugins that mutate pods: ServiceAccount, Priority and
  *   DefaultTolerationSeconds;
- * - the pod strategy's PrepareForCreate (`prepareForCreate`): status Pending and the QoS class.
+ * - the pod strategy's PrepareForCreate (`prepareForCreate`): status Pending and the QoS class;
+ *   the Job strategy's: the generated selector.
  */
 import type { Container, KubeObject, PodSpec, ResourceKind, Toleration } from '../../core/k8s';
 import { canonicalResourceQuantity, parseQuantity } from '../../core/schema/quantity';
@@ -125,10 +126,92 @@ export function applyDefaults(kind: ResourceKind, object: KubeObject, options: D
     case 'Node':
       defaultNode(object);
       break;
+    case 'Job':
+      defaultJob(object);
+      break;
+    case 'CronJob':
+      defaultCronJob(object);
+      break;
     case 'Event':
     case 'ConfigMap':
       break;
   }
+}
+
+// ---------------------------------------------------------------------------------------------
+// batch/v1 (pkg/apis/batch/v1/defaults.go, pkg/registry/batch/job/strategy.go)
+
+/** `SetDefaults_Job`. */
+function defaultJob(object: KubeObject): void {
+  const spec = record(object, 'spec');
+  defaultJobSpec(spec);
+  const template = isRecord(spec.template) ? spec.template : undefined;
+  const templateLabels = isRecord(template?.metadata) ? template.metadata.labels : undefined;
+  const meta = record(object, 'metadata');
+  if (isRecord(templateLabels) && (!isRecord(meta.labels) || Object.keys(meta.labels).length === 0)) meta.labels = { ...templateLabels };
+}
+
+function defaultJobSpec(spec: Json): void {
+  if (spec.completions == null && spec.parallelism == null) {
+    spec.completions = 1;
+    spec.parallelism = 1;
+  }
+  if (spec.parallelism == null) spec.parallelism = 1;
+  // MaxInt32 with backoffLimitPerIndex: the per-index limit is the one that counts.
+  if (spec.backoffLimit == null) spec.backoffLimit = spec.backoffLimitPerIndex == null ? 6 : 2147483647;
+  setIfAbsent(spec, 'completionMode', 'NonIndexed');
+  if (spec.suspend == null) spec.suspend = false;
+  const podFailurePolicy = isRecord(spec.podFailurePolicy) ? spec.podFailurePolicy : undefined;
+  if (podFailurePolicy) {
+    forEachRecord(podFailurePolicy.rules, (rule) => forEachRecord(rule.onPodConditions, (pattern) => setIfAbsent(pattern, 'status', 'True')));
+  }
+  setIfAbsent(spec, 'podReplacementPolicy', podFailurePolicy ? 'Failed' : 'TerminatingOrFailed');
+  if (spec.manualSelector == null) spec.manualSelector = false;
+  defaultPodTemplate(spec);
+}
+
+/** `SetDefaults_CronJob`; the job template's pod template gets the pod defaults. */
+function defaultCronJob(object: KubeObject): void {
+  const spec = record(object, 'spec');
+  setIfAbsent(spec, 'concurrencyPolicy', 'Allow');
+  if (spec.suspend == null) spec.suspend = false;
+  if (spec.successfulJobsHistoryLimit == null) spec.successfulJobsHistoryLimit = 3;
+  if (spec.failedJobsHistoryLimit == null) spec.failedJobsHistoryLimit = 1;
+  const jobTemplate = isRecord(spec.jobTemplate) ? spec.jobTemplate : undefined;
+  if (jobTemplate && isRecord(jobTemplate.spec)) defaultPodTemplate(jobTemplate.spec);
+}
+
+const JOB_NAME_LABELS = ['job-name', 'batch.kubernetes.io/job-name'];
+const CONTROLLER_UID_LABELS = ['controller-uid', 'batch.kubernetes.io/controller-uid'];
+
+/**
+ * The Job strategy's PrepareForCreate: an empty status and, unless `manualSelector`, the generated
+ * selector (`generateSelector`): the template gets the job-name and controller-uid labels and the
+ * selector matches `batch.kubernetes.io/controller-uid`.
+ *
+ * The uid labels need the Job's uid, which kube-apiserver assigns before PrepareForCreate; the
+ * simulator's store assigns it after admission, so until it does the same, a Job gets only the
+ * job-name labels here and no selector (validation accepts that for generated selectors).
+ */
+function prepareJobForCreate(job: KubeObject): void {
+  job.status = {};
+  const spec = record(job, 'spec');
+  if (spec.manualSelector === true) return;
+  const template = record(spec, 'template');
+  const templateMeta = record(template, 'metadata');
+  const labels = record(templateMeta, 'labels');
+  const name = job.metadata?.name ?? '';
+  for (const key of JOB_NAME_LABELS) if (labels[key] === undefined) labels[key] = name;
+  const uid = job.metadata?.uid;
+  if (uid) {
+    for (const key of CONTROLLER_UID_LABELS) if (labels[key] === undefined) labels[key] = uid;
+    const selector = record(spec, 'selector');
+    const matchLabels = record(selector, 'matchLabels');
+    if (matchLabels['batch.kubernetes.io/controller-uid'] === undefined) matchLabels['batch.kubernetes.io/controller-uid'] = uid;
+  }
+  // Read back from etcd, a Job without labels is defaulted to its template's (now generated) labels.
+  const meta = record(job, 'metadata');
+  if (!isRecord(meta.labels) || Object.keys(meta.labels).length === 0) meta.labels = { ...labels };
 }
 
 function defaultDeployment(object: KubeObject): void {
@@ -485,6 +568,8 @@ function defaultNode(node: KubeObject): void {
 /** The strategies' PrepareForCreate of the kinds that have one. Call on create only. */
 export function prepareForCreate(kind: ResourceKind, object: KubeObject): void {
   if (kind === 'Pod') preparePodForCreate(object);
+  else if (kind === 'Job') prepareJobForCreate(object);
+  else if (kind === 'CronJob') object.status = {};
   else if (kind === 'ReplicationController') prepareReplicationControllerForCreate(object);
   // The claim strategy empties the status; reading it back defaults the phase.
   else if (kind === 'PersistentVolumeClaim') object.status = { phase: 'Pending' };
