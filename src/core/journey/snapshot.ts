@@ -203,7 +203,11 @@ function stuckEntries(journey: JourneyRecord, limit: number): StuckEntry[] {
   for (const record of journey.stuckObjects) {
     if (record.stuck) entries.push({ ref: refOf(record), status: record.status, stuck: record.stuck });
   }
-  entries.sort((a, b) => STATUS_SEVERITY[a.status] - STATUS_SEVERITY[b.status] || a.stuck.since - b.stuck.since);
+  // The root's own problem is the journey's answer (a Job failed with BackoffLimitExceeded), ahead
+  // of the pods that led to it; then the worst, oldest first.
+  const root = journey.rootRecord;
+  const rootFirst = (entry: StuckEntry): number => (root && entry.ref.uid === root.uid ? 0 : 1);
+  entries.sort((a, b) => rootFirst(a) - rootFirst(b) || STATUS_SEVERITY[a.status] - STATUS_SEVERITY[b.status] || a.stuck.since - b.stuck.since);
   return entries.slice(0, limit);
 }
 

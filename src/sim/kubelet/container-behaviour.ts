@@ -96,8 +96,8 @@ export interface AssumedExitPlan extends ExitPlan {
  */
 export const ASSUMED_RUN_MS = 5000;
 
-/** Programs read as running until stopped, whatever the restart policy: loops, `sleep infinity`, `tail -f`. */
-const NEVER_ENDING = /\b(while|until)\b|\bsleep\s+['"]?(infinity|inf)\b|\btail\s+(-[a-zA-Z]*f|--follow)/;
+/** Programs read as running until stopped, whatever the restart policy: loops, `sleep infinity`, `tail -f` and `tail -F`. */
+const NEVER_ENDING = /\b(while|until)\b|\bsleep\s+['"]?(infinity|inf)\b|\btail\s+(-[a-zA-Z]*[fF]|--follow)/;
 
 /**
  * For a container of a pod with restartPolicy Never or OnFailure (a Job's) whose command

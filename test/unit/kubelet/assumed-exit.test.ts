@@ -33,6 +33,8 @@ describe('assumed exits of run-to-completion containers', () => {
     assert.equal(assumedExit(container(['sh', '-c', 'while true; do sleep 1; done'])), undefined);
     assert.equal(assumedExit(container(['sleep', 'infinity'])), undefined);
     assert.equal(assumedExit(container(['tail', '-f', '/dev/null'])), undefined);
+    // The docs' legacy sidecar: `tail -F` follows the file by name, forever too.
+    assert.equal(assumedExit(container(['sh', '-c', 'tail -F /opt/logs.txt'])), undefined);
   });
 
   it('ends a restartPolicy Never pod as Succeeded and records the assumption with the reporting version', () => {
