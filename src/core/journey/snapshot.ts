@@ -3,12 +3,15 @@
  * until the object (or, for a parent, one of its children) changes, so re-reading a 10,000-pod
  * journey after one pod moved rebuilds that pod and the arrays above it, not every pod.
  */
-import { containerStateLabel, findCondition, type PodDigest, type WorkloadDigest } from './digest';
+import { containerStateLabel, findCondition, type CronJobFields, type JobFields, type PodDigest, type WorkloadDigest } from './digest';
 import { emptyCounters, type Counters, type JourneyRecord, type ObjectRecord } from './records';
 import { podMarks, podPhases, refOf } from './status';
+import { TRACEABLE_PARENTS } from '../../common/traceable-kinds';
 import {
   PHASE_NAMES,
+  type CronJobDetails,
   type DurationStats,
+  type JobDetails,
   type Journey,
   type JourneyStatus,
   type ObjectJourney,
@@ -69,8 +72,30 @@ function replicaDetails(d: WorkloadDigest): ReplicaDetails {
     available: d.availableReplicas,
     images: d.images.slice(),
   };
-  if (d.kind === 'Deployment') details.updated = d.updatedReplicas;
+  if (d.kind === 'Deployment' || d.kind === 'StatefulSet' || d.kind === 'DaemonSet') details.updated = d.updatedReplicas;
   if (d.revision) details.revision = d.revision;
+  if (d.statefulSet?.updateRevision) {
+    details.revision = d.statefulSet.updateRevision;
+    if (d.statefulSet.currentRevision && d.statefulSet.currentRevision !== d.statefulSet.updateRevision) details.currentRevision = d.statefulSet.currentRevision;
+  }
+  if (d.job) details.job = jobDetails(d.job);
+  if (d.cronJob) details.cronJob = cronJobDetails(d.cronJob);
+  return details;
+}
+
+function jobDetails(j: JobFields): JobDetails {
+  const details: JobDetails = { parallelism: j.parallelism, backoffLimit: j.backoffLimit, completionMode: j.completionMode, suspended: j.suspend, active: j.active, succeeded: j.succeeded, failed: j.failed };
+  if (j.completions !== undefined) details.completions = j.completions;
+  if (j.startTime) details.startTime = j.startTime.ms;
+  if (j.completionTime) details.completionTime = j.completionTime.ms;
+  return details;
+}
+
+function cronJobDetails(c: CronJobFields): CronJobDetails {
+  const details: CronJobDetails = { schedule: c.schedule, suspended: c.suspend, concurrencyPolicy: c.concurrencyPolicy, active: c.active };
+  if (c.timeZone) details.timeZone = c.timeZone;
+  if (c.lastScheduleTime) details.lastScheduleTime = c.lastScheduleTime.ms;
+  if (c.lastSuccessfulTime) details.lastSuccessfulTime = c.lastSuccessfulTime.ms;
   return details;
 }
 
@@ -147,7 +172,7 @@ function add(into: Counters, from: Counters): void {
   into.restarts += from.restarts;
 }
 
-/** The ReplicaSet of the Deployment's newest template. */
+/** The ReplicaSet of the Deployment's newest template (a CronJob's newest Job). */
 export function currentReplicaSet(deployment: ObjectRecord): ObjectRecord | undefined {
   let best: ObjectRecord | undefined;
   for (const rs of deployment.children) {
@@ -168,9 +193,12 @@ function journeyCounts(journey: JourneyRecord): PodCounts {
     return counts;
   }
   counts.desired = digest && digest.kind !== 'Pod' ? digest.specReplicas : 0;
-  const current = root.kind === 'ReplicaSet' ? root : currentReplicaSet(root);
+  // A pod owner (ReplicaSet, StatefulSet, DaemonSet, Job, RC) counts its own pods; a Deployment
+  // its newest ReplicaSet's, a CronJob its newest Job's.
+  const ownsPods = TRACEABLE_PARENTS.Pod.includes(root.kind);
+  const current = ownsPods ? root : currentReplicaSet(root);
   const all = emptyCounters();
-  const sets = root.kind === 'ReplicaSet' ? [root] : root.children;
+  const sets = ownsPods ? [root] : root.children;
   for (const rs of sets) {
     if (!rs.podCounters) continue;
     add(all, rs.podCounters);
