@@ -38,13 +38,15 @@ function podDetails(record: ObjectRecord, pod: PodDigest, ctx: SnapshotContext):
     const c = statusByName.get(spec.name);
     if (c?.ready) ready++;
     restarts += c?.restartCount ?? 0;
-    containers.push({
+    const container: PodDetails['containers'][number] = {
       name: spec.name,
       state: c ? containerStateLabel(c) : pod.nodeName ? 'ContainerCreating' : 'Pending',
       ready: c?.ready ?? false,
       restarts: c?.restartCount ?? 0,
       image: spec.image,
-    });
+    };
+    if (c?.state === 'terminated' && c.terminated?.exitCode !== undefined) container.exitCode = c.terminated.exitCode;
+    containers.push(container);
   }
   const details: PodDetails = {
     readyContainers: ready,

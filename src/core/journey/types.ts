@@ -316,8 +316,9 @@ export interface PodDetails {
   totalContainers: number;
   /** Sum of the containers' restartCount. */
   restarts: number;
-  /** Per container: state as `kubectl get pods` would summarise it (`Running`, `ContainerCreating`, `CrashLoopBackOff`, `Completed`, …). */
-  containers: { name: string; state: string; ready: boolean; restarts: number; image?: string }[];
+  /** Per container: state as `kubectl get pods` would summarise it (`Running`, `ContainerCreating`, `CrashLoopBackOff`, `Completed`, …),
+   * and the exit code while it is terminated (what tells a Job's failed try from its successful one). */
+  containers: { name: string; state: string; ready: boolean; restarts: number; image?: string; exitCode?: number }[];
   marks: PodPhaseMarks;
   phases: PodPhaseDurations;
 }
