@@ -1,10 +1,11 @@
 /**
  * Finished journeys of the workload kinds beyond Deployments, traced from hand-built streams
  * shaped as a real cluster sends them, for the views that show journeys (tree, CodeLens, hover,
- * CLI text, timeline). Built through the tracer, so they have the shape it really produces.
+ * CLI text, timeline). Built through the tracer (or a session in front of one), so they have the
+ * shape it really produces.
  */
-import type { KubeObject } from '../../../src/core/k8s';
-import { JourneyTracer } from '../../../src/core/journey/tracer';
+import type { KubeObject, WatchEvent } from '../../../src/core/k8s';
+import { JourneyTracer, type RootSpec } from '../../../src/core/journey/tracer';
 import type { Journey, TraceableKind } from '../../../src/core/journey/types';
 import { iso, nextRv, podObject, T0, type Owner } from './objects';
 
@@ -36,21 +37,28 @@ function exitedPod(name: string, uid: string, owner: Owner, at: number, node: st
   });
 }
 
+/** What the journeys are traced into: a tracer, or a session in front of one (the extension's). */
+export interface TraceTarget {
+  begin(root: RootSpec, appliedAt: number): string;
+  ingest(event: WatchEvent, receivedAt: number): void;
+  journey(id: string): Journey | undefined;
+}
+
 interface Traced {
-  tracer: JourneyTracer;
+  tracer: TraceTarget;
   id: string;
   journey(): Journey;
 }
 
-function begin(kind: TraceableKind, name: string): Traced {
-  const tracer = new JourneyTracer();
+function begin(kind: TraceableKind, name: string, into: TraceTarget = new JourneyTracer()): Traced {
+  const tracer = into;
   const id = tracer.begin({ kind, name }, T0);
   return { tracer, id, journey: () => tracer.journey(id) as Journey };
 }
 
 /** StatefulSet `web` with `replicas` pods web-0 … web-N, each created once the one before is Ready (OrderedReady). */
-export function statefulSetJourney(replicas = 2): Journey {
-  const t = begin('StatefulSet', 'web');
+export function statefulSetJourney(replicas = 2, into?: TraceTarget): Journey {
+  const t = begin('StatefulSet', 'web', into);
   const spec = { replicas, serviceName: 'nginx', podManagementPolicy: 'OrderedReady', selector: { matchLabels: { app: 'nginx' } }, template: { spec: { containers: [{ name: 'nginx', image: 'nginx:1.25' }] } } };
   const set: Owner = { kind: 'StatefulSet', name: 'web', uid: 'sts-1' };
   t.tracer.ingest({ type: 'ADDED', object: workloadObject('StatefulSet', 'web', 'sts-1', spec, {}) }, T0 + 5);
@@ -67,8 +75,8 @@ export function statefulSetJourney(replicas = 2): Journey {
 }
 
 /** DaemonSet `fluentd` with one ready pod on each of `nodes` nodes. */
-export function daemonSetJourney(nodes = 3): Journey {
-  const t = begin('DaemonSet', 'fluentd');
+export function daemonSetJourney(nodes = 3, into?: TraceTarget): Journey {
+  const t = begin('DaemonSet', 'fluentd', into);
   const spec = { selector: {}, template: { spec: { containers: [{ name: 'fluentd', image: 'fluentd:v2' }] } } };
   const set: Owner = { kind: 'DaemonSet', name: 'fluentd', uid: 'ds-1' };
   t.tracer.ingest({ type: 'ADDED', object: workloadObject('DaemonSet', 'fluentd', 'ds-1', spec, {}) }, T0 + 5);
@@ -84,8 +92,8 @@ export function daemonSetJourney(nodes = 3): Journey {
 const JOB_SPEC = { completions: 1, parallelism: 1, backoffLimit: 4, template: { spec: { restartPolicy: 'Never', containers: [{ name: 'nginx', image: 'perl:5.34.0' }] } } };
 
 /** Job `pi`: the first pod exits 1 (a retry), the second exits 0 and the Job completes. */
-export function jobJourney(): Journey {
-  const t = begin('Job', 'pi');
+export function jobJourney(into?: TraceTarget): Journey {
+  const t = begin('Job', 'pi', into);
   const job: Owner = { kind: 'Job', name: 'pi', uid: 'job-1' };
   t.tracer.ingest({ type: 'ADDED', object: workloadObject('Job', 'pi', 'job-1', JOB_SPEC, { active: 1, startTime: iso(T0) }) }, T0 + 5);
   t.tracer.ingest({ type: 'ADDED', object: exitedPod('pi-abcde', 'p1', job, T0 + 100, 'node-1', 1) }, T0 + 4200);
@@ -97,8 +105,8 @@ export function jobJourney(): Journey {
 }
 
 /** Job `pi` with backoffLimit 0 whose only pod exits 1: Failed, BackoffLimitExceeded. */
-export function failedJobJourney(): Journey {
-  const t = begin('Job', 'pi');
+export function failedJobJourney(into?: TraceTarget): Journey {
+  const t = begin('Job', 'pi', into);
   const job: Owner = { kind: 'Job', name: 'pi', uid: 'job-1' };
   const spec = { ...JOB_SPEC, backoffLimit: 0 };
   t.tracer.ingest({ type: 'ADDED', object: workloadObject('Job', 'pi', 'job-1', spec, { active: 1, startTime: iso(T0) }) }, T0 + 5);
@@ -114,15 +122,15 @@ export function failedJobJourney(): Journey {
 export const CRON_SPEC = { schedule: '*/1 * * * *', jobTemplate: { spec: { template: { spec: { restartPolicy: 'OnFailure', containers: [{ name: 'hello', image: 'busybox:1.28' }] } } } } };
 
 /** CronJob `hello` before its first scheduled time. */
-export function waitingCronJobJourney(): Journey {
-  const t = begin('CronJob', 'hello');
+export function waitingCronJobJourney(into?: TraceTarget): Journey {
+  const t = begin('CronJob', 'hello', into);
   t.tracer.ingest({ type: 'ADDED', object: workloadObject('CronJob', 'hello', 'cj-1', CRON_SPEC, {}) }, T0 + 5);
   return t.journey();
 }
 
 /** CronJob `hello` whose first Job (one pod, exit 0) completed one minute after the apply. */
-export function cronJobJourney(): Journey {
-  const t = begin('CronJob', 'hello');
+export function cronJobJourney(into?: TraceTarget): Journey {
+  const t = begin('CronJob', 'hello', into);
   const cron: Owner = { kind: 'CronJob', name: 'hello', uid: 'cj-1' };
   const runAt = T0 + 60_000;
   t.tracer.ingest({ type: 'ADDED', object: workloadObject('CronJob', 'hello', 'cj-1', CRON_SPEC, {}) }, T0 + 5);
@@ -138,8 +146,8 @@ export function cronJobJourney(): Journey {
 }
 
 /** ReplicationController `nginx` with one ready pod. */
-export function replicationControllerJourney(): Journey {
-  const t = begin('ReplicationController', 'nginx');
+export function replicationControllerJourney(into?: TraceTarget): Journey {
+  const t = begin('ReplicationController', 'nginx', into);
   const spec = { replicas: 1, selector: { app: 'nginx' }, template: { spec: { containers: [{ name: 'nginx', image: 'nginx' }] } } };
   const rc: Owner = { kind: 'ReplicationController', name: 'nginx', uid: 'rc-1' };
   t.tracer.ingest({ type: 'ADDED', object: workloadObject('ReplicationController', 'nginx', 'rc-1', spec, {}) }, T0 + 5);
