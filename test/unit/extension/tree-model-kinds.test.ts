@@ -34,7 +34,8 @@ function labels(tree: JourneyTreeModel, nodes: readonly JourneyTreeNode[]): stri
 
 describe('journey tree model: workload kinds beyond Deployments', () => {
   it('StatefulSet: pods in ordinal order (web-10 after web-9), the revision in the row, a statefulSet context value', () => {
-    const { tree, root } = treeOf((into) => statefulSetJourney(12, into));
+    // Parallel: all pods created in the same second, so creation order cannot tell web-2 from web-10.
+    const { tree, root } = treeOf((into) => statefulSetJourney(12, into, true));
     const item = tree.item(root)!;
     assert.match(item.description ?? '', /^StatefulSet · 12\/12 ready · revision web-7b9b · \d+(\.\d)? s$/);
     assert.equal(item.contextValue, CONTEXT_VALUES.statefulSet);

@@ -56,15 +56,19 @@ function begin(kind: TraceableKind, name: string, into: TraceTarget = new Journe
   return { tracer, id, journey: () => tracer.journey(id) as Journey };
 }
 
-/** StatefulSet `web` with `replicas` pods web-0 … web-N, each created once the one before is Ready (OrderedReady). */
-export function statefulSetJourney(replicas = 2, into?: TraceTarget): Journey {
+/**
+ * StatefulSet `web` with `replicas` pods web-0 … web-N, each created once the one before is Ready
+ * (OrderedReady), or all in the same second (`parallel`, podManagementPolicy Parallel).
+ */
+export function statefulSetJourney(replicas = 2, into?: TraceTarget, parallel = false): Journey {
   const t = begin('StatefulSet', 'web', into);
-  const spec = { replicas, serviceName: 'nginx', podManagementPolicy: 'OrderedReady', selector: { matchLabels: { app: 'nginx' } }, template: { spec: { containers: [{ name: 'nginx', image: 'nginx:1.25' }] } } };
+  const spec = { replicas, serviceName: 'nginx', podManagementPolicy: parallel ? 'Parallel' : 'OrderedReady', selector: { matchLabels: { app: 'nginx' } }, template: { spec: { containers: [{ name: 'nginx', image: 'nginx:1.25' }] } } };
   const set: Owner = { kind: 'StatefulSet', name: 'web', uid: 'sts-1' };
   t.tracer.ingest({ type: 'ADDED', object: workloadObject('StatefulSet', 'web', 'sts-1', spec, {}) }, T0 + 5);
   let at = T0 + 1000;
   for (let i = 0; i < replicas; i++) {
-    t.tracer.ingest({ type: 'ADDED', object: podObject({ name: `web-${i}`, uid: `p${i}`, owner: set, created: at - 500 }) }, at - 400);
+    const created = parallel ? T0 + 500 : at - 500;
+    t.tracer.ingest({ type: 'ADDED', object: podObject({ name: `web-${i}`, uid: `p${i}`, owner: set, created }) }, at - 400);
     if (i === 0) t.tracer.ingest({ type: 'MODIFIED', object: workloadObject('StatefulSet', 'web', 'sts-1', spec, { observedGeneration: 1, replicas: 1, readyReplicas: 0, currentRevision: 'web-7b9b', updateRevision: 'web-7b9b' }) }, at - 300);
     t.tracer.ingest({ type: 'MODIFIED', object: readyPod(`web-${i}`, `p${i}`, set, at, `node-${(i % 3) + 1}`) }, at + 2100);
     at += 3000;
