@@ -566,6 +566,11 @@ function startsWith(path: readonly string[], prefix: readonly string[]): boolean
   return prefix.length <= path.length && prefix.every((segment, i) => path[i] === segment);
 }
 
+/** Whether a rule's path is the field or one of its parents; a rule on a list (`tolerations`) also covers its items. */
+function coveredBy(path: readonly string[], rulePath: readonly string[]): boolean {
+  return rulePath.length <= path.length && rulePath.every((segment, i) => path[i] === segment || path[i] === `${segment}[]`);
+}
+
 /** Where the pod spec sits in a kind, or undefined for kinds without one. */
 /** Kinds whose pod template sits at `spec.template`. */
 const TEMPLATE_KINDS: ReadonlySet<string> = new Set(['Deployment', 'ReplicaSet', 'StatefulSet', 'DaemonSet', 'Job', 'ReplicationController']);
@@ -613,7 +618,7 @@ export function fieldRole(kind: string, path: readonly (string | number)[]): Fie
     const inScope = scopedPath(rule.scope, kind, normalized);
     if (!inScope) continue;
     const rulePath = rule.path.split('.');
-    if (!startsWith(inScope, rulePath)) continue;
+    if (!coveredBy(inScope, rulePath)) continue;
     const depth = normalized.length - inScope.length + rulePath.length;
     const specific = rule.scope !== 'object';
     if (!best || depth > best.depth || (depth === best.depth && specific && best.rule.scope === 'object')) best = { rule, depth };
