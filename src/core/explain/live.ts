@@ -6,7 +6,8 @@
 import type { Journey, ObjectJourney, Stage } from '../journey/types';
 import type { LiveFact } from './field-roles';
 import { escapeMarkdown, humanDuration, inlineCode, plural } from './format';
-import { latestJob, ownsPods, podExit, podsInOrder, workloadState } from './workloads';
+import { latestJob, podExit, workloadState } from './workloads';
+import { ownsPods, podsInOrder } from '../journey/kind-order';
 
 /** Nodes listed before the rest are counted. */
 const NODES_SHOWN = 8;

@@ -1,48 +1,12 @@
 /**
- * How each workload kind reads in the views (tree, CodeLens, hover, CLI): its counts in its own
- * terms (a StatefulSet's revision, a DaemonSet's nodes, a Job's successes and failures, a
- * CronJob's schedule), its pods in the order that kind gives them meaning, and the goal a
- * journey of that kind reaches. Pure: journey snapshots in, text and lists out.
+ * How each workload kind reads in the views (tree, CodeLens, hover): its counts in its own terms
+ * (a StatefulSet's revision, a DaemonSet's nodes, a Job's successes and failures, a CronJob's
+ * schedule), a Job pod's exit and a Job or CronJob journey in a few words. Pure: journey
+ * snapshots in, text out.
  */
-import type { Journey, ObjectJourney, TraceableKind } from '../journey/types';
-import { TRACEABLE_PARENTS } from '../../common/traceable-kinds';
+import type { Journey, ObjectJourney } from '../journey/types';
 import { plural } from './format';
 
-/** Whether objects of this kind own pods directly (a Deployment owns ReplicaSets, a CronJob Jobs). */
-export function ownsPods(kind: TraceableKind): boolean {
-  return TRACEABLE_PARENTS.Pod.includes(kind);
-}
-
-/** The ordinal of a StatefulSet pod (`web-10` → 10), or undefined for a name without one. */
-export function ordinalOf(podName: string, setName: string): number | undefined {
-  if (!podName.startsWith(`${setName}-`)) return undefined;
-  const rest = podName.slice(setName.length + 1);
-  return /^\d+$/.test(rest) ? Number(rest) : undefined;
-}
-
-const byName = (a: string, b: string): number => a.localeCompare(b, 'en', { numeric: true });
-
-/**
- * An owner's pods in the order its kind gives them: a StatefulSet's by ordinal (web-9 before
- * web-10), a DaemonSet's by node (unscheduled ones last), others by creation (the tracer's order,
- * which for a Job is the order of its tries).
- */
-export function podsInOrder(owner: ObjectJourney): ObjectJourney[] {
-  const pods = owner.children;
-  if (owner.ref.kind === 'StatefulSet') {
-    const rank = (pod: ObjectJourney): number => ordinalOf(pod.ref.name, owner.ref.name) ?? Number.MAX_SAFE_INTEGER;
-    return [...pods].sort((a, b) => rank(a) - rank(b) || byName(a.ref.name, b.ref.name));
-  }
-  if (owner.ref.kind === 'DaemonSet') {
-    return [...pods].sort((a, b) => {
-      const na = a.pod?.node;
-      const nb = b.pod?.node;
-      if (na === undefined || nb === undefined) return na === nb ? 0 : na === undefined ? 1 : -1;
-      return byName(na, nb);
-    });
-  }
-  return pods.slice();
-}
 
 /** Distinct nodes the live pods run on. */
 export function nodesOf(pods: readonly ObjectJourney[]): number {
@@ -100,22 +64,6 @@ export function workloadState(object: ObjectJourney): string | undefined {
 export function podExit(pod: ObjectJourney): string | undefined {
   const exited = pod.pod?.containers.find((c) => c.exitCode !== undefined && c.exitCode !== 0) ?? pod.pod?.containers.find((c) => c.exitCode !== undefined);
   return exited ? `${exited.state} (exit code ${exited.exitCode})` : undefined;
-}
-
-/** The goal a journey of this kind reaches, as `apply → …` reads: `Available`, `all pods ready`, `Job Complete`. */
-export function journeyGoal(kind: TraceableKind): string {
-  switch (kind) {
-    case 'Deployment':
-      return 'Available';
-    case 'Job':
-      return 'Job Complete';
-    case 'CronJob':
-      return 'first Job Complete';
-    case 'Pod':
-      return 'Ready';
-    default:
-      return 'all pods ready';
-  }
 }
 
 /** The newest Job of a CronJob (its children are in creation order). */

@@ -8,6 +8,7 @@
 import { formatDuration, formatOffset } from './time';
 import { STAGE_RANK } from './records';
 import { durationStats } from './snapshot';
+import { journeyGoal, podsInOrder } from './kind-order';
 import { PHASE_NAMES, type Journey, type JourneyStatus, type ObjectJourney, type Stage, type StageKind, type StuckDetail } from './types';
 
 export interface RenderOptions {
@@ -15,7 +16,7 @@ export interface RenderOptions {
   width?: number;
   /** Show each stage's evidence (field changes, conditions, event, internals) under it. */
   evidence?: boolean;
-  /** Pods per ReplicaSet shown in full before the rest are summarised (default 5). */
+  /** Pods per owner (ReplicaSet, StatefulSet, DaemonSet, Job, RC) shown in full before the rest are summarised (default 5). */
   podsInFull?: number;
   /** Stuck pods shown in full beyond `podsInFull` (default 5). */
   stuckPodsInFull?: number;
@@ -96,10 +97,20 @@ function objectFacts(o: ObjectJourney): string[] {
     if (p.phase) facts.push(p.phase);
     facts.push(`${p.readyContainers}/${p.totalContainers} ready`);
     if (p.restarts > 0) facts.push(`${p.restarts} restart${p.restarts === 1 ? '' : 's'}`);
+    const exited = p.containers.find((c) => c.exitCode !== undefined && c.exitCode !== 0) ?? p.containers.find((c) => c.exitCode !== undefined);
+    if (exited) facts.push(`${exited.state}, exit code ${exited.exitCode}`);
   } else if (o.replicas) {
     const r = o.replicas;
-    facts.push(`${r.ready}/${r.desired} ready`);
-    if (r.revision) facts.push(`revision ${r.revision}`);
+    if (r.job) {
+      facts.push(`${r.job.succeeded}/${r.job.completions ?? 1} succeeded`);
+      if (r.job.failed > 0) facts.push(`${r.job.failed} failed of backoffLimit ${r.job.backoffLimit}`);
+      if (r.job.active > 0) facts.push(`${r.job.active} active`);
+    } else if (r.cronJob) {
+      facts.push(`schedule ${r.cronJob.schedule}${r.cronJob.timeZone ? ` ${r.cronJob.timeZone}` : ''}`);
+      if (r.cronJob.suspended) facts.push('suspended');
+    } else if (o.ref.kind === 'DaemonSet') facts.push(`${r.ready}/${r.desired} ready, one per eligible node`);
+    else facts.push(`${r.ready}/${r.desired} ready`);
+    if (r.revision) facts.push(r.currentRevision ? `revision ${r.currentRevision} → ${r.revision}` : `revision ${r.revision}`);
     if (r.images.length > 0) facts.push(r.images.map((entry) => entry.slice(entry.indexOf('=') + 1)).join(', '));
   }
   if (o.preexisting) facts.push('existed before');
@@ -196,7 +207,7 @@ function problemLines(ctx: Ctx, s: StuckDetail, indent: string, origin: number):
 function renderObject(ctx: Ctx, o: ObjectJourney, depth: number, out: string[]): void {
   out.push(...header(ctx, o, depth));
   for (const stage of o.stages) out.push(...stageLines(ctx, stage));
-  const pods = o.children.filter((c) => c.ref.kind === 'Pod');
+  const pods = podsInOrder(o).filter((c) => c.ref.kind === 'Pod');
   const others = o.children.filter((c) => c.ref.kind !== 'Pod');
   for (const child of others) renderObject(ctx, child, depth + 1, out);
   if (pods.length === 0) return;
@@ -245,7 +256,7 @@ function renderCollapsed(ctx: Ctx, pods: ObjectJourney[], depth: number, out: st
 function collectStages(o: ObjectJourney, into: Stage[], podsInFull: number): void {
   into.push(...o.stages);
   let pods = 0;
-  for (const child of o.children) {
+  for (const child of podsInOrder(o)) {
     if (child.ref.kind === 'Pod' && ++pods > podsInFull && child.status !== 'stuck' && child.status !== 'failed') continue;
     collectStages(child, into, podsInFull);
   }
@@ -256,14 +267,20 @@ function summaryLines(ctx: Ctx, journey: Journey): string[] {
   const c = journey.counts;
   const label = (name: string): string => `  ${name.padEnd(10)}`;
   lines.push(`${label('status')}${statusText(ctx, journey.status)}${journey.done ? ' (done)' : ''}`);
-  const podFacts = [`${c.ready}/${c.desired} ready`, `${c.running} running`, `${c.scheduled} scheduled`];
+  const root = journey.root.kind;
+  // A Job's pods end (Succeeded or Failed): ready says nothing of how far it got.
+  const batch = root === 'Job' || root === 'CronJob';
+  const podFacts = batch ? [`${c.live} pod${c.live === 1 ? '' : 's'}`, `${c.running} running`, `${c.scheduled} scheduled`] : [`${c.ready}/${c.desired} ready`, `${c.running} running`, `${c.scheduled} scheduled`];
   if (c.stuck > 0) podFacts.push(`${c.stuck} stuck`);
   if (c.terminating > 0) podFacts.push(`${c.terminating} terminating`);
   if (c.deleted > 0) podFacts.push(`${c.deleted} deleted`);
   if (c.oldLive > 0) podFacts.push(`${c.oldLive} old still running`);
   if (c.restarts > 0) podFacts.push(`${c.restarts} restarts`);
   lines.push(`${label('pods')}${podFacts.join(' · ')}`);
-  if (journey.totalDurationMs !== undefined) lines.push(`${label('total')}apply → ${journey.root.kind === 'Deployment' ? 'Available' : 'complete'} in ${formatDuration(journey.totalDurationMs)}`);
+  const job = root === 'Job' ? journey.tree?.replicas?.job : undefined;
+  if (job) lines.push(`${label('job')}${job.succeeded}/${job.completions ?? 1} succeeded · ${job.failed} failed (backoffLimit ${job.backoffLimit}) · ${job.active} active`);
+  if (root === 'CronJob' && journey.tree) lines.push(`${label('jobs')}${journey.tree.children.length} created · ${journey.tree.children.filter((j) => j.status === 'complete').length} complete · ${journey.tree.children.filter((j) => j.status === 'failed').length} failed`);
+  if (journey.totalDurationMs !== undefined) lines.push(`${label('total')}apply → ${journeyGoal(root)} in ${formatDuration(journey.totalDurationMs)}`);
   else lines.push(`${label('elapsed')}${formatDuration(journey.lastChangeAt - journey.appliedAt)} so far (last change ${formatOffset(journey.lastChangeAt - journey.appliedAt)})`);
   const phases = PHASE_NAMES.filter((name) => journey.phaseStats[name]);
   if (phases.length > 0) {

@@ -15,7 +15,8 @@
  */
 import { escapeMarkdown, humanDuration, inlineCode, plural } from '../../core/explain/format';
 import { journeySummary } from '../../core/explain/lens';
-import { clockTime, journeyGoal, ownsPods, podExit, podsInOrder, workloadState } from '../../core/explain/workloads';
+import { clockTime, podExit, workloadState } from '../../core/explain/workloads';
+import { journeyGoal, ownsPods, podsInOrder } from '../../core/journey/kind-order';
 import type { Journey, JourneyStatus, ObjectJourney, PodDetails, TraceableKind } from '../../core/journey/types';
 import type { AppliedEntry, AppliedManifest, TraceSession } from './trace-session';
 

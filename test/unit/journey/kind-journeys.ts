@@ -11,9 +11,9 @@ import { iso, nextRv, podObject, T0, type Owner } from './objects';
 
 const API_VERSION: Record<string, string> = { StatefulSet: 'apps/v1', DaemonSet: 'apps/v1', Job: 'batch/v1', CronJob: 'batch/v1', ReplicationController: 'v1' };
 
-export function workloadObject(kind: string, name: string, uid: string, spec: Record<string, unknown>, status: Record<string, unknown>, owner?: Owner): KubeObject {
+export function workloadObject(kind: string, name: string, uid: string, spec: Record<string, unknown>, status: Record<string, unknown>, owner?: Owner, created = T0): KubeObject {
   const apiVersion = API_VERSION[kind] ?? 'apps/v1';
-  const metadata: Record<string, unknown> = { name, namespace: 'default', uid, resourceVersion: nextRv(), generation: 1, creationTimestamp: iso(T0) };
+  const metadata: Record<string, unknown> = { name, namespace: 'default', uid, resourceVersion: nextRv(), generation: 1, creationTimestamp: iso(created) };
   if (owner) metadata.ownerReferences = [{ apiVersion: 'batch/v1', kind: owner.kind, name: owner.name, uid: owner.uid, controller: true }];
   else metadata.managedFields = [{ manager: 'kubectl-client-side-apply', operation: 'Update', apiVersion, time: iso(T0), fieldsType: 'FieldsV1', fieldsV1: {} }];
   return { kind, apiVersion, metadata, spec, status };
@@ -140,11 +140,11 @@ export function cronJobJourney(into?: TraceTarget): Journey {
   t.tracer.ingest({ type: 'ADDED', object: workloadObject('CronJob', 'hello', 'cj-1', CRON_SPEC, {}) }, T0 + 5);
   t.tracer.ingest({ type: 'MODIFIED', object: workloadObject('CronJob', 'hello', 'cj-1', CRON_SPEC, { active: [{ kind: 'Job', name: 'hello-29034242' }], lastScheduleTime: iso(runAt) }) }, runAt + 50);
   const jobSpec = CRON_SPEC.jobTemplate.spec;
-  t.tracer.ingest({ type: 'ADDED', object: workloadObject('Job', 'hello-29034242', 'job-1', jobSpec, { active: 1 }, cron) }, runAt + 60);
+  t.tracer.ingest({ type: 'ADDED', object: workloadObject('Job', 'hello-29034242', 'job-1', jobSpec, { active: 1 }, cron, runAt) }, runAt + 60);
   const job: Owner = { kind: 'Job', name: 'hello-29034242', uid: 'job-1' };
   t.tracer.ingest({ type: 'ADDED', object: exitedPod('hello-29034242-x7k2p', 'p1', job, runAt + 100, 'node-1', 0) }, runAt + 4200);
   const complete = [{ type: 'Complete', status: 'True', lastTransitionTime: iso(runAt + 5000) }];
-  t.tracer.ingest({ type: 'MODIFIED', object: workloadObject('Job', 'hello-29034242', 'job-1', jobSpec, { succeeded: 1, conditions: complete, completionTime: iso(runAt + 5000) }, cron) }, runAt + 5100);
+  t.tracer.ingest({ type: 'MODIFIED', object: workloadObject('Job', 'hello-29034242', 'job-1', jobSpec, { succeeded: 1, conditions: complete, completionTime: iso(runAt + 5000) }, cron, runAt) }, runAt + 5100);
   t.tracer.ingest({ type: 'MODIFIED', object: workloadObject('CronJob', 'hello', 'cj-1', CRON_SPEC, { lastScheduleTime: iso(runAt), lastSuccessfulTime: iso(runAt + 5000) }) }, runAt + 5200);
   return t.journey();
 }
