@@ -7,7 +7,7 @@ import type { Journey, ObjectJourney, Stage } from '../journey/types';
 import type { LiveFact } from './field-roles';
 import { escapeMarkdown, humanDuration, inlineCode, plural } from './format';
 import { latestJob, podExit, workloadState } from './workloads';
-import { ownsPods, podsInOrder } from '../journey/kind-order';
+import { ownsPods, podsInOrder } from '../../common/kind-order';
 
 /** Nodes listed before the rest are counted. */
 const NODES_SHOWN = 8;

@@ -8,7 +8,7 @@
 import { formatDuration, formatOffset } from './time';
 import { STAGE_RANK } from './records';
 import { durationStats } from './snapshot';
-import { journeyGoal, podsInOrder } from './kind-order';
+import { journeyGoal, podsInOrder } from '../../common/kind-order';
 import { PHASE_NAMES, type Journey, type JourneyStatus, type ObjectJourney, type Stage, type StageKind, type StuckDetail } from './types';
 
 export interface RenderOptions {

@@ -16,7 +16,7 @@
 import { escapeMarkdown, humanDuration, inlineCode, plural } from '../../core/explain/format';
 import { journeySummary } from '../../core/explain/lens';
 import { clockTime, podExit, workloadState } from '../../core/explain/workloads';
-import { journeyGoal, ownsPods, podsInOrder } from '../../core/journey/kind-order';
+import { journeyGoal, ownsPods, podsInOrder } from '../../common/kind-order';
 import type { Journey, JourneyStatus, ObjectJourney, PodDetails, TraceableKind } from '../../core/journey/types';
 import type { AppliedEntry, AppliedManifest, TraceSession } from './trace-session';
 

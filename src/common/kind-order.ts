@@ -1,10 +1,17 @@
 /**
  * What each traced kind is to its journey: whether it owns pods itself, the order its pods mean
  * something in (a StatefulSet's ordinals, a DaemonSet's nodes, a Job's tries), and the goal a
- * journey of that kind reaches. Read by every view of a journey (CLI text, tree, CodeLens, hover).
+ * journey of that kind reaches. Read by every view of a journey (CLI text, tree, CodeLens, hover,
+ * timeline), so it lives in common, where the webview can import it.
  */
-import { TRACEABLE_PARENTS } from '../../common/traceable-kinds';
-import type { ObjectJourney, TraceableKind } from './types';
+import { TRACEABLE_PARENTS, type TraceableKind } from './traceable-kinds';
+
+/** The part of a journey object (core/journey ObjectJourney) the order reads; common stays free of core. */
+export interface OrderedObject<T> {
+  ref: { kind: string; name: string };
+  pod?: { node?: string };
+  children: readonly T[];
+}
 
 /** Whether objects of this kind own pods directly (a Deployment owns ReplicaSets, a CronJob Jobs). */
 export function ownsPods(kind: TraceableKind): boolean {
@@ -25,10 +32,10 @@ const byName = (a: string, b: string): number => a.localeCompare(b, 'en', { nume
  * web-10), a DaemonSet's by node (unscheduled ones last), others by creation (the tracer's order,
  * which for a Job is the order of its tries).
  */
-export function podsInOrder(owner: ObjectJourney): ObjectJourney[] {
+export function podsInOrder<T extends OrderedObject<T>>(owner: OrderedObject<T>): T[] {
   const pods = owner.children;
   if (owner.ref.kind === 'StatefulSet') {
-    const rank = (pod: ObjectJourney): number => ordinalOf(pod.ref.name, owner.ref.name) ?? Number.MAX_SAFE_INTEGER;
+    const rank = (pod: T): number => ordinalOf(pod.ref.name, owner.ref.name) ?? Number.MAX_SAFE_INTEGER;
     return [...pods].sort((a, b) => rank(a) - rank(b) || byName(a.ref.name, b.ref.name));
   }
   if (owner.ref.kind === 'DaemonSet') {
