@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import type { Journey } from '../../../src/core/journey/types';
 import { layoutRows, rowLabel, type ObjectRowLayout } from '../../../src/webview/model/layout';
 import { buildLanes, type LaneList } from '../../../src/webview/model/lanes';
+import { countsLine } from '../../../src/webview/model/stats';
 import { createTimeScale, fitWindow, type TimeScale } from '../../../src/webview/model/scale';
 import { cronJobJourney, daemonSetJourney, jobJourney, statefulSetJourney, waitingCronJobJourney } from '../journey/kind-journeys';
 
@@ -70,5 +71,11 @@ describe('timeline lanes of workload kinds beyond Deployments', () => {
     const pending = rowsOf(waiting, 30_000);
     assert.equal(pending.rows[0].waits[0]?.open, true);
     assert.match(pending.rows[0].waits[0]?.label ?? '', /^waited .* so far$/);
+  });
+
+  it('heads a Job with its successes and failures, not ready pods, and a CronJob with its schedule and Jobs', () => {
+    assert.match(countsLine(jobJourney()), /^1\/1 succeeded · 1 failed · 2 scheduled · complete in 18\.3s$/);
+    assert.match(countsLine(cronJobJourney()), /^schedule \*\/1 \* \* \* \* · 1 Job · 1 scheduled · complete in /);
+    assert.match(countsLine(statefulSetJourney(2)), /^2\/2 ready · 2 scheduled · 2 running · complete in /);
   });
 });
