@@ -7,8 +7,9 @@ import type { Journey } from '../../../src/core/journey/types';
 import { layoutRows, rowLabel, type ObjectRowLayout } from '../../../src/webview/model/layout';
 import { buildLanes, type LaneList } from '../../../src/webview/model/lanes';
 import { countsLine } from '../../../src/webview/model/stats';
+import { controlPlanePod, controlPlaneSteps } from '../../../src/webview/model/control-plane';
 import { createTimeScale, fitWindow, type TimeScale } from '../../../src/webview/model/scale';
-import { cronJobJourney, daemonSetJourney, jobJourney, statefulSetJourney, waitingCronJobJourney } from '../journey/kind-journeys';
+import { cronJobJourney, daemonSetJourney, failedJobJourney, jobJourney, statefulSetJourney, waitingCronJobJourney } from '../journey/kind-journeys';
 
 const measure = (text: string): number => text.length * 7;
 
@@ -77,5 +78,21 @@ describe('timeline lanes of workload kinds beyond Deployments', () => {
     assert.match(countsLine(jobJourney()), /^1\/1 succeeded · 1 failed · 2 scheduled · complete in 18\.3s$/);
     assert.match(countsLine(cronJobJourney()), /^schedule \*\/1 \* \* \* \* · 1 Job · 1 scheduled · complete in /);
     assert.match(countsLine(statefulSetJourney(2)), /^2\/2 ready · 2 scheduled · 2 running · complete in /);
+  });
+
+  it('walks the control plane of each kind: the controller that creates the pod, a Job’s failure, a DaemonSet’s eligible nodes', () => {
+    const sts = statefulSetJourney(2);
+    const stsSteps = controlPlaneSteps(sts, controlPlanePod(sts));
+    const created = stsSteps.find((step) => step.stage.kind === 'podCreated');
+    assert.equal(created?.actor, 'controllerManager');
+    assert.deepEqual(created?.arrows.map((a) => a.label), ['create Pod web-0']);
+    assert.equal(stsSteps.find((step) => step.stage.kind === 'waiting')?.arrows.length, 0, 'a wait sends nothing');
+    const failed = failedJobJourney();
+    assert.equal(controlPlanePod(failed)?.ref.name, 'pi-abcde');
+    const jobFailed = controlPlaneSteps(failed, controlPlanePod(failed)).find((step) => step.object.kind === 'Job' && step.stage.kind === 'failed');
+    assert.deepEqual(jobFailed?.arrows.map((a) => [a.from, a.to]), [['controllerManager', 'apiserver']]);
+    const ds = daemonSetJourney(2);
+    const wants = controlPlaneSteps(ds, controlPlanePod(ds)).find((step) => step.stage.kind === 'scaled');
+    assert.deepEqual(wants?.arrows.map((a) => a.label), ['update daemonsets/status: Wants 2 pods, one per eligible node']);
   });
 });
