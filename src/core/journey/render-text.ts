@@ -89,7 +89,8 @@ function refText(o: ObjectJourney): string {
   return `${o.ref.kind} ${o.ref.namespace}/${o.ref.name}`;
 }
 
-function objectFacts(o: ObjectJourney): string[] {
+/** `owner` is the kind of the object above: a Job's pods are its tries, read by how they exited. */
+function objectFacts(o: ObjectJourney, owner: string | undefined): string[] {
   const facts: string[] = [];
   if (o.pod) {
     const p = o.pod;
@@ -97,7 +98,7 @@ function objectFacts(o: ObjectJourney): string[] {
     if (p.phase) facts.push(p.phase);
     facts.push(`${p.readyContainers}/${p.totalContainers} ready`);
     if (p.restarts > 0) facts.push(`${p.restarts} restart${p.restarts === 1 ? '' : 's'}`);
-    const exited = p.containers.find((c) => c.exitCode !== undefined && c.exitCode !== 0) ?? p.containers.find((c) => c.exitCode !== undefined);
+    const exited = owner === 'Job' ? (p.containers.find((c) => c.exitCode !== undefined && c.exitCode !== 0) ?? p.containers.find((c) => c.exitCode !== undefined)) : undefined;
     if (exited) facts.push(`${exited.state}, exit code ${exited.exitCode}`);
   } else if (o.replicas) {
     const r = o.replicas;
@@ -176,10 +177,10 @@ function stageLines(ctx: Ctx, stage: Stage): string[] {
   return lines;
 }
 
-function header(ctx: Ctx, o: ObjectJourney, depth: number): string[] {
+function header(ctx: Ctx, o: ObjectJourney, depth: number, owner: string | undefined): string[] {
   const indent = '  '.repeat(depth);
   const title = `${refText(o)}  [${o.status}]`;
-  const facts = objectFacts(o).join(' · ');
+  const facts = objectFacts(o, owner).join(' · ');
   const fits = indent.length + title.length + 2 + facts.length <= ctx.width;
   const lines = [`${indent}${paint(ctx, 'bold', refText(o))}  [${statusText(ctx, o.status)}]${facts && fits ? `  ${facts}` : ''}`];
   if (facts && !fits) lines.push(...wrap(facts, ctx.width - indent.length - 4).map((line) => `${indent}    ${line}`));
@@ -204,12 +205,12 @@ function problemLines(ctx: Ctx, s: StuckDetail, indent: string, origin: number):
   return lines;
 }
 
-function renderObject(ctx: Ctx, o: ObjectJourney, depth: number, out: string[]): void {
-  out.push(...header(ctx, o, depth));
+function renderObject(ctx: Ctx, o: ObjectJourney, depth: number, out: string[], owner?: string): void {
+  out.push(...header(ctx, o, depth, owner));
   for (const stage of o.stages) out.push(...stageLines(ctx, stage));
   const pods = podsInOrder(o).filter((c) => c.ref.kind === 'Pod');
   const others = o.children.filter((c) => c.ref.kind !== 'Pod');
-  for (const child of others) renderObject(ctx, child, depth + 1, out);
+  for (const child of others) renderObject(ctx, child, depth + 1, out, o.ref.kind);
   if (pods.length === 0) return;
   const shown = new Set(pods.slice(0, ctx.podsInFull));
   let extraStuck = 0;
@@ -220,7 +221,7 @@ function renderObject(ctx: Ctx, o: ObjectJourney, depth: number, out: string[]):
       extraStuck++;
     }
   }
-  for (const pod of pods) if (shown.has(pod)) renderObject(ctx, pod, depth + 1, out);
+  for (const pod of pods) if (shown.has(pod)) renderObject(ctx, pod, depth + 1, out, o.ref.kind);
   const rest = pods.filter((pod) => !shown.has(pod));
   if (rest.length > 0) renderCollapsed(ctx, rest, depth + 1, out);
 }
