@@ -6,7 +6,7 @@
 import type { Journey, ObjectJourney, Stage } from '../journey/types';
 import type { LiveFact } from './field-roles';
 import { escapeMarkdown, humanDuration, inlineCode, plural } from './format';
-import { latestJob, podExit, workloadState } from './workloads';
+import { cronJobSummary, jobSummary, latestJob, podExit, workloadState } from './workloads';
 import { ownsPods, podsInOrder } from '../../common/kind-order';
 
 /** Nodes listed before the rest are counted. */
@@ -219,8 +219,10 @@ export function liveFactLines(fact: LiveFact, journey: Journey, container?: stri
   }
 }
 
-/** `complete in 4.1 s`, `stuck: FailedScheduling`, `in progress`. */
+/** `complete in 4.1 s`, `stuck: FailedScheduling`, `in progress`; a Job's `failed: BackoffLimitExceeded`, a CronJob's `next Job pending`. */
 export function journeyState(journey: Journey): string {
+  if (journey.root.kind === 'Job') return jobSummary(journey, humanDuration);
+  if (journey.root.kind === 'CronJob') return cronJobSummary(journey, humanDuration);
   if (journey.status === 'complete' && journey.totalDurationMs !== undefined) return `complete in ${humanDuration(journey.totalDurationMs)}`;
   if (journey.status === 'stuck' || journey.status === 'failed') {
     const reason = journey.stuckObjects[0]?.stuck.reason;

@@ -142,6 +142,7 @@ describe('explain: workload kinds beyond Deployments', () => {
       const job = jobJourney();
       const { text, offset } = caret('apiVersion: batch/v1\nkind: Job\nmetadata:\n  name: pi\nspec:\n  back‸offLimit: 4\n  template:\n    spec:\n      restartPolicy: Never\n      containers:\n      - name: pi\n        image: perl\n');
       const hover = fieldHoverInText(text, offset, (root) => (root.kind === 'Job' && root.name === 'pi' ? job : undefined));
+      assert.match(hover?.markdown ?? '', /\*\*Live\*\* · Job pi: completed · /);
       assert.match(hover?.markdown ?? '', /job-controller/);
       assert.match(hover?.markdown ?? '', /BackoffLimitExceeded/);
       assert.match(hover?.markdown ?? '', /try 1: pi-abcde Error \(exit code 1\) on node-1/);
