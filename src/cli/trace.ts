@@ -16,7 +16,7 @@ import { ApiError } from '../sim/store/types';
 import { qualifiedResource, resourceInfo } from '../sim/store/resources';
 import { servedKind } from '../sim/apply';
 import { tuneHeapForSimulator } from '../server/heap-tuning';
-import { TRACEABLE_KIND_NAMES, TRACEABLE_KINDS } from '../common/traceable-kinds';
+import { TRACEABLE_KIND_NAMES, isTraceableKind } from '../common/traceable-kinds';
 import { HeapGuard, heapAdvice, podCount, type HeapNumbers } from '../server/heap-guard';
 import { tracedPodBudget } from './trace-budget';
 
@@ -165,8 +165,8 @@ export async function runTrace(options: TraceOptions): Promise<number> {
       const applied = simulator.apply(object);
       result.action = applied.action;
       const kind = applied.object.kind ?? '';
-      if (TRACEABLE_KINDS.has(kind)) {
-        journeyIds.push(tracer.begin({ kind: kind as 'Deployment' | 'ReplicaSet' | 'Pod', namespace: applied.object.metadata?.namespace, name: applied.object.metadata?.name ?? '' }, simulator.clock.now()));
+      if (isTraceableKind(kind)) {
+        journeyIds.push(tracer.begin({ kind, namespace: applied.object.metadata?.namespace, name: applied.object.metadata?.name ?? '' }, simulator.clock.now()));
       }
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;

@@ -14,6 +14,7 @@
  */
 import * as vscode from 'vscode';
 import type { Journey, JourneyObjectRef } from '../core/journey/types';
+import { isTraceableKind, type TraceableKind } from '../common/traceable-kinds';
 import {
   TIMELINE_PROTOCOL_VERSION,
   TIMELINE_VIEW_TYPE,
@@ -56,9 +57,9 @@ export function rootKeyOf(journeyId: string): string {
   return at > 0 ? journeyId.slice(0, at) : journeyId;
 }
 
-function rootQuery(rootKey: string): { kind: 'Deployment' | 'ReplicaSet' | 'Pod'; namespace: string; name: string } | undefined {
+function rootQuery(rootKey: string): { kind: TraceableKind; namespace: string; name: string } | undefined {
   const [kind, namespace, ...name] = rootKey.split('/');
-  if ((kind !== 'Deployment' && kind !== 'ReplicaSet' && kind !== 'Pod') || !namespace || name.length === 0) return undefined;
+  if (!isTraceableKind(kind) || !namespace || name.length === 0) return undefined;
   return { kind, namespace, name: name.join('/') };
 }
 

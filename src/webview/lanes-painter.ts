@@ -270,6 +270,23 @@ export class LanesPainter {
       }
     }
     ctx.setLineDash([]);
+    for (const wait of row.waits) {
+      // A wait is a band on the lifeline in the controllers' colour, outlined dashed while it lasts.
+      ctx.fillStyle = p.group.controllerManager;
+      ctx.globalAlpha = 0.22;
+      ctx.fillRect(wait.x0, mid - 5, wait.x1 - wait.x0, 10);
+      ctx.globalAlpha = 0.8;
+      ctx.strokeStyle = p.group.controllerManager;
+      ctx.lineWidth = 1;
+      ctx.setLineDash(wait.open || wait.kind === 'suspended' ? [3, 3] : []);
+      ctx.strokeRect(wait.x0, mid - 5, wait.x1 - wait.x0, 10);
+      ctx.globalAlpha = 1;
+      ctx.setLineDash([]);
+      if (wait.label) {
+        ctx.fillStyle = p.group.controllerManager;
+        ctx.fillText(wait.label, (wait.x0 + wait.x1) / 2, mid - 7);
+      }
+    }
     const stages = row.lane.object.stages;
     const selection = this.data.selection;
     const cursor = this.state.cursor;

@@ -4,7 +4,7 @@
  * times with the nginx journey and the 10,000-pod fixture. Also checks keyboard selection, live
  * update and restore after a reload.
  *
- *   node --import tsx test/webview/measure.ts [--out DIR] [--chromium /usr/bin/chromium]
+ *   node --import tsx test/webview/measure.ts [--out DIR] [--chromium /usr/bin/chromium] [--kinds-only]
  *
  * Figures are wall-clock on this machine with software rendering (--disable-gpu): compare runs
  * on the same machine, not across machines.
@@ -27,6 +27,8 @@ function argument(name: string, fallback: string): string {
 }
 
 const outDir = argument('--out', join(tmpdir(), 'kube-journey-webview'));
+/** Only the screenshots of the kinds beyond Deployments (no 10,000-pod measurements). */
+const kindsOnly = process.argv.includes('--kinds-only');
 const chromiumPath = argument('--chromium', '/usr/bin/chromium');
 const VIEWPORT = { width: 1280, height: 800 };
 
@@ -153,12 +155,15 @@ async function main(): Promise<void> {
   };
 
   let started = performance.now();
-  const large = server.fixture('large');
-  report.largeFixture = { buildMs: round(performance.now() - started), snapshotMB: round(JSON.stringify(large).length / 1e6), pods: large.journeys[0].counts.desired };
-  started = performance.now();
-  server.fixture('nginx');
-  server.fixture('examples');
-  report.simulatedFixturesMs = round(performance.now() - started);
+  if (kindsOnly) server.fixture('kinds');
+  else {
+    const large = server.fixture('large');
+    report.largeFixture = { buildMs: round(performance.now() - started), snapshotMB: round(JSON.stringify(large).length / 1e6), pods: large.journeys[0].counts.desired };
+    started = performance.now();
+    server.fixture('nginx');
+    server.fixture('examples');
+    report.simulatedFixturesMs = round(performance.now() - started);
+  }
 
   const userDataDir = mkdtempSync(join(tmpdir(), 'kj-chromium-'));
   const context = await chromium.launchPersistentContext(userDataDir, {
@@ -170,163 +175,175 @@ async function main(): Promise<void> {
   // tsx compiles with keepNames, which wraps functions passed to page.evaluate in `__name(…)`.
   await context.addInitScript('globalThis.__name = (fn) => fn;');
   try {
-    // nginx: lanes, keyboard selection of the scheduling stage, control plane, light theme.
-    {
-      const { page, load } = await openFixture(context, server, 'nginx');
-      report.nginx = { firstRenderMs: round(load.firstDrawAt - load.postedAt), handleSnapshotMs: round(load.handledMs), firstDrawMs: round(load.firstDrawMs) };
-      await shot(page, 'nginx-lanes');
+    // Journeys beyond Deployments, hand-built: a StatefulSet (its OrderedReady wait as a band up to
+    // the next pod's creation), a Job (a failed try, then a successful one) and its evidence.
+    for (const fixture of ['kinds', 'kinds-job'] as const) {
+      const { page } = await openFixture(context, server, fixture);
+      await shot(page, `${fixture}-lanes`);
       await page.focus('.lanes-scroll');
-      for (const key of ['ArrowDown', 'ArrowDown', 'ArrowDown', 'ArrowRight', 'Enter']) await page.keyboard.press(key);
-      const heading = await page.textContent('.evidence-heading');
-      if (!heading?.includes('Bound to')) throw new Error(`keyboard selection did not select the scheduling stage: ${heading}`);
-      await page.evaluate(() => (globalThis as unknown as StubWindow).document.querySelector('.verdicts')?.scrollIntoView());
-      await shot(page, 'nginx-scheduled-evidence');
-      await page.keyboard.press('l');
-      await shot(page, 'nginx-log-scale');
-      await page.click('#tab-control-plane');
-      await shot(page, 'nginx-control-plane');
-      await page.focus('.cp-stage');
-      await page.keyboard.press('ArrowRight');
-      const position = await page.textContent('.cp-position');
-      const stepHeading = await page.textContent('.evidence-heading');
-      // Restore after a reload: the stub keeps setState in sessionStorage, like VS Code's serializer.
-      // setState is debounced: wait until the stub has stored the step we are on.
-      await page.waitForFunction((step) => {
-        const stored = (globalThis as unknown as { sessionStorage: { getItem(key: string): string | null } }).sessionStorage.getItem('kube-journey-timeline-state');
-        return stored !== null && (JSON.parse(stored) as { controlPlaneStep?: number }).controlPlaneStep === step;
-      }, Number(/step (\d+)/.exec(position ?? '')?.[1] ?? 0) - 1);
-      await page.reload();
-      await page.waitForFunction(() => (globalThis as unknown as StubWindow).document.querySelector('.cp-position') !== null);
-      await page.waitForSelector('.cp-position');
-      const restoredPosition = await page.textContent('.cp-position');
-      const restoredHeading = await page.textContent('.evidence-heading');
-      report.restoreAfterReload = { before: position, after: restoredPosition, evidence: restoredHeading, ok: position === restoredPosition && restoredHeading === stepHeading };
-      await page.close();
-      const light = await openFixture(context, server, 'nginx', '&theme=light');
-      await light.page.focus('.lanes-scroll');
-      for (const key of ['ArrowDown', 'ArrowDown', 'ArrowDown', 'End', 'Enter']) await light.page.keyboard.press(key);
-      await shot(light.page, 'nginx-light-theme');
-      await light.page.close();
-    }
-    // A stuck journey with the per-node scheduler table.
-    {
-      const { page } = await openFixture(context, server, 'examples');
-      await page.focus('.lanes-scroll');
-      for (const key of ['ArrowDown', 'ArrowDown', 'ArrowDown', 'End', 'Enter']) await page.keyboard.press(key);
-      await page.evaluate(() => (globalThis as unknown as StubWindow).document.querySelector('.verdicts')?.scrollIntoView());
-      await shot(page, 'unschedulable-evidence');
+      for (const key of ['ArrowDown', 'End', 'Enter']) await page.keyboard.press(key);
+      await shot(page, `${fixture}-last-stage-evidence`);
       await page.close();
     }
-    // 10,000 pods, every pod with its evidence (an uncompacted snapshot), for comparison.
-    {
-      const { page, load } = await openFixture(context, server, 'large-full');
-      report.largeUncompacted = {
-        snapshotMB: round(JSON.stringify(server.fixture('large-full')).length / 1e6),
-        postMessageCloneMs: round(load.clonedAt - load.postedAt),
-        deliveryMs: round(load.arrivedAt - load.postedAt),
-        handleSnapshotMs: round(load.handledMs),
-        firstRenderMs: round(load.firstDrawAt - load.postedAt),
-      };
-      await page.close();
-    }
-    // 10,000 pods as the host sends them (compacted).
-    {
-      const { page, load } = await openFixture(context, server, 'large');
-      const fixtureBytes = (await (await fetch(`${server.url}/fixture/large.js`)).text()).length;
-      report.large = {
-        snapshotMB: round(fixtureBytes / 1e6),
-        postMessageCloneMs: round(load.clonedAt - load.postedAt),
-        deliveryMs: round(load.arrivedAt - load.postedAt),
-        handleSnapshotMs: round(load.handledMs),
-        firstRenderMs: round(load.firstDrawAt - load.postedAt),
-        firstDrawMs: round(load.firstDrawMs),
-      };
-      await shot(page, 'large-simplified');
-      const simplified = await scrollFrames(page, 120, 40);
-      await page.evaluate(() => {
-        const scroller = (globalThis as unknown as StubWindow).document.querySelector('.lanes-scroll')!;
-        scroller.scrollTop = 1e9;
-      });
-      await nextFrames(page);
-      await shot(page, 'large-simplified-end');
-      const showAllDraws = await drawTimesAfter(page, async () => {
-        await page.click('.show-all input');
-      });
-      const rowsTotal = await page.evaluate(() => (globalThis as unknown as StubWindow).kubeJourneyTimeline.lastRowsTotal);
-      const showAllHandle = await page.evaluate(async () => {
-        const t0 = performance.now();
-        const w = globalThis as unknown as StubWindow;
-        const box = w.document.querySelector('.show-all input')!;
-        box.click();
-        box.click();
-        await new Promise((resolve) => w.requestAnimationFrame(resolve));
-        return performance.now() - t0;
-      });
-      const all = await scrollFrames(page, 300, 900);
-      await shot(page, 'large-all-pods-scrolled');
-      // A compacted pod's evidence comes on request: reveal one and time the round trip.
-      const detail = await page.evaluate(() => {
-        const w = globalThis as unknown as StubWindow & { postMessage(message: unknown, target: string): void };
-        const journey = w.__kjFixture.journeys[0];
-        const pod = journey.tree!.children[0].children[6000];
-        const t0 = performance.now();
-        w.postMessage({ type: 'reveal', target: { journeyId: journey.id, object: pod.ref, stageKey: 'scheduled' } }, '*');
-        return new Promise<{ ms: number; requested: boolean; heading: string }>((resolve) => {
-          const check = (): void => {
-            const etcd = [...(w.document as unknown as { querySelectorAll(s: string): { textContent: string | null }[] }).querySelectorAll('.evidence-section h3')].some((h) => h.textContent === 'Event message');
-            if (etcd) {
-              const heading = (w.document.querySelector('.evidence-heading') as unknown as { textContent: string | null }).textContent ?? '';
-              resolve({ ms: performance.now() - t0, requested: w.__kjPosted.some((m) => m.type === 'requestObjectDetail'), heading });
-            } else setTimeout(check, 2);
-          };
-          check();
-        });
-      });
-      if (!detail.heading.startsWith('Bound to')) throw new Error(`reveal of a compacted pod showed ${detail.heading}`);
-      report.compactedPodEvidence = { roundTripMs: round(detail.ms), requested: detail.requested };
-      await shot(page, 'large-compacted-pod-evidence');
-      const zoomDraws = await drawTimesAfter(page, async () => {
+    if (!kindsOnly) {
+      // nginx: lanes, keyboard selection of the scheduling stage, control plane, light theme.
+      {
+        const { page, load } = await openFixture(context, server, 'nginx');
+        report.nginx = { firstRenderMs: round(load.firstDrawAt - load.postedAt), handleSnapshotMs: round(load.handledMs), firstDrawMs: round(load.firstDrawMs) };
+        await shot(page, 'nginx-lanes');
         await page.focus('.lanes-scroll');
-        for (let i = 0; i < 4; i++) await page.keyboard.press('+');
-      });
-      await shot(page, 'large-zoomed');
-      // Live update: the same journey, one pod further along, as a new full snapshot.
-      const live = await page.evaluate(() => {
-        const w = globalThis as unknown as StubWindow;
-        const snapshot = w.__kjFixture;
-        const journey: Journey = { ...snapshot.journeys[0], version: snapshot.journeys[0].version + 1, lastChangeAt: snapshot.journeys[0].lastChangeAt + 1000 };
-        const before = w.kubeJourneyTimeline.snapshots;
-        w.__kjPostSnapshot({ ...snapshot, journeys: [journey], now: journey.lastChangeAt });
-        return new Promise<{ cloneMs: number; handleMs: number; totalMs: number; applied: boolean }>((resolve) => {
-          const check = (): void => {
-            if (w.kubeJourneyTimeline.snapshots > before) {
-              w.requestAnimationFrame(() =>
-                resolve({
-                  cloneMs: (w.__kjSnapshotClonedAt ?? NaN) - (w.__kjSnapshotPostedAt ?? NaN),
-                  handleMs: w.kubeJourneyTimeline.lastSnapshotMs ?? NaN,
-                  totalMs: performance.now() - (w.__kjSnapshotPostedAt ?? NaN),
-                  applied: true,
-                }),
-              );
-            } else setTimeout(check, 5);
-          };
-          check();
+        for (const key of ['ArrowDown', 'ArrowDown', 'ArrowDown', 'ArrowRight', 'Enter']) await page.keyboard.press(key);
+        const heading = await page.textContent('.evidence-heading');
+        if (!heading?.includes('Bound to')) throw new Error(`keyboard selection did not select the scheduling stage: ${heading}`);
+        await page.evaluate(() => (globalThis as unknown as StubWindow).document.querySelector('.verdicts')?.scrollIntoView());
+        await shot(page, 'nginx-scheduled-evidence');
+        await page.keyboard.press('l');
+        await shot(page, 'nginx-log-scale');
+        await page.click('#tab-control-plane');
+        await shot(page, 'nginx-control-plane');
+        await page.focus('.cp-stage');
+        await page.keyboard.press('ArrowRight');
+        const position = await page.textContent('.cp-position');
+        const stepHeading = await page.textContent('.evidence-heading');
+        // Restore after a reload: the stub keeps setState in sessionStorage, like VS Code's serializer.
+        // setState is debounced: wait until the stub has stored the step we are on.
+        await page.waitForFunction((step) => {
+          const stored = (globalThis as unknown as { sessionStorage: { getItem(key: string): string | null } }).sessionStorage.getItem('kube-journey-timeline-state');
+          return stored !== null && (JSON.parse(stored) as { controlPlaneStep?: number }).controlPlaneStep === step;
+        }, Number(/step (\d+)/.exec(position ?? '')?.[1] ?? 0) - 1);
+        await page.reload();
+        await page.waitForFunction(() => (globalThis as unknown as StubWindow).document.querySelector('.cp-position') !== null);
+        await page.waitForSelector('.cp-position');
+        const restoredPosition = await page.textContent('.cp-position');
+        const restoredHeading = await page.textContent('.evidence-heading');
+        report.restoreAfterReload = { before: position, after: restoredPosition, evidence: restoredHeading, ok: position === restoredPosition && restoredHeading === stepHeading };
+        await page.close();
+        const light = await openFixture(context, server, 'nginx', '&theme=light');
+        await light.page.focus('.lanes-scroll');
+        for (const key of ['ArrowDown', 'ArrowDown', 'ArrowDown', 'End', 'Enter']) await light.page.keyboard.press(key);
+        await shot(light.page, 'nginx-light-theme');
+        await light.page.close();
+      }
+      // A stuck journey with the per-node scheduler table.
+      {
+        const { page } = await openFixture(context, server, 'examples');
+        await page.focus('.lanes-scroll');
+        for (const key of ['ArrowDown', 'ArrowDown', 'ArrowDown', 'End', 'Enter']) await page.keyboard.press(key);
+        await page.evaluate(() => (globalThis as unknown as StubWindow).document.querySelector('.verdicts')?.scrollIntoView());
+        await shot(page, 'unschedulable-evidence');
+        await page.close();
+      }
+      // 10,000 pods, every pod with its evidence (an uncompacted snapshot), for comparison.
+      {
+        const { page, load } = await openFixture(context, server, 'large-full');
+        report.largeUncompacted = {
+          snapshotMB: round(JSON.stringify(server.fixture('large-full')).length / 1e6),
+          postMessageCloneMs: round(load.clonedAt - load.postedAt),
+          deliveryMs: round(load.arrivedAt - load.postedAt),
+          handleSnapshotMs: round(load.handledMs),
+          firstRenderMs: round(load.firstDrawAt - load.postedAt),
+        };
+        await page.close();
+      }
+      // 10,000 pods as the host sends them (compacted).
+      {
+        const { page, load } = await openFixture(context, server, 'large');
+        const fixtureBytes = (await (await fetch(`${server.url}/fixture/large.js`)).text()).length;
+        report.large = {
+          snapshotMB: round(fixtureBytes / 1e6),
+          postMessageCloneMs: round(load.clonedAt - load.postedAt),
+          deliveryMs: round(load.arrivedAt - load.postedAt),
+          handleSnapshotMs: round(load.handledMs),
+          firstRenderMs: round(load.firstDrawAt - load.postedAt),
+          firstDrawMs: round(load.firstDrawMs),
+        };
+        await shot(page, 'large-simplified');
+        const simplified = await scrollFrames(page, 120, 40);
+        await page.evaluate(() => {
+          const scroller = (globalThis as unknown as StubWindow).document.querySelector('.lanes-scroll')!;
+          scroller.scrollTop = 1e9;
         });
-      });
-      const frame = (s: { intervals: number[]; draws: number[]; maxRowsDrawn: number }): Record<string, unknown> => {
-        const f = stats(s.intervals);
-        const d = stats(s.draws);
-        return { frames: f.n, frameP50: round(f.p50), frameP95: round(f.p95), frameMax: round(f.max), drawP50: round(d.p50), drawP95: round(d.p95), drawMax: round(d.max), maxRowsDrawn: s.maxRowsDrawn };
-      };
-      report.largeScroll = {
-        simplified: frame(simplified),
-        allPods: { ...frame(all), lanes: rowsTotal, scrolledTo: all.finalScrollTop },
-        showAllToggleDrawMs: showAllDraws.map(round),
-        showAllToggleMs: round(showAllHandle / 2),
-        zoomDrawMs: zoomDraws.map(round),
-        liveUpdate: { cloneMs: round(live.cloneMs), handleMs: round(live.handleMs), totalMs: round(live.totalMs) },
-      };
-      await page.close();
+        await nextFrames(page);
+        await shot(page, 'large-simplified-end');
+        const showAllDraws = await drawTimesAfter(page, async () => {
+          await page.click('.show-all input');
+        });
+        const rowsTotal = await page.evaluate(() => (globalThis as unknown as StubWindow).kubeJourneyTimeline.lastRowsTotal);
+        const showAllHandle = await page.evaluate(async () => {
+          const t0 = performance.now();
+          const w = globalThis as unknown as StubWindow;
+          const box = w.document.querySelector('.show-all input')!;
+          box.click();
+          box.click();
+          await new Promise((resolve) => w.requestAnimationFrame(resolve));
+          return performance.now() - t0;
+        });
+        const all = await scrollFrames(page, 300, 900);
+        await shot(page, 'large-all-pods-scrolled');
+        // A compacted pod's evidence comes on request: reveal one and time the round trip.
+        const detail = await page.evaluate(() => {
+          const w = globalThis as unknown as StubWindow & { postMessage(message: unknown, target: string): void };
+          const journey = w.__kjFixture.journeys[0];
+          const pod = journey.tree!.children[0].children[6000];
+          const t0 = performance.now();
+          w.postMessage({ type: 'reveal', target: { journeyId: journey.id, object: pod.ref, stageKey: 'scheduled' } }, '*');
+          return new Promise<{ ms: number; requested: boolean; heading: string }>((resolve) => {
+            const check = (): void => {
+              const etcd = [...(w.document as unknown as { querySelectorAll(s: string): { textContent: string | null }[] }).querySelectorAll('.evidence-section h3')].some((h) => h.textContent === 'Event message');
+              if (etcd) {
+                const heading = (w.document.querySelector('.evidence-heading') as unknown as { textContent: string | null }).textContent ?? '';
+                resolve({ ms: performance.now() - t0, requested: w.__kjPosted.some((m) => m.type === 'requestObjectDetail'), heading });
+              } else setTimeout(check, 2);
+            };
+            check();
+          });
+        });
+        if (!detail.heading.startsWith('Bound to')) throw new Error(`reveal of a compacted pod showed ${detail.heading}`);
+        report.compactedPodEvidence = { roundTripMs: round(detail.ms), requested: detail.requested };
+        await shot(page, 'large-compacted-pod-evidence');
+        const zoomDraws = await drawTimesAfter(page, async () => {
+          await page.focus('.lanes-scroll');
+          for (let i = 0; i < 4; i++) await page.keyboard.press('+');
+        });
+        await shot(page, 'large-zoomed');
+        // Live update: the same journey, one pod further along, as a new full snapshot.
+        const live = await page.evaluate(() => {
+          const w = globalThis as unknown as StubWindow;
+          const snapshot = w.__kjFixture;
+          const journey: Journey = { ...snapshot.journeys[0], version: snapshot.journeys[0].version + 1, lastChangeAt: snapshot.journeys[0].lastChangeAt + 1000 };
+          const before = w.kubeJourneyTimeline.snapshots;
+          w.__kjPostSnapshot({ ...snapshot, journeys: [journey], now: journey.lastChangeAt });
+          return new Promise<{ cloneMs: number; handleMs: number; totalMs: number; applied: boolean }>((resolve) => {
+            const check = (): void => {
+              if (w.kubeJourneyTimeline.snapshots > before) {
+                w.requestAnimationFrame(() =>
+                  resolve({
+                    cloneMs: (w.__kjSnapshotClonedAt ?? NaN) - (w.__kjSnapshotPostedAt ?? NaN),
+                    handleMs: w.kubeJourneyTimeline.lastSnapshotMs ?? NaN,
+                    totalMs: performance.now() - (w.__kjSnapshotPostedAt ?? NaN),
+                    applied: true,
+                  }),
+                );
+              } else setTimeout(check, 5);
+            };
+            check();
+          });
+        });
+        const frame = (s: { intervals: number[]; draws: number[]; maxRowsDrawn: number }): Record<string, unknown> => {
+          const f = stats(s.intervals);
+          const d = stats(s.draws);
+          return { frames: f.n, frameP50: round(f.p50), frameP95: round(f.p95), frameMax: round(f.max), drawP50: round(d.p50), drawP95: round(d.p95), drawMax: round(d.max), maxRowsDrawn: s.maxRowsDrawn };
+        };
+        report.largeScroll = {
+          simplified: frame(simplified),
+          allPods: { ...frame(all), lanes: rowsTotal, scrolledTo: all.finalScrollTop },
+          showAllToggleDrawMs: showAllDraws.map(round),
+          showAllToggleMs: round(showAllHandle / 2),
+          zoomDrawMs: zoomDraws.map(round),
+          liveUpdate: { cloneMs: round(live.cloneMs), handleMs: round(live.handleMs), totalMs: round(live.totalMs) },
+        };
+        await page.close();
+      }
     }
   } finally {
     await context.close();

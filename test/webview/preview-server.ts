@@ -4,7 +4,7 @@
  * (stub-vscode-api.js) and a fixture snapshot as a script, all on 127.0.0.1.
  *
  *   npm run build && node --import tsx test/webview/preview-server.ts [--port 8123]
- *   open http://127.0.0.1:8123/?fixture=nginx   (nginx | examples | large | large-full; &theme=light)
+ *   open http://127.0.0.1:8123/?fixture=nginx   (nginx | examples | large | large-full | kinds | kinds-job; &theme=light)
  *
  * The stub answers `requestObjectDetail` by adding a nonce'd <script src="/detail/…"> (JSONP: the
  * page's CSP allows no fetch), which the server fills from the full fixture.
@@ -20,11 +20,18 @@ import type { Journey, ObjectJourney } from '../../src/core/journey/types';
 import { buildTimelineHtml } from '../../src/extension/headless/timeline-html';
 import { buildSnapshot, journeyObjectKey, type ObjectDetailMessage, type SnapshotMessage } from '../../src/protocol/timeline-protocol';
 import { buildLargeJourney, simulateJourneys } from './journey-fixtures';
+import { cronJobJourney, jobJourney, statefulSetJourney } from '../unit/journey/kind-journeys';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const repo = join(here, '..', '..');
 
-export type FixtureName = 'nginx' | 'examples' | 'large' | 'large-full';
+export type FixtureName = 'nginx' | 'examples' | 'large' | 'large-full' | 'kinds' | 'kinds-job';
+
+/** Hand-built StatefulSet, Job and CronJob journeys (until the simulator runs their controllers), focused on one of them. */
+function kindsSnapshot(focus: number): SnapshotMessage {
+  const journeys = [statefulSetJourney(3), jobJourney(), cronJobJourney()];
+  return buildSnapshot(journeys, { now: Math.max(...journeys.map((j) => j.lastChangeAt)), focusJourneyId: journeys[focus].id, source: 'hand-built StatefulSet, Job and CronJob journeys' });
+}
 
 const FIXTURES: Record<FixtureName, () => SnapshotMessage> = {
   nginx: () => {
@@ -46,6 +53,8 @@ const FIXTURES: Record<FixtureName, () => SnapshotMessage> = {
     const journey = buildLargeJourney();
     return buildSnapshot([journey], { now: journey.lastChangeAt, source: 'synthetic 10,000-pod fixture' });
   },
+  kinds: () => kindsSnapshot(0),
+  'kinds-job': () => kindsSnapshot(1),
   // Every pod with its evidence, for comparison.
   'large-full': () => {
     const journey = buildLargeJourney();

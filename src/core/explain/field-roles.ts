@@ -7,7 +7,7 @@
  */
 
 /** A live fact the hover can add once the manifest was traced. */
-export type LiveFact = 'replicas' | 'image' | 'scheduling' | 'readiness' | 'restarts' | 'revision' | 'podTemplate';
+export type LiveFact = 'replicas' | 'image' | 'scheduling' | 'readiness' | 'restarts' | 'revision' | 'podTemplate' | 'runs';
 
 /** Stages in the order a manifest goes through them. */
 export type RoleStage = 'admission' | 'controllers' | 'scheduling' | 'kubelet' | 'rollout' | 'status';
@@ -30,8 +30,12 @@ export interface FieldRole {
   live?: LiveFact;
 }
 
-/** Where a rule applies: the object itself, a workload's spec, or a pod spec (wherever it sits). */
-type Scope = 'object' | 'Deployment' | 'ReplicaSet' | 'workload' | 'podSpec' | 'PodOnly';
+/**
+ * Where a rule applies: the object itself, one workload kind, a Deployment or ReplicaSet
+ * (`workload`), or a pod spec (wherever it sits). `Job` rules also cover a CronJob's
+ * `spec.jobTemplate`, the Job every run copies.
+ */
+type Scope = 'object' | 'Deployment' | 'ReplicaSet' | 'StatefulSet' | 'DaemonSet' | 'Job' | 'CronJob' | 'ReplicationController' | 'workload' | 'podSpec' | 'PodOnly';
 
 interface RoleRule {
   scope: Scope;
@@ -149,6 +153,231 @@ const RULES: readonly RoleRule[] = [
     scope: 'Deployment',
     path: 'spec.paused',
     role: { component: 'deployment-controller', stage: 'rollout', effect: 'While paused, template changes create no new ReplicaSet (Progressing reason `DeploymentPaused`); scaling still applies.' },
+  },
+  {
+    scope: 'StatefulSet',
+    path: 'metadata.name',
+    role: { component: 'statefulset-controller', stage: 'controllers', effect: 'Each pod is named `<name>-<ordinal>` (`web-0`, `web-1`, …) and keeps that name, its hostname and its volumes when it is recreated.' },
+  },
+  {
+    scope: 'StatefulSet',
+    path: 'spec.replicas',
+    role: {
+      component: 'statefulset-controller',
+      stage: 'controllers',
+      effect: 'The controller keeps one pod per ordinal from 0 to replicas − 1. With the default `OrderedReady` policy it creates them one at a time, lowest ordinal first, and removes them highest first.',
+      live: 'replicas',
+    },
+  },
+  {
+    scope: 'StatefulSet',
+    path: 'spec.serviceName',
+    role: { component: 'statefulset-controller', stage: 'controllers', effect: 'Sets each pod\'s `subdomain` to this Service (its hostname is the pod name), so a headless Service of that name gives every pod a stable DNS name `<pod>.<serviceName>.<namespace>.svc`. The controller does not create the Service.' },
+  },
+  {
+    scope: 'StatefulSet',
+    path: 'spec.podManagementPolicy',
+    role: {
+      component: 'statefulset-controller',
+      stage: 'controllers',
+      effect: '`OrderedReady` (the default) creates pod N only once pods 0 … N−1 are Running and Ready, and deletes in reverse order; `Parallel` creates and deletes them all at once. It applies to scaling, not to rolling updates.',
+      live: 'replicas',
+    },
+  },
+  {
+    scope: 'StatefulSet',
+    path: 'spec.volumeClaimTemplates',
+    role: { component: 'statefulset-controller', stage: 'controllers', effect: 'Before creating a pod, the controller creates one PersistentVolumeClaim per template, named `<template>-<statefulset>-<ordinal>`, and mounts it in the pod; a recreated pod gets the same claims back. The claims outlive the pods unless the retention policy says `Delete`.' },
+  },
+  {
+    scope: 'StatefulSet',
+    path: 'spec.updateStrategy',
+    role: {
+      component: 'statefulset-controller',
+      stage: 'rollout',
+      effect: '`RollingUpdate` (the default) replaces pods on a template change one at a time, highest ordinal first, each after the one before is Running and Ready again; `OnDelete` leaves running pods alone until you delete them.',
+      live: 'revision',
+    },
+  },
+  {
+    scope: 'StatefulSet',
+    path: 'spec.updateStrategy.rollingUpdate.partition',
+    role: { component: 'statefulset-controller', stage: 'rollout', effect: 'Only pods with an ordinal ≥ partition move to the new revision (`status.updateRevision`); lower ones stay on `currentRevision` even when recreated. Lower it step by step for a staged (canary) rollout.', live: 'revision' },
+  },
+  {
+    scope: 'StatefulSet',
+    path: 'spec.persistentVolumeClaimRetentionPolicy',
+    role: { component: 'statefulset-controller', stage: 'controllers', effect: '`whenDeleted` and `whenScaled` say whether the claims from volumeClaimTemplates are kept (`Retain`, the default) or deleted (`Delete`, by the garbage collector through owner references the controller sets) when the StatefulSet is deleted or scaled down.' },
+  },
+  {
+    scope: 'StatefulSet',
+    path: 'spec.minReadySeconds',
+    role: { component: 'statefulset-controller', stage: 'rollout', effect: 'A pod counts in `status.availableReplicas` only after it has been Ready this long (default 0).', live: 'readiness' },
+  },
+  {
+    scope: 'StatefulSet',
+    path: 'spec.ordinals',
+    role: { component: 'statefulset-controller', stage: 'controllers', effect: '`start` is the first ordinal (default 0): with `start: 5` and 3 replicas the pods are `<name>-5`, `<name>-6` and `<name>-7`.' },
+  },
+  {
+    scope: 'StatefulSet',
+    path: 'spec.template',
+    role: { component: 'statefulset-controller', stage: 'rollout', effect: 'The controller records every template as a ControllerRevision (`<name>-<hash>`); a change makes a new update revision that the update strategy rolls out.', live: 'revision' },
+  },
+  {
+    scope: 'DaemonSet',
+    path: 'spec.template',
+    role: { component: 'daemonset-controller', stage: 'controllers', effect: 'One pod from this template on every eligible node. The controller adds node affinity for its node to each pod (the scheduler then binds it there) and tolerations for `node.kubernetes.io/not-ready`, `unreachable`, `disk-pressure`, `memory-pressure`, `pid-pressure` and `unschedulable`, so daemon pods stay through node trouble.', live: 'replicas' },
+  },
+  {
+    scope: 'DaemonSet',
+    path: 'spec.template.spec.nodeSelector',
+    role: { component: 'daemonset-controller', stage: 'controllers', effect: 'Narrows the eligible nodes: the controller creates a pod only on nodes whose labels match, and deletes it from a node that stops matching. No matching node means no pod, not a Pending one.', live: 'scheduling' },
+  },
+  {
+    scope: 'DaemonSet',
+    path: 'spec.template.spec.affinity',
+    role: { component: 'daemonset-controller', stage: 'controllers', effect: 'Required node affinity narrows the eligible nodes the controller creates pods for; the controller then adds its own term for the pod\'s node.', live: 'scheduling' },
+  },
+  {
+    scope: 'DaemonSet',
+    path: 'spec.template.spec.tolerations',
+    role: { component: 'daemonset-controller', stage: 'controllers', effect: 'A node with a `NoSchedule` or `NoExecute` taint these do not tolerate gets no daemon pod (control-plane nodes, for instance); tolerating it puts a pod there too.', live: 'scheduling' },
+  },
+  {
+    scope: 'DaemonSet',
+    path: 'spec.updateStrategy',
+    role: { component: 'daemonset-controller', stage: 'rollout', effect: '`RollingUpdate` (the default) replaces daemon pods node by node on a template change; `OnDelete` replaces a pod only when you delete it.', live: 'revision' },
+  },
+  {
+    scope: 'DaemonSet',
+    path: 'spec.updateStrategy.rollingUpdate.maxUnavailable',
+    role: { component: 'daemonset-controller', stage: 'rollout', effect: 'How many nodes may be without an available daemon pod during an update (default 1, or a percentage of the desired nodes): the controller deletes old pods on at most that many nodes at once.', live: 'revision' },
+  },
+  {
+    scope: 'DaemonSet',
+    path: 'spec.updateStrategy.rollingUpdate.maxSurge',
+    role: { component: 'daemonset-controller', stage: 'rollout', effect: 'How many nodes may run an old and a new pod side by side (default 0): the new pod starts first and the old one is deleted once the new one is available. Must be 0 when maxUnavailable is not.', live: 'revision' },
+  },
+  {
+    scope: 'DaemonSet',
+    path: 'spec.minReadySeconds',
+    role: { component: 'daemonset-controller', stage: 'rollout', effect: 'A daemon pod counts as available (`status.numberAvailable`) only after it has been Ready this long; a rolling update waits for it.', live: 'readiness' },
+  },
+  {
+    scope: 'ReplicationController',
+    path: 'spec.replicas',
+    role: { component: 'replication-controller', stage: 'controllers', effect: 'The controller keeps that many pods matching the selector, creating or deleting pods as a ReplicaSet does. Defaults to 1.', live: 'replicas' },
+  },
+  {
+    scope: 'ReplicationController',
+    path: 'spec.template',
+    role: { component: 'replication-controller', stage: 'controllers', effect: 'Every pod the controller creates is a copy of this template; changing it does not touch existing pods.', live: 'podTemplate' },
+  },
+  {
+    scope: 'Job',
+    path: 'spec.completions',
+    role: { component: 'job-controller', stage: 'controllers', effect: 'How many pods must succeed for the Job to complete. Unset, the first successful pod completes it once no other pod runs.', live: 'runs' },
+  },
+  {
+    scope: 'Job',
+    path: 'spec.parallelism',
+    role: { component: 'job-controller', stage: 'controllers', effect: 'How many pods the controller runs at once (default 1), never more than the completions still missing; 0 runs none.', live: 'runs' },
+  },
+  {
+    scope: 'Job',
+    path: 'spec.backoffLimit',
+    role: {
+      component: 'job-controller',
+      stage: 'controllers',
+      effect: 'Failed pods the controller retries (default 6). Each retry waits an exponential back-off (10 s, 20 s, 40 s … up to 6 min); one failure more and the Job is Failed with reason `BackoffLimitExceeded` ("Job has reached the specified backoff limit") and its running pods are deleted.',
+      live: 'runs',
+    },
+  },
+  {
+    scope: 'Job',
+    path: 'spec.backoffLimitPerIndex',
+    role: { component: 'job-controller', stage: 'controllers', effect: 'Indexed Jobs only: retries per completion index instead of for the whole Job. An index past its limit is marked in `status.failedIndexes` and the others carry on; the Job fails with reason `FailedIndexes` at the end (or at once past `maxFailedIndexes`).', live: 'runs' },
+  },
+  {
+    scope: 'Job',
+    path: 'spec.completionMode',
+    role: { component: 'job-controller', stage: 'controllers', effect: '`NonIndexed` (the default): any `completions` successes complete the Job. `Indexed`: each pod gets an index 0 … completions − 1 (annotation `batch.kubernetes.io/job-completion-index`, env `JOB_COMPLETION_INDEX`, hostname `<job>-<index>`), and each index must succeed once.', live: 'runs' },
+  },
+  {
+    scope: 'Job',
+    path: 'spec.activeDeadlineSeconds',
+    role: { component: 'job-controller', stage: 'controllers', effect: 'Counted from `status.startTime`: past it the controller deletes the running pods and marks the Job Failed with reason `DeadlineExceeded` ("Job was active longer than specified deadline"), whatever the backoffLimit.', live: 'runs' },
+  },
+  {
+    scope: 'Job',
+    path: 'spec.ttlSecondsAfterFinished',
+    role: { component: 'ttl-after-finished-controller', stage: 'status', effect: 'This long after the Job completes or fails, the controller deletes it, and its pods with it (cascading deletion). Unset, finished Jobs stay until deleted.' },
+  },
+  {
+    scope: 'Job',
+    path: 'spec.podFailurePolicy',
+    role: { component: 'job-controller', stage: 'controllers', effect: 'Rules matched against a failed pod\'s exit codes or conditions (such as `DisruptionTarget`): `FailJob` fails the Job at once (reason `PodFailurePolicy`), `Ignore` retries without counting against backoffLimit, `Count` counts as usual, `FailIndex` fails just that index. Needs `restartPolicy: Never`.', live: 'runs' },
+  },
+  {
+    scope: 'Job',
+    path: 'spec.suspend',
+    role: { component: 'job-controller', stage: 'controllers', effect: 'While true the controller creates no pods and deletes running ones; the Job gets condition `Suspended` (reason `JobSuspended`). Resuming resets `startTime`, so activeDeadlineSeconds starts again.', live: 'runs' },
+  },
+  {
+    scope: 'Job',
+    path: 'spec.successPolicy',
+    role: { component: 'job-controller', stage: 'controllers', effect: 'Indexed Jobs only: rules (`succeededIndexes`, `succeededCount`) that complete the Job early. When one matches, the Job gets `SuccessCriteriaMet` (reason `SuccessPolicy`), its remaining pods are terminated, then it is Complete.', live: 'runs' },
+  },
+  {
+    scope: 'Job',
+    path: 'spec.template',
+    role: { component: 'job-controller', stage: 'controllers', effect: 'Every pod of the Job, retries included, is a copy of this template. `restartPolicy` must be `Never` (a failed container fails the pod: a new pod is a retry) or `OnFailure` (the kubelet restarts the container in the same pod).', live: 'runs' },
+  },
+  {
+    scope: 'CronJob',
+    path: 'spec.schedule',
+    role: { component: 'cronjob-controller', stage: 'controllers', effect: 'Cron syntax (`minute hour day-of-month month day-of-week`, or `@hourly` …). At each scheduled time the controller creates a Job from jobTemplate, named `<cronjob>-<scheduled time in minutes since the epoch>`, and records it in `status.lastScheduleTime`.', live: 'runs' },
+  },
+  {
+    scope: 'CronJob',
+    path: 'spec.timeZone',
+    role: { component: 'cronjob-controller', stage: 'controllers', effect: 'The IANA time zone the schedule is read in (`Etc/UTC`, `Europe/Paris`). Unset, kube-controller-manager\'s local time zone.', live: 'runs' },
+  },
+  {
+    scope: 'CronJob',
+    path: 'spec.concurrencyPolicy',
+    role: {
+      component: 'cronjob-controller',
+      stage: 'controllers',
+      effect: 'What a scheduled time does while an earlier Job still runs: `Allow` (default) starts another, `Forbid` skips this run (event `JobAlreadyActive`: "Not starting job because prior execution is running and concurrency policy is Forbid"), `Replace` deletes the running Job and starts the new one.',
+      live: 'runs',
+    },
+  },
+  {
+    scope: 'CronJob',
+    path: 'spec.startingDeadlineSeconds',
+    role: { component: 'cronjob-controller', stage: 'controllers', effect: 'A run the controller notices more than this late (controller down, `Forbid` blocking) is skipped and counted as missed. Unset, a late run still starts; more than 100 missed times give the warning `TooManyMissedTimes`.', live: 'runs' },
+  },
+  {
+    scope: 'CronJob',
+    path: 'spec.suspend',
+    role: { component: 'cronjob-controller', stage: 'controllers', effect: 'While true no new Job is created (Jobs already running go on); the times missed meanwhile count against startingDeadlineSeconds when it is resumed.', live: 'runs' },
+  },
+  {
+    scope: 'CronJob',
+    path: 'spec.successfulJobsHistoryLimit',
+    role: { component: 'cronjob-controller', stage: 'controllers', effect: 'Completed Jobs kept (default 3); the controller deletes older ones, with their pods.' },
+  },
+  {
+    scope: 'CronJob',
+    path: 'spec.failedJobsHistoryLimit',
+    role: { component: 'cronjob-controller', stage: 'controllers', effect: 'Failed Jobs kept (default 1); the controller deletes older ones, with their pods.' },
+  },
+  {
+    scope: 'CronJob',
+    path: 'spec.jobTemplate',
+    role: { component: 'cronjob-controller', stage: 'controllers', effect: 'Each run creates a Job from this template (owned by the CronJob); the job-controller then runs its pods. Changing it affects later runs only, never a Job already created.', live: 'runs' },
   },
   {
     scope: 'podSpec',
@@ -337,19 +566,34 @@ function startsWith(path: readonly string[], prefix: readonly string[]): boolean
   return prefix.length <= path.length && prefix.every((segment, i) => path[i] === segment);
 }
 
+/** Whether a rule's path is the field or one of its parents; a rule on a list (`tolerations`) also covers its items. */
+function coveredBy(path: readonly string[], rulePath: readonly string[]): boolean {
+  return rulePath.length <= path.length && rulePath.every((segment, i) => path[i] === segment || path[i] === `${segment}[]`);
+}
+
 /** Where the pod spec sits in a kind, or undefined for kinds without one. */
+/** Kinds whose pod template sits at `spec.template`. */
+const TEMPLATE_KINDS: ReadonlySet<string> = new Set(['Deployment', 'ReplicaSet', 'StatefulSet', 'DaemonSet', 'Job', 'ReplicationController']);
+
 function podSpecPrefix(kind: string): string[] | undefined {
   if (kind === 'Pod') return ['spec'];
-  if (kind === 'Deployment' || kind === 'ReplicaSet') return ['spec', 'template', 'spec'];
-  return undefined;
+  if (kind === 'CronJob') return ['spec', 'jobTemplate', 'spec', 'template', 'spec'];
+  return TEMPLATE_KINDS.has(kind) ? ['spec', 'template', 'spec'] : undefined;
 }
 
 function scopedPath(scope: Scope, kind: string, path: readonly string[]): readonly string[] | undefined {
   switch (scope) {
     case 'object':
       return path;
+    case 'Job':
+      if (kind === 'CronJob') return startsWith(path, ['spec', 'jobTemplate']) ? path.slice(2) : undefined;
+      return kind === scope ? path : undefined;
     case 'Deployment':
     case 'ReplicaSet':
+    case 'StatefulSet':
+    case 'DaemonSet':
+    case 'CronJob':
+    case 'ReplicationController':
       return kind === scope ? path : undefined;
     case 'workload':
       return kind === 'Deployment' || kind === 'ReplicaSet' ? path : undefined;
@@ -374,7 +618,7 @@ export function fieldRole(kind: string, path: readonly (string | number)[]): Fie
     const inScope = scopedPath(rule.scope, kind, normalized);
     if (!inScope) continue;
     const rulePath = rule.path.split('.');
-    if (!startsWith(inScope, rulePath)) continue;
+    if (!coveredBy(inScope, rulePath)) continue;
     const depth = normalized.length - inScope.length + rulePath.length;
     const specific = rule.scope !== 'object';
     if (!best || depth > best.depth || (depth === best.depth && specific && best.rule.scope === 'object')) best = { rule, depth };

@@ -8,6 +8,7 @@ import type { ParsedManifest } from '../manifest';
 import { humanDuration } from './format';
 import { documentIdentity, type JourneyLookup } from './hover';
 import { TRACEABLE_KINDS } from '../../common/traceable-kinds';
+import { cronJobSummary, jobSummary } from './workloads';
 
 export type LensAction = 'apply' | 'openTimeline';
 
@@ -27,8 +28,14 @@ export interface DocumentLens {
 }
 
 
-/** `3/3 ready · 4.1 s`, `1/3 ready · in progress`, `0/3 ready · stuck: FailedScheduling`. */
+/**
+ * `3/3 ready · 4.1 s`, `1/3 ready · in progress`, `0/3 ready · stuck: FailedScheduling`; a Job's
+ * `completed · 12 s` or `failed: BackoffLimitExceeded`, a CronJob's `next Job pending` or
+ * `last Job completed · 1 min 5 s`.
+ */
 export function journeySummary(journey: Journey): string {
+  if (journey.root.kind === 'Job') return jobSummary(journey, humanDuration);
+  if (journey.root.kind === 'CronJob') return cronJobSummary(journey, humanDuration);
   const ready = `${journey.counts.ready}/${journey.counts.desired} ready`;
   switch (journey.status) {
     case 'complete':
@@ -47,6 +54,17 @@ export function journeySummary(journey: Journey): string {
   }
 }
 
+const SUMMARY_TOOLTIPS: Readonly<Record<TraceableKind, string>> = {
+  Deployment: 'Ready pods of the current ReplicaSet · time from apply to rolled out',
+  ReplicaSet: 'Ready pods · time from apply to all pods ready',
+  ReplicationController: 'Ready pods · time from apply to all pods ready',
+  StatefulSet: 'Ready pods · time from apply to all pods ready on the update revision',
+  DaemonSet: 'Ready daemon pods · time from apply to one ready pod on every eligible node',
+  Job: 'How the Job ended · time from apply to Complete',
+  CronJob: 'Its latest Job · time from apply to the first Job Complete',
+  Pod: 'Whether the pod is Ready · time from apply to Ready',
+};
+
 /** Lenses for every Kubernetes document of the file; none for other YAML. */
 export function documentLenses(manifest: ParsedManifest, lookup?: JourneyLookup): DocumentLens[] {
   const lenses: DocumentLens[] = [];
@@ -59,7 +77,7 @@ export function documentLenses(manifest: ParsedManifest, lookup?: JourneyLookup)
     const journey = lookup({ kind: identity.kind as TraceableKind, name: identity.name, namespace: identity.namespace });
     if (!journey) continue;
     lenses.push({ ...base, action: 'openTimeline', title: 'Open Timeline', journeyId: journey.id });
-    lenses.push({ ...base, action: 'openTimeline', title: journeySummary(journey), journeyId: journey.id, tooltip: 'Ready pods of the current ReplicaSet · time from apply to rolled out' });
+    lenses.push({ ...base, action: 'openTimeline', title: journeySummary(journey), journeyId: journey.id, tooltip: SUMMARY_TOOLTIPS[journey.root.kind] });
   }
   return lenses;
 }

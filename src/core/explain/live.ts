@@ -6,27 +6,32 @@
 import type { Journey, ObjectJourney, Stage } from '../journey/types';
 import type { LiveFact } from './field-roles';
 import { escapeMarkdown, humanDuration, inlineCode, plural } from './format';
+import { cronJobSummary, jobSummary, latestJob, podExit, workloadState } from './workloads';
+import { ownsPods, podsInOrder } from '../../common/kind-order';
 
 /** Nodes listed before the rest are counted. */
 const NODES_SHOWN = 8;
 
-/** Pods of the journey's current generation: the newest ReplicaSet's, or the root pod itself. */
+/**
+ * Pods of the journey's current generation: the newest ReplicaSet's for a Deployment, the newest
+ * Job's for a CronJob, the owner's own for the other workloads, or the root pod itself.
+ */
 export function currentPods(journey: Journey): ObjectJourney[] {
   const tree = journey.tree;
   if (!tree) return [];
   if (tree.ref.kind === 'Pod') return [tree];
-  if (tree.ref.kind === 'ReplicaSet') return tree.children;
+  if (ownsPods(tree.ref.kind)) return podsInOrder(tree);
   const current = tree.children[tree.children.length - 1];
-  return current ? current.children : [];
+  return current ? podsInOrder(current) : [];
 }
 
-/** Every pod the journey has seen, all ReplicaSets. */
+/** Every pod the journey has seen, under all its ReplicaSets or Jobs. */
 export function allPods(journey: Journey): ObjectJourney[] {
   const tree = journey.tree;
   if (!tree) return [];
   if (tree.ref.kind === 'Pod') return [tree];
-  if (tree.ref.kind === 'ReplicaSet') return tree.children;
-  return tree.children.flatMap((rs) => rs.children);
+  if (ownsPods(tree.ref.kind)) return tree.children;
+  return tree.children.flatMap((owner) => owner.children);
 }
 
 function livePods(pods: readonly ObjectJourney[]): ObjectJourney[] {
@@ -96,14 +101,16 @@ function replicaLines(journey: Journey): string[] {
   const lines: string[] = [];
   const r = tree?.replicas;
   const counts = journey.counts;
-  if (r) lines.push(`${r.desired} desired · ${r.ready} ready · ${r.available} available${r.updated !== undefined && r.updated !== r.desired ? ` · ${r.updated} up to date` : ''}`);
+  const kind = tree?.ref.kind;
+  if (tree && r && kind !== 'Deployment' && kind !== 'ReplicaSet' && kind !== 'ReplicationController') lines.push(escapeMarkdown(workloadState(tree) ?? ''));
+  else if (r) lines.push(`${r.desired} desired · ${r.ready} ready · ${r.available} available${r.updated !== undefined && r.updated !== r.desired ? ` · ${r.updated} up to date` : ''}`);
   else lines.push(`${counts.desired} desired · ${counts.ready} ready`);
   const pods = livePods(currentPods(journey));
   const spread = nodeSpread(pods);
   if (spread) lines.push(`running on ${escapeMarkdown(spread)}`);
   const unscheduled = pods.filter((p) => !p.pod?.node).length;
   if (unscheduled > 0) lines.push(`${plural(unscheduled, 'pod')} not on a node yet`);
-  if (counts.oldLive > 0) lines.push(`${plural(counts.oldLive, 'pod')} of older ReplicaSets still running`);
+  if (counts.oldLive > 0) lines.push(`${plural(counts.oldLive, 'pod')} of older ${kind === 'CronJob' ? 'Jobs' : 'ReplicaSets'} still running`);
   return lines;
 }
 
@@ -153,6 +160,13 @@ function restartLines(journey: Journey): string[] {
 
 function revisionLines(journey: Journey): string[] {
   const tree = journey.tree;
+  if (tree?.ref.kind === 'StatefulSet' || tree?.ref.kind === 'DaemonSet') {
+    const r = tree.replicas;
+    if (!r) return [];
+    const lines = [`${r.updated ?? 0}/${r.desired} pods on the newest template`];
+    if (r.revision) lines.push(r.currentRevision ? `rolling from revision ${escapeMarkdown(r.currentRevision)} to ${escapeMarkdown(r.revision)}` : `revision ${escapeMarkdown(r.revision)}`);
+    return lines;
+  }
   if (!tree || tree.ref.kind !== 'Deployment') return [];
   const current = tree.children[tree.children.length - 1];
   if (!current) return ['no ReplicaSet yet'];
@@ -161,6 +175,26 @@ function revisionLines(journey: Journey): string[] {
   const older = tree.children.length - 1;
   if (older > 0) lines.push(`${plural(older, 'older ReplicaSet')}`);
   return lines;
+}
+
+/** A Job's tries and how each ended, or a CronJob's runs: what its batch fields produced. */
+function runLines(journey: Journey): string[] {
+  const tree = journey.tree;
+  if (!tree) return [];
+  const job = tree.ref.kind === 'CronJob' ? latestJob(tree) : tree.ref.kind === 'Job' ? tree : undefined;
+  const lines: string[] = [];
+  if (tree.ref.kind === 'CronJob') {
+    const state = workloadState(tree);
+    if (state) lines.push(escapeMarkdown(state));
+    lines.push(job ? `latest Job ${escapeMarkdown(job.ref.name)}: ${job.status}` : 'no Job created yet');
+  }
+  if (!job) return lines;
+  if (tree.ref.kind === 'Job') lines.push(escapeMarkdown(workloadState(job) ?? ''));
+  const tries = podsInOrder(job);
+  tries.slice(0, NODES_SHOWN).forEach((pod, i) => lines.push(`try ${i + 1}: ${escapeMarkdown(pod.ref.name)} ${podExit(pod) ?? pod.pod?.phase ?? 'Pending'}${pod.pod?.node ? ` on ${escapeMarkdown(pod.pod.node)}` : ''}`));
+  if (tries.length > NODES_SHOWN) lines.push(`and ${plural(tries.length - NODES_SHOWN, 'more pod')}`);
+  if (job.stuck) lines.push(`${escapeMarkdown(job.stuck.reason)}: ${inlineCode(job.stuck.message)}`);
+  return lines.filter((line) => line.length > 0);
 }
 
 /** Markdown list items for one live fact; empty when the journey has nothing to say yet. */
@@ -180,11 +214,15 @@ export function liveFactLines(fact: LiveFact, journey: Journey, container?: stri
       return revisionLines(journey);
     case 'podTemplate':
       return replicaLines(journey);
+    case 'runs':
+      return runLines(journey);
   }
 }
 
-/** `complete in 4.1 s`, `stuck: FailedScheduling`, `in progress`. */
+/** `complete in 4.1 s`, `stuck: FailedScheduling`, `in progress`; a Job's `failed: BackoffLimitExceeded`, a CronJob's `next Job pending`. */
 export function journeyState(journey: Journey): string {
+  if (journey.root.kind === 'Job') return jobSummary(journey, humanDuration);
+  if (journey.root.kind === 'CronJob') return cronJobSummary(journey, humanDuration);
   if (journey.status === 'complete' && journey.totalDurationMs !== undefined) return `complete in ${humanDuration(journey.totalDurationMs)}`;
   if (journey.status === 'stuck' || journey.status === 'failed') {
     const reason = journey.stuckObjects[0]?.stuck.reason;

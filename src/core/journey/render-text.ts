@@ -8,6 +8,7 @@
 import { formatDuration, formatOffset } from './time';
 import { STAGE_RANK } from './records';
 import { durationStats } from './snapshot';
+import { journeyGoal, podsInOrder } from '../../common/kind-order';
 import { PHASE_NAMES, type Journey, type JourneyStatus, type ObjectJourney, type Stage, type StageKind, type StuckDetail } from './types';
 
 export interface RenderOptions {
@@ -15,7 +16,7 @@ export interface RenderOptions {
   width?: number;
   /** Show each stage's evidence (field changes, conditions, event, internals) under it. */
   evidence?: boolean;
-  /** Pods per ReplicaSet shown in full before the rest are summarised (default 5). */
+  /** Pods per owner (ReplicaSet, StatefulSet, DaemonSet, Job, RC) shown in full before the rest are summarised (default 5). */
   podsInFull?: number;
   /** Stuck pods shown in full beyond `podsInFull` (default 5). */
   stuckPodsInFull?: number;
@@ -88,7 +89,8 @@ function refText(o: ObjectJourney): string {
   return `${o.ref.kind} ${o.ref.namespace}/${o.ref.name}`;
 }
 
-function objectFacts(o: ObjectJourney): string[] {
+/** `owner` is the kind of the object above: a Job's pods are its tries, read by how they exited. */
+function objectFacts(o: ObjectJourney, owner: string | undefined): string[] {
   const facts: string[] = [];
   if (o.pod) {
     const p = o.pod;
@@ -96,10 +98,20 @@ function objectFacts(o: ObjectJourney): string[] {
     if (p.phase) facts.push(p.phase);
     facts.push(`${p.readyContainers}/${p.totalContainers} ready`);
     if (p.restarts > 0) facts.push(`${p.restarts} restart${p.restarts === 1 ? '' : 's'}`);
+    const exited = owner === 'Job' ? (p.containers.find((c) => c.exitCode !== undefined && c.exitCode !== 0) ?? p.containers.find((c) => c.exitCode !== undefined)) : undefined;
+    if (exited) facts.push(`${exited.state}, exit code ${exited.exitCode}`);
   } else if (o.replicas) {
     const r = o.replicas;
-    facts.push(`${r.ready}/${r.desired} ready`);
-    if (r.revision) facts.push(`revision ${r.revision}`);
+    if (r.job) {
+      facts.push(`${r.job.succeeded}/${r.job.completions ?? 1} succeeded`);
+      if (r.job.failed > 0) facts.push(`${r.job.failed} failed of backoffLimit ${r.job.backoffLimit}`);
+      if (r.job.active > 0) facts.push(`${r.job.active} active`);
+    } else if (r.cronJob) {
+      facts.push(`schedule ${r.cronJob.schedule}${r.cronJob.timeZone ? ` ${r.cronJob.timeZone}` : ''}`);
+      if (r.cronJob.suspended) facts.push('suspended');
+    } else if (o.ref.kind === 'DaemonSet') facts.push(`${r.ready}/${r.desired} ready, one per eligible node`);
+    else facts.push(`${r.ready}/${r.desired} ready`);
+    if (r.revision) facts.push(r.currentRevision ? `revision ${r.currentRevision} → ${r.revision}` : `revision ${r.revision}`);
     if (r.images.length > 0) facts.push(r.images.map((entry) => entry.slice(entry.indexOf('=') + 1)).join(', '));
   }
   if (o.preexisting) facts.push('existed before');
@@ -165,10 +177,10 @@ function stageLines(ctx: Ctx, stage: Stage): string[] {
   return lines;
 }
 
-function header(ctx: Ctx, o: ObjectJourney, depth: number): string[] {
+function header(ctx: Ctx, o: ObjectJourney, depth: number, owner: string | undefined): string[] {
   const indent = '  '.repeat(depth);
   const title = `${refText(o)}  [${o.status}]`;
-  const facts = objectFacts(o).join(' · ');
+  const facts = objectFacts(o, owner).join(' · ');
   const fits = indent.length + title.length + 2 + facts.length <= ctx.width;
   const lines = [`${indent}${paint(ctx, 'bold', refText(o))}  [${statusText(ctx, o.status)}]${facts && fits ? `  ${facts}` : ''}`];
   if (facts && !fits) lines.push(...wrap(facts, ctx.width - indent.length - 4).map((line) => `${indent}    ${line}`));
@@ -193,12 +205,12 @@ function problemLines(ctx: Ctx, s: StuckDetail, indent: string, origin: number):
   return lines;
 }
 
-function renderObject(ctx: Ctx, o: ObjectJourney, depth: number, out: string[]): void {
-  out.push(...header(ctx, o, depth));
+function renderObject(ctx: Ctx, o: ObjectJourney, depth: number, out: string[], owner?: string): void {
+  out.push(...header(ctx, o, depth, owner));
   for (const stage of o.stages) out.push(...stageLines(ctx, stage));
-  const pods = o.children.filter((c) => c.ref.kind === 'Pod');
+  const pods = podsInOrder(o).filter((c) => c.ref.kind === 'Pod');
   const others = o.children.filter((c) => c.ref.kind !== 'Pod');
-  for (const child of others) renderObject(ctx, child, depth + 1, out);
+  for (const child of others) renderObject(ctx, child, depth + 1, out, o.ref.kind);
   if (pods.length === 0) return;
   const shown = new Set(pods.slice(0, ctx.podsInFull));
   let extraStuck = 0;
@@ -209,7 +221,7 @@ function renderObject(ctx: Ctx, o: ObjectJourney, depth: number, out: string[]):
       extraStuck++;
     }
   }
-  for (const pod of pods) if (shown.has(pod)) renderObject(ctx, pod, depth + 1, out);
+  for (const pod of pods) if (shown.has(pod)) renderObject(ctx, pod, depth + 1, out, o.ref.kind);
   const rest = pods.filter((pod) => !shown.has(pod));
   if (rest.length > 0) renderCollapsed(ctx, rest, depth + 1, out);
 }
@@ -245,7 +257,7 @@ function renderCollapsed(ctx: Ctx, pods: ObjectJourney[], depth: number, out: st
 function collectStages(o: ObjectJourney, into: Stage[], podsInFull: number): void {
   into.push(...o.stages);
   let pods = 0;
-  for (const child of o.children) {
+  for (const child of podsInOrder(o)) {
     if (child.ref.kind === 'Pod' && ++pods > podsInFull && child.status !== 'stuck' && child.status !== 'failed') continue;
     collectStages(child, into, podsInFull);
   }
@@ -256,14 +268,20 @@ function summaryLines(ctx: Ctx, journey: Journey): string[] {
   const c = journey.counts;
   const label = (name: string): string => `  ${name.padEnd(10)}`;
   lines.push(`${label('status')}${statusText(ctx, journey.status)}${journey.done ? ' (done)' : ''}`);
-  const podFacts = [`${c.ready}/${c.desired} ready`, `${c.running} running`, `${c.scheduled} scheduled`];
+  const root = journey.root.kind;
+  // A Job's pods end (Succeeded or Failed): ready says nothing of how far it got.
+  const batch = root === 'Job' || root === 'CronJob';
+  const podFacts = batch ? [`${c.live} pod${c.live === 1 ? '' : 's'}`, `${c.running} running`, `${c.scheduled} scheduled`] : [`${c.ready}/${c.desired} ready`, `${c.running} running`, `${c.scheduled} scheduled`];
   if (c.stuck > 0) podFacts.push(`${c.stuck} stuck`);
   if (c.terminating > 0) podFacts.push(`${c.terminating} terminating`);
   if (c.deleted > 0) podFacts.push(`${c.deleted} deleted`);
   if (c.oldLive > 0) podFacts.push(`${c.oldLive} old still running`);
   if (c.restarts > 0) podFacts.push(`${c.restarts} restarts`);
   lines.push(`${label('pods')}${podFacts.join(' · ')}`);
-  if (journey.totalDurationMs !== undefined) lines.push(`${label('total')}apply → ${journey.root.kind === 'Deployment' ? 'Available' : 'complete'} in ${formatDuration(journey.totalDurationMs)}`);
+  const job = root === 'Job' ? journey.tree?.replicas?.job : undefined;
+  if (job) lines.push(`${label('job')}${job.succeeded}/${job.completions ?? 1} succeeded · ${job.failed} failed (backoffLimit ${job.backoffLimit}) · ${job.active} active`);
+  if (root === 'CronJob' && journey.tree) lines.push(`${label('jobs')}${journey.tree.children.length} created · ${journey.tree.children.filter((j) => j.status === 'complete').length} complete · ${journey.tree.children.filter((j) => j.status === 'failed').length} failed`);
+  if (journey.totalDurationMs !== undefined) lines.push(`${label('total')}apply → ${journeyGoal(root)} in ${formatDuration(journey.totalDurationMs)}`);
   else lines.push(`${label('elapsed')}${formatDuration(journey.lastChangeAt - journey.appliedAt)} so far (last change ${formatOffset(journey.lastChangeAt - journey.appliedAt)})`);
   const phases = PHASE_NAMES.filter((name) => journey.phaseStats[name]);
   if (phases.length > 0) {

@@ -3,12 +3,14 @@
  * until the object (or, for a parent, one of its children) changes, so re-reading a 10,000-pod
  * journey after one pod moved rebuilds that pod and the arrays above it, not every pod.
  */
-import { containerStateLabel, findCondition, type PodDigest, type WorkloadDigest } from './digest';
+import { containerStateLabel, findCondition, type CronJobFields, type JobFields, type PodDigest, type WorkloadDigest } from './digest';
 import { emptyCounters, type Counters, type JourneyRecord, type ObjectRecord } from './records';
 import { podMarks, podPhases, refOf } from './status';
 import {
   PHASE_NAMES,
+  type CronJobDetails,
   type DurationStats,
+  type JobDetails,
   type Journey,
   type JourneyStatus,
   type ObjectJourney,
@@ -35,13 +37,15 @@ function podDetails(record: ObjectRecord, pod: PodDigest, ctx: SnapshotContext):
     const c = statusByName.get(spec.name);
     if (c?.ready) ready++;
     restarts += c?.restartCount ?? 0;
-    containers.push({
+    const container: PodDetails['containers'][number] = {
       name: spec.name,
       state: c ? containerStateLabel(c) : pod.nodeName ? 'ContainerCreating' : 'Pending',
       ready: c?.ready ?? false,
       restarts: c?.restartCount ?? 0,
       image: spec.image,
-    });
+    };
+    if (c?.state === 'terminated' && c.terminated?.exitCode !== undefined) container.exitCode = c.terminated.exitCode;
+    containers.push(container);
   }
   const details: PodDetails = {
     readyContainers: ready,
@@ -69,8 +73,30 @@ function replicaDetails(d: WorkloadDigest): ReplicaDetails {
     available: d.availableReplicas,
     images: d.images.slice(),
   };
-  if (d.kind === 'Deployment') details.updated = d.updatedReplicas;
+  if (d.kind === 'Deployment' || d.kind === 'StatefulSet' || d.kind === 'DaemonSet') details.updated = d.updatedReplicas;
   if (d.revision) details.revision = d.revision;
+  if (d.statefulSet?.updateRevision) {
+    details.revision = d.statefulSet.updateRevision;
+    if (d.statefulSet.currentRevision && d.statefulSet.currentRevision !== d.statefulSet.updateRevision) details.currentRevision = d.statefulSet.currentRevision;
+  }
+  if (d.job) details.job = jobDetails(d.job);
+  if (d.cronJob) details.cronJob = cronJobDetails(d.cronJob);
+  return details;
+}
+
+function jobDetails(j: JobFields): JobDetails {
+  const details: JobDetails = { parallelism: j.parallelism, backoffLimit: j.backoffLimit, completionMode: j.completionMode, suspended: j.suspend, active: j.active, succeeded: j.succeeded, failed: j.failed };
+  if (j.completions !== undefined) details.completions = j.completions;
+  if (j.startTime) details.startTime = j.startTime.ms;
+  if (j.completionTime) details.completionTime = j.completionTime.ms;
+  return details;
+}
+
+function cronJobDetails(c: CronJobFields): CronJobDetails {
+  const details: CronJobDetails = { schedule: c.schedule, suspended: c.suspend, concurrencyPolicy: c.concurrencyPolicy, active: c.active };
+  if (c.timeZone) details.timeZone = c.timeZone;
+  if (c.lastScheduleTime) details.lastScheduleTime = c.lastScheduleTime.ms;
+  if (c.lastSuccessfulTime) details.lastSuccessfulTime = c.lastSuccessfulTime.ms;
   return details;
 }
 

@@ -332,24 +332,62 @@ export interface PodDetails {
   totalContainers: number;
   /** Sum of the containers' restartCount. */
   restarts: number;
-  /** Per container: state as `kubectl get pods` would summarise it (`Running`, `ContainerCreating`, `CrashLoopBackOff`, `Completed`, …). */
-  containers: { name: string; state: string; ready: boolean; restarts: number; image?: string }[];
+  /** Per container: state as `kubectl get pods` would summarise it (`Running`, `ContainerCreating`, `CrashLoopBackOff`, `Completed`, …),
+   * and the exit code while it is terminated (what tells a Job's failed try from its successful one). */
+  containers: { name: string; state: string; ready: boolean; restarts: number; image?: string; exitCode?: number }[];
   marks: PodPhaseMarks;
   phases: PodPhaseDurations;
 }
 
-/** Replica counts for a Deployment or ReplicaSet, from its spec and status. */
+/**
+ * Replica counts for any workload, from its spec and status, read as the digest reads them: a
+ * DaemonSet's `desired` is desiredNumberScheduled, a Job's its completions, a CronJob's 1.
+ */
 export interface ReplicaDetails {
   desired: number;
   current: number;
   ready: number;
   available: number;
-  /** Deployment only: replicas of the newest template. */
+  /** Deployment, StatefulSet and DaemonSet: replicas of the newest template. */
   updated?: number;
-  /** `deployment.kubernetes.io/revision`. */
+  /** `deployment.kubernetes.io/revision`, or a StatefulSet's `status.updateRevision` (`web-7b9b`). */
   revision?: string;
+  /** StatefulSet: `status.currentRevision`, when it is not yet the update revision (a rolling update under way). */
+  currentRevision?: string;
   /** Container images of the pod template, `name=image`. */
   images: string[];
+  /** Jobs only. */
+  job?: JobDetails;
+  /** CronJobs only. */
+  cronJob?: CronJobDetails;
+}
+
+/** A Job's spec and status counts. */
+export interface JobDetails {
+  /** `spec.completions`; absent when unset (one success completes the Job). */
+  completions?: number;
+  parallelism: number;
+  backoffLimit: number;
+  completionMode: string;
+  suspended: boolean;
+  active: number;
+  succeeded: number;
+  /** Failed pods so far: each one was a retry while the back-off limit held. */
+  failed: number;
+  startTime?: number;
+  completionTime?: number;
+}
+
+/** A CronJob's schedule and the state of its runs. */
+export interface CronJobDetails {
+  schedule: string;
+  timeZone?: string;
+  suspended: boolean;
+  concurrencyPolicy: string;
+  /** Jobs running now (`status.active`). */
+  active: number;
+  lastScheduleTime?: number;
+  lastSuccessfulTime?: number;
 }
 
 /** One object's journey, with the objects it owns. */
@@ -371,7 +409,7 @@ export interface ObjectJourney {
   children: ObjectJourney[];
   /** Pods only. */
   pod?: PodDetails;
-  /** Deployments and ReplicaSets only. */
+  /** Workloads only (every kind but Pod). */
   replicas?: ReplicaDetails;
 }
 

@@ -1,5 +1,7 @@
 /**
- * The Journeys view as data: applied manifest → Deployment → ReplicaSet(s) → Pods. Tree nodes
+ * The Journeys view as data: applied manifest → Deployment → ReplicaSet(s) → Pods, StatefulSet →
+ * pods by ordinal, DaemonSet → pods by node, Job → pods (its tries), CronJob → Jobs → pods,
+ * ReplicationController → pods. Tree nodes
  * are a union keyed by `type`, each kind with one descriptor function that turns the latest
  * journey snapshot into a plain item model (label, description, Markdown tooltip, codicon and
  * theme colour ids, context value); the VS Code provider only converts models into TreeItems.
@@ -8,11 +10,13 @@
  * object. A node holds identity only; its look is computed from the session each time, and its
  * signature tells the provider whether a refresh is needed.
  *
- * Above POD_LIMIT pods under one ReplicaSet, the view shows the stuck and failed pods first, then
+ * Above POD_LIMIT pods under one owner, the view shows the stuck and failed pods first, then
  * the others up to the limit, and one summary node for the rest.
  */
 import { escapeMarkdown, humanDuration, inlineCode, plural } from '../../core/explain/format';
 import { journeySummary } from '../../core/explain/lens';
+import { clockTime, podExit, workloadState } from '../../core/explain/workloads';
+import { journeyGoal, ownsPods, podsInOrder } from '../../common/kind-order';
 import type { Journey, JourneyStatus, ObjectJourney, PodDetails, TraceableKind } from '../../core/journey/types';
 import type { AppliedEntry, AppliedManifest, TraceSession } from './trace-session';
 
@@ -74,11 +78,26 @@ export const CONTEXT_VALUES = {
   applied: 'kubeJourney.applied',
   deployment: 'kubeJourney.deployment',
   replicaSet: 'kubeJourney.replicaSet',
+  statefulSet: 'kubeJourney.statefulSet',
+  daemonSet: 'kubeJourney.daemonSet',
+  job: 'kubeJourney.job',
+  cronJob: 'kubeJourney.cronJob',
+  replicationController: 'kubeJourney.replicationController',
   pod: 'kubeJourney.pod',
   /** A pod the scheduler has not bound: offers the scheduler's per-node verdicts. */
   unscheduledPod: 'kubeJourney.pod.unscheduled',
   morePods: 'kubeJourney.morePods',
 } as const;
+
+const WORKLOAD_CONTEXT: Readonly<Record<Exclude<TraceableKind, 'Pod'>, string>> = {
+  Deployment: CONTEXT_VALUES.deployment,
+  ReplicaSet: CONTEXT_VALUES.replicaSet,
+  StatefulSet: CONTEXT_VALUES.statefulSet,
+  DaemonSet: CONTEXT_VALUES.daemonSet,
+  Job: CONTEXT_VALUES.job,
+  CronJob: CONTEXT_VALUES.cronJob,
+  ReplicationController: CONTEXT_VALUES.replicationController,
+};
 
 export function statusIcon(status: JourneyStatus): ItemIcon {
   switch (status) {
@@ -113,14 +132,31 @@ export function podStatusText(pod: PodDetails | undefined, status: JourneyStatus
   return pod.phase ?? 'Pending';
 }
 
-export function podDescription(object: ObjectJourney): string {
+/** Where a pod sits under its owner: a DaemonSet's pod is read by its node, a Job's by its try. */
+export interface PodPlace {
+  ownerKind?: TraceableKind;
+  /** 1-based position among the owner's pods, in the owner's order. */
+  position?: number;
+}
+
+export function podDescription(object: ObjectJourney, place: PodPlace = {}): string {
   const pod = object.pod;
-  const parts = [pod?.node ?? 'not scheduled', podStatusText(pod, object.status)];
-  if (pod) {
+  const parts: string[] = [];
+  if (place.ownerKind === 'Job' && place.position !== undefined) parts.push(`try ${place.position}`);
+  // A DaemonSet's pod has its node in its label.
+  if (place.ownerKind !== 'DaemonSet' || !pod?.node) parts.push(pod?.node ?? 'not scheduled');
+  const exit = place.ownerKind === 'Job' ? podExit(object) : undefined;
+  parts.push(exit ?? podStatusText(pod, object.status));
+  if (pod && !exit) {
     parts.push(`${pod.readyContainers}/${pod.totalContainers} ready`);
     parts.push(plural(pod.restarts, 'restart'));
-  }
+  } else if (pod && pod.restarts > 0) parts.push(plural(pod.restarts, 'restart'));
   return parts.join(' · ');
+}
+
+/** A DaemonSet's pods lead with their node, so hundreds of them read as the nodes they cover. */
+function podLabel(object: ObjectJourney, place: PodPlace): string {
+  return place.ownerKind === 'DaemonSet' && object.pod?.node ? `${object.pod.node} · ${object.ref.name}` : object.ref.name;
 }
 
 function durationsLine(pod: PodDetails): string | undefined {
@@ -154,25 +190,89 @@ export function podTooltip(object: ObjectJourney): string {
   return lines.join('\n\n');
 }
 
+/** How a journey stands, after the root's own counts: `7 s`, `in progress`, `stuck: FailedScheduling`. */
+function journeyOutcome(journey: Journey): string {
+  switch (journey.status) {
+    case 'complete':
+      return journey.totalDurationMs !== undefined ? humanDuration(journey.totalDurationMs) : 'complete';
+    case 'stuck':
+    case 'failed': {
+      const reason = journey.tree?.stuck?.reason ?? journey.stuckObjects[0]?.stuck.reason;
+      return `${journey.status}${reason ? `: ${reason}` : ''}`;
+    }
+    case 'progressing':
+      return 'in progress';
+    case 'pending':
+      return 'waiting for the API server';
+    case 'deleted':
+      return 'deleted';
+  }
+}
+
 function workloadDescription(object: ObjectJourney, journey: Journey, isRoot: boolean): string {
   const parts: string[] = [object.ref.kind];
   const r = object.replicas;
-  if (object.ref.kind === 'ReplicaSet' && r?.revision) parts.push(`rev ${r.revision}`);
-  if (isRoot) parts.push(journeySummary(journey));
-  else if (r) parts.push(`${r.ready}/${r.desired} ready`);
+  const kind = object.ref.kind;
+  if (kind === 'ReplicaSet' && r?.revision) parts.push(`rev ${r.revision}`);
+  if (kind === 'Deployment' || kind === 'ReplicaSet') {
+    if (isRoot) parts.push(journeySummary(journey));
+    else if (r) parts.push(`${r.ready}/${r.desired} ready`);
+  } else {
+    const state = workloadState(object);
+    if (state) parts.push(state);
+    if (isRoot) parts.push(kind === 'CronJob' ? journeySummary(journey) : journeyOutcome(journey));
+    else if (kind === 'Job' && object.status !== 'progressing' && object.status !== 'pending') parts.push(object.status === 'complete' ? 'completed' : journeyStatusWord(object));
+  }
   if (object.preexisting) parts.push('from before');
   return parts.join(' · ');
+}
+
+function journeyStatusWord(object: ObjectJourney): string {
+  return object.stuck ? `${object.status}: ${object.stuck.reason}` : object.status;
+}
+
+/** The kind's own facts for its tooltip: revision, nodes, completions and retries, schedule. */
+function kindLines(object: ObjectJourney): string[] {
+  const r = object.replicas;
+  if (!r) return [];
+  switch (object.ref.kind) {
+    case 'StatefulSet':
+      return r.revision ? [r.currentRevision ? `Rolling from revision ${inlineCode(r.currentRevision)} to ${inlineCode(r.revision)}` : `Revision ${inlineCode(r.revision)}`] : [];
+    case 'DaemonSet':
+      return [`${plural(r.desired, 'eligible node')} · ${r.current} scheduled · ${r.ready} ready · ${r.available} available${r.updated !== undefined ? ` · ${r.updated} up to date` : ''}`];
+    case 'Job': {
+      const job = r.job;
+      if (!job) return [];
+      const lines = [`completions ${job.completions ?? 'unset (one success)'} · parallelism ${job.parallelism} · backoffLimit ${job.backoffLimit}${job.completionMode === 'Indexed' ? ' · Indexed' : ''}`];
+      lines.push(`${job.succeeded} succeeded · ${job.failed} failed (${plural(job.failed, 'retry', 'retries')} of ${job.backoffLimit}) · ${job.active} active${job.suspended ? ' · suspended' : ''}`);
+      if (job.startTime !== undefined) lines.push(`Started ${timeOfDay(job.startTime)}${job.completionTime !== undefined ? ` · completed ${timeOfDay(job.completionTime)}` : ''}`);
+      return lines;
+    }
+    case 'CronJob': {
+      const cron = r.cronJob;
+      if (!cron) return [];
+      const lines = [`Schedule ${inlineCode(cron.schedule)}${cron.timeZone ? ` in ${escapeMarkdown(cron.timeZone)}` : ''} · concurrencyPolicy ${cron.concurrencyPolicy}${cron.suspended ? ' · suspended' : ''}`];
+      const runs = [cron.lastScheduleTime !== undefined ? `Last run ${clockTime(cron.lastScheduleTime)}` : 'No run yet', cron.lastSuccessfulTime !== undefined ? `last success ${clockTime(cron.lastSuccessfulTime)}` : undefined];
+      lines.push([...runs.filter((x): x is string => x !== undefined), `${plural(object.children.length, 'Job')} traced`].join(' · '));
+      return lines;
+    }
+    default:
+      return [];
+  }
 }
 
 function workloadTooltip(object: ObjectJourney, journey: Journey, isRoot: boolean): string {
   const lines = [`**${object.ref.kind}** ${escapeMarkdown(`${object.ref.namespace}/${object.ref.name}`)} · ${object.status}`];
   const r = object.replicas;
-  if (r) {
+  const ownCounts = object.ref.kind === 'Job' || object.ref.kind === 'CronJob' || object.ref.kind === 'DaemonSet';
+  if (r && !ownCounts) {
     lines.push(`${r.desired} desired · ${r.current} current · ${r.ready} ready · ${r.available} available${r.updated !== undefined ? ` · ${r.updated} up to date` : ''}`);
-    if (r.images.length > 0) lines.push(`Images: ${r.images.map(inlineCode).join(', ')}`);
   }
+  lines.push(...kindLines(object));
+  if (r && r.images.length > 0) lines.push(`Images: ${r.images.map(inlineCode).join(', ')}`);
   if (isRoot) {
-    lines.push(`Applied at ${timeOfDay(journey.appliedAt)}${journey.totalDurationMs !== undefined ? ` · rolled out in ${humanDuration(journey.totalDurationMs)}` : ''}`);
+    const done = object.ref.kind === 'Deployment' ? 'rolled out' : journeyGoal(object.ref.kind);
+    lines.push(`Applied at ${timeOfDay(journey.appliedAt)}${journey.totalDurationMs !== undefined ? ` · ${done} in ${humanDuration(journey.totalDurationMs)}` : ''}`);
     if (journey.stuckCount > 0) lines.push(`${plural(journey.stuckCount, 'object')} stuck or failed`);
   }
   if (object.stuck) lines.push(`$(warning) **${escapeMarkdown(object.stuck.reason)}**: ${inlineCode(object.stuck.message)}`);
@@ -207,7 +307,7 @@ function indexOf(tree: ObjectJourney): Map<string, { object: ObjectJourney; pare
   return index;
 }
 
-/** Pods to show under a ReplicaSet: every stuck or failed pod first, then the rest in creation order, up to the limit. */
+/** Pods to show under their owner: every stuck or failed pod first, then the rest in creation order, up to the limit. */
 export function visiblePods(pods: readonly ObjectJourney[], limit = POD_LIMIT): { shown: ObjectJourney[]; hidden: ObjectJourney[] } {
   if (pods.length <= limit) return { shown: [...pods], hidden: [] };
   const troubled = pods.filter((p) => p.status === 'stuck' || p.status === 'failed');
@@ -289,8 +389,8 @@ export class JourneyTreeModel {
       case 'object': {
         const object = this.objectOf(node);
         if (!object) return [];
-        if (object.ref.kind === 'Deployment') return object.children.map((child) => this.objectNode(node.journeyId, child, node.id));
-        const { shown, hidden } = visiblePods(object.children);
+        if (!ownsPods(object.ref.kind)) return object.children.map((child) => this.objectNode(node.journeyId, child, node.id));
+        const { shown, hidden } = visiblePods(podsInOrder(object));
         const nodes: JourneyTreeNode[] = shown.map((child) => this.objectNode(node.journeyId, child, node.id));
         if (hidden.length > 0) nodes.push(this.intern({ type: 'morePods', id: `more:${node.id}`, journeyId: node.journeyId, parentId: node.id }, node.id));
         return nodes;
@@ -349,15 +449,16 @@ export class JourneyTreeModel {
       case 'object': {
         const journey = this.session.journey(node.journeyId);
         if (!journey) return undefined;
-        const object = this.objectOf(node) ?? (journey.root.name === node.name && journey.root.kind === node.kind ? { ref: journey.root, status: journey.status, stages: [], children: [] } : undefined);
+        const found = journey.tree ? indexOf(journey.tree).get(objectKey(node.kind, node.namespace, node.name)) : undefined;
+        const object = found?.object ?? (journey.root.name === node.name && journey.root.kind === node.kind ? { ref: journey.root, status: journey.status, stages: [], children: [] } : undefined);
         if (!object) return undefined;
-        return objectItem(object, journey, journey.root.kind === node.kind && journey.root.name === node.name);
+        return objectItem(object, journey, journey.root.kind === node.kind && journey.root.name === node.name, placeOf(object, found?.parent));
       }
       case 'morePods': {
         const parent = this.nodes.get(node.parentId);
         const object = parent?.type === 'object' ? this.objectOf(parent) : undefined;
         if (!object) return undefined;
-        const { hidden } = visiblePods(object.children);
+        const { hidden } = visiblePods(podsInOrder(object));
         return {
           label: `${hidden.length.toLocaleString('en-US')} more pods`,
           description: hiddenSummary(hidden),
@@ -403,13 +504,20 @@ function appliedItem(entry: AppliedEntry): TreeItemModel {
   };
 }
 
-function objectItem(object: ObjectJourney, journey: Journey, isRoot: boolean): TreeItemModel {
+/** A pod's owner kind, and for a Job's pods which try it was (creation order). */
+function placeOf(object: ObjectJourney, parent: ObjectJourney | undefined): PodPlace {
+  if (object.ref.kind !== 'Pod' || !parent) return {};
+  if (parent.ref.kind !== 'Job') return { ownerKind: parent.ref.kind };
+  return { ownerKind: 'Job', position: parent.children.indexOf(object) + 1 };
+}
+
+function objectItem(object: ObjectJourney, journey: Journey, isRoot: boolean, place: PodPlace): TreeItemModel {
   const icon = statusIcon(object.status);
   if (object.ref.kind === 'Pod') {
     const unscheduled = !object.pod?.node && object.status !== 'deleted';
     return {
-      label: object.ref.name,
-      description: isRoot ? `${podDescription(object)} · ${journeySummary(journey)}` : podDescription(object),
+      label: podLabel(object, place),
+      description: isRoot ? `${podDescription(object)} · ${journeySummary(journey)}` : podDescription(object, place),
       tooltip: podTooltip(object),
       icon,
       contextValue: unscheduled ? CONTEXT_VALUES.unscheduledPod : CONTEXT_VALUES.pod,
@@ -422,7 +530,7 @@ function objectItem(object: ObjectJourney, journey: Journey, isRoot: boolean): T
     description: workloadDescription(object, journey, isRoot),
     tooltip: workloadTooltip(object, journey, isRoot),
     icon,
-    contextValue: object.ref.kind === 'Deployment' ? CONTEXT_VALUES.deployment : CONTEXT_VALUES.replicaSet,
+    contextValue: WORKLOAD_CONTEXT[object.ref.kind],
     collapsible: hasChildren ? (object.preexisting ? 'collapsed' : 'expanded') : 'none',
   };
 }

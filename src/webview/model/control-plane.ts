@@ -95,7 +95,9 @@ function requestArrows(stage: Stage, ref: JourneyObjectRef, actor: Actor): Arrow
     case 'suspended':
       return [];
     case 'scaled':
-      return [write('scale ReplicaSet (spec.replicas)')];
+      // A DaemonSet's "scale" is its controller counting eligible nodes into its status.
+      if (ref.kind === 'DaemonSet') return [inferred(actor, 'apiserver', 'status', `update daemonsets/status: ${stage.title}`)];
+      return [write(ref.kind === 'Deployment' ? 'scale ReplicaSet (spec.replicas)' : `scale ${what} (spec.replicas)`)];
     case 'podCreated':
       return [inferred(actorOf(stage.component), 'apiserver', 'request', `create Pod ${ref.name}`)];
     case 'failedScheduling':

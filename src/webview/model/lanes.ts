@@ -1,12 +1,13 @@
 /**
- * The lane list: one lane per object of the journey tree (Deployment, each ReplicaSet, each Pod),
- * in tree order. Above `simplifyAbovePods` pods the list is simplified the way large graphs are:
+ * The lane list: one lane per object of the journey tree (Deployment, each ReplicaSet, each Pod;
+ * a StatefulSet or DaemonSet and its pods; a CronJob, its Jobs and theirs), in tree order. Above `simplifyAbovePods` pods the list is simplified the way large graphs are:
  * per ReplicaSet, every stuck or failed pod stays (always, however many), plus the first pods and
  * the slowest ones; the rest collapse into one summary lane that draws their stage times as a
  * density strip. "Show all pods" lists every pod; drawing is virtualised either way.
  */
 import type { JourneyStatus, ObjectJourney, StageKind } from '../../core/journey/types';
 import { journeyObjectKey } from '../../protocol/timeline-protocol';
+import { podsInOrder } from '../../common/kind-order';
 
 /** `Kind/namespace/name`: stable across snapshots (the uid is unknown until the object is seen). */
 export const objectKey = journeyObjectKey;
@@ -156,10 +157,13 @@ export function buildLanes(tree: ObjectJourney | undefined, origin: number, now:
     lanes.push({ type: 'object', key, depth, object: node });
     const pods: ObjectJourney[] = [];
     for (const child of node.children) {
-      if (child.ref.kind === 'Pod') {
-        pods.push(child);
-        extend(child);
-      } else visit(child, depth + 1);
+      if (child.ref.kind !== 'Pod') visit(child, depth + 1);
+    }
+    // In the owner's order: a StatefulSet's by ordinal, a DaemonSet's by node.
+    for (const child of podsInOrder(node)) {
+      if (child.ref.kind !== 'Pod') continue;
+      pods.push(child);
+      extend(child);
     }
     if (pods.length === 0) return;
     if (!simplify || pods.length <= firstPods + slowestPods) {

@@ -52,6 +52,24 @@ export interface SegmentLayout {
   readonly open?: boolean;
 }
 
+/**
+ * A controller waiting on purpose (a StatefulSet for its previous pod to be Ready, a CronJob for
+ * its schedule, a Job's back-off) or a suspended Job or CronJob: a span from the `waiting` or
+ * `suspended` stage to what ended it, the next pod or Job created (on the object's own lane or
+ * below it), so a wait reads as time spent waiting rather than as a point.
+ */
+export interface WaitLayout {
+  readonly stageIndex: number;
+  readonly x0: number;
+  readonly x1: number;
+  readonly ms: number;
+  readonly kind: 'waiting' | 'suspended';
+  /** `waited 2.4s`, present when it fits. */
+  readonly label?: string;
+  /** Nothing ended the wait yet: it runs to now. */
+  readonly open?: boolean;
+}
+
 export interface RowLabel {
   /** One-character status sign (also announced by text, never by colour alone). */
   readonly glyph: string;
@@ -75,6 +93,7 @@ export interface ObjectRowLayout extends RowBase {
   readonly lane: ObjectLane;
   readonly marks: readonly MarkLayout[];
   readonly segments: readonly SegmentLayout[];
+  readonly waits: readonly WaitLayout[];
 }
 
 /** Per stage kind, how many folded pods reached it in each horizontal bucket. */
@@ -117,12 +136,23 @@ export const STATUS_GLYPHS: Readonly<Record<JourneyStatus | 'summary', string>> 
   summary: '…',
 };
 
-const KIND_SHORT: Record<string, string> = { Deployment: 'deploy', ReplicaSet: 'rs', Pod: 'pod' };
+/** kubectl's short names. */
+const KIND_SHORT: Record<string, string> = { Deployment: 'deploy', ReplicaSet: 'rs', StatefulSet: 'sts', DaemonSet: 'ds', Job: 'job', CronJob: 'cj', ReplicationController: 'rc', Pod: 'pod' };
+
+/** A workload's counts in its own terms: `2/2`, a Job's `1/1 succeeded`, a CronJob's schedule. */
+function replicaDetail(o: ObjectJourney): string | undefined {
+  const r = o.replicas;
+  if (!r) return undefined;
+  if (r.job) return `${r.job.succeeded}/${r.job.completions ?? 1} succeeded${r.job.failed > 0 ? ` · ${r.job.failed} failed` : ''}`;
+  if (r.cronJob) return r.cronJob.schedule;
+  return `${r.ready}/${r.desired}`;
+}
 
 function objectLabel(lane: ObjectLane): RowLabel {
   const o = lane.object;
   const details: string[] = [];
-  if (o.replicas) details.push(`${o.replicas.ready}/${o.replicas.desired}`);
+  const counts = replicaDetail(o);
+  if (counts) details.push(counts);
   if (lane.note === 'slowest') details.push('slowest');
   if (o.stuck) details.push(o.stuck.reason);
   return { glyph: STATUS_GLYPHS[o.status], status: o.status, kind: KIND_SHORT[o.ref.kind] ?? o.ref.kind, name: o.ref.name, detail: details.length > 0 ? details.join(' · ') : undefined };
@@ -154,6 +184,39 @@ function lifelineEnd(o: ObjectJourney, origin: number, nowMs: number): { ms: num
   return { ms: Math.max(nowMs, last ?? nowMs), open: true };
 }
 
+/** When the wait that began at `from` ended: the first pod or Job created after it, below the object or by it; undefined if none yet. */
+function waitEnd(o: ObjectJourney, stageIndex: number, from: number): number | undefined {
+  let end: number | undefined;
+  const consider = (time: number | undefined): void => {
+    if (time !== undefined && time > from && (end === undefined || time < end)) end = time;
+  };
+  for (const child of o.children) consider(child.createdAt);
+  for (let i = stageIndex + 1; i < o.stages.length; i++) if (o.stages[i].kind === 'jobCreated' || o.stages[i].kind === 'podCreated') consider(o.stages[i].time);
+  return end;
+}
+
+function layoutWaits(o: ObjectJourney, scale: TimeScale, origin: number, options: LayoutOptions, finished: boolean): WaitLayout[] {
+  const waits: WaitLayout[] = [];
+  o.stages.forEach((stage, i) => {
+    if (stage.kind !== 'waiting' && stage.kind !== 'suspended') return;
+    const from = stage.time;
+    const created = waitEnd(o, i, from);
+    // A wait nothing ended lasts until the object's next stage once it finished, else until now.
+    const next = o.stages.slice(i + 1).find((s) => s.time > from && s.kind !== 'waiting');
+    const open = created === undefined && !finished;
+    const toMs = created !== undefined ? created - origin : open ? Math.max(options.nowMs, from - origin) : next ? next.time - origin : from - origin;
+    const ms = toMs - (from - origin);
+    if (ms <= 0) return;
+    const x0 = scale.toX(from - origin);
+    const x1 = scale.toX(toMs);
+    if (x1 < scale.x0 - 8 || x0 > scale.x1 + 8) return;
+    const text = `${stage.kind === 'suspended' ? 'suspended' : 'waited'} ${formatDuration(ms)}${open ? ' so far' : ''}`;
+    const fits = options.measure(text) + 8 <= x1 - x0;
+    waits.push({ stageIndex: i, x0, x1, ms, kind: stage.kind, ...(fits ? { label: text } : {}), ...(open ? { open } : {}) });
+  });
+  return waits;
+}
+
 function layoutObjectRow(lane: ObjectLane, index: number, y: number, scale: TimeScale, origin: number, options: LayoutOptions): ObjectRowLayout {
   const stages = lane.object.stages;
   const marks: MarkLayout[] = [];
@@ -178,7 +241,10 @@ function layoutObjectRow(lane: ObjectLane, index: number, y: number, scale: Time
     const x = scale.toX(end.ms);
     if (x >= left && prevX <= right) segments.push({ ...segment(prevX, x, end.ms - prevMs, options.measure, end.open ? ' so far' : ''), open: end.open });
   }
-  return { type: 'object', index, y, depth: lane.depth, lane, label: objectLabel(lane), marks, segments };
+  const waits = layoutWaits(lane.object, scale, origin, options, !end.open);
+  // A wait's own label says what that stretch was: the lifeline's duration under it would overlap.
+  const unlabelled = waits.length === 0 ? segments : segments.map((s) => (s.label && waits.some((w) => w.label && (s.x0 + s.x1) / 2 >= w.x0 && (s.x0 + s.x1) / 2 <= w.x1) ? { x0: s.x0, x1: s.x1, ms: s.ms, ...(s.open ? { open: s.open } : {}) } : s));
+  return { type: 'object', index, y, depth: lane.depth, lane, label: objectLabel(lane), marks, segments: unlabelled, waits };
 }
 
 function segment(x0: number, x1: number, ms: number, measure: (text: string) => number, suffix = ''): SegmentLayout {

@@ -53,12 +53,31 @@ export function statsCells(stats: DurationStats | undefined): { count: string; p
 
 const count = new Intl.NumberFormat('en-US');
 
-/** One line for the header: `9,801/10,000 ready · 9,900 scheduled · 9,801 running · 199 stuck`. */
+/**
+ * A Job's or CronJob's own counts: its pods end (Succeeded or Failed), so `ready` says nothing of
+ * how far it got, and a failed pod it retried is not stuck.
+ */
+function batchParts(journey: Journey, n: (value: number) => string): string[] | undefined {
+  const tree = journey.tree;
+  const job = tree?.replicas?.job;
+  if (job) {
+    const parts = [`${n(job.succeeded)}/${n(job.completions ?? 1)} succeeded`];
+    if (job.failed > 0) parts.push(`${n(job.failed)} failed`);
+    if (job.active > 0) parts.push(`${n(job.active)} active`);
+    return parts;
+  }
+  const cron = tree?.replicas?.cronJob;
+  if (cron) return [`schedule ${cron.schedule}`, `${n(tree.children.length)} Job${tree.children.length === 1 ? '' : 's'}`];
+  return undefined;
+}
+
+/** One line for the header: `9,801/10,000 ready · 9,900 scheduled · 9,801 running · 199 stuck`; a Job's `1/1 succeeded · 1 failed`. */
 export function countsLine(journey: Journey): string {
   const c = journey.counts;
   const n = (value: number): string => count.format(value);
-  const parts = [`${n(c.ready)}/${n(c.desired)} ready`, `${n(c.scheduled)} scheduled`, `${n(c.running)} running`];
-  if (journey.stuckCount > 0) parts.push(`${n(journey.stuckCount)} stuck`);
+  const batch = batchParts(journey, n);
+  const parts = batch ? [...batch, `${n(c.scheduled)} scheduled`] : [`${n(c.ready)}/${n(c.desired)} ready`, `${n(c.scheduled)} scheduled`, `${n(c.running)} running`];
+  if (journey.stuckCount > 0 && !(batch && journey.status === 'complete')) parts.push(`${n(journey.stuckCount)} ${batch ? 'stuck or failed' : 'stuck'}`);
   if (c.restarts > 0) parts.push(`${n(c.restarts)} restarts`);
   if (c.terminating > 0) parts.push(`${n(c.terminating)} terminating`);
   if (c.oldLive > 0) parts.push(`${n(c.oldLive)} old`);

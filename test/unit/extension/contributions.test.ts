@@ -84,6 +84,16 @@ describe('package.json contributes, against the command table', () => {
     }
   });
 
+  it('offers Open Timeline and the object YAML on every traced kind’s row', () => {
+    const entries = contributed.menus['view/item/context'];
+    const objects = [CONTEXT_VALUES.deployment, CONTEXT_VALUES.replicaSet, CONTEXT_VALUES.statefulSet, CONTEXT_VALUES.daemonSet, CONTEXT_VALUES.job, CONTEXT_VALUES.cronJob, CONTEXT_VALUES.replicationController, CONTEXT_VALUES.pod, CONTEXT_VALUES.unscheduledPod];
+    for (const command of ['kubeJourney.openTimeline', 'kubeJourney.showObjectYaml']) {
+      const when = entries.filter((e) => e.command === command).map((e) => /viewItem =~ \/(.+?)\/(?:\s|$)/.exec(e.when ?? '')?.[1]);
+      assert.ok(when.length > 0, command);
+      for (const regex of when) for (const value of objects) assert.match(value, new RegExp(regex ?? '^$'), `${command} on ${value}`);
+    }
+  });
+
   it('offers the scheduler verdicts only for unscheduled pods', () => {
     const entry = contributed.menus['view/item/context'].find((e) => e.command === 'kubeJourney.showSchedulerVerdicts');
     assert.match(entry?.when ?? '', new RegExp(`viewItem == ${CONTEXT_VALUES.unscheduledPod.replace(/\./g, '\\.')}$`));

@@ -1,0 +1,118 @@
+/**
+ * The Journeys view for StatefulSets, DaemonSets, Jobs, CronJobs and ReplicationControllers:
+ * each kind's children in the order that kind gives them, its own counts in the description and
+ * tooltip, and context values the tree's actions know.
+ */
+import assert from 'node:assert/strict';
+import type { Journey } from '../../../src/core/journey/types';
+import { CONTEXT_VALUES, JourneyTreeModel, POD_LIMIT, type JourneyTreeNode } from '../../../src/extension/headless/journey-tree-model';
+import { TraceSession } from '../../../src/extension/headless/trace-session';
+import { clockTime } from '../../../src/core/explain/workloads';
+import { cronJobJourney, daemonSetJourney, failedJobJourney, jobJourney, replicationControllerJourney, statefulSetJourney, waitingCronJobJourney, type TraceTarget } from '../journey/kind-journeys';
+import { T0 } from '../journey/objects';
+
+/** A session holding one journey, recorded as Apply and Trace records it; returns the model and the root's node. */
+function treeOf(build: (into: TraceTarget) => Journey): { model: TraceSession; tree: JourneyTreeModel; root: JourneyTreeNode; journey: Journey } {
+  const session = new TraceSession();
+  const journey = build(session);
+  session.recordManifest({
+    key: 'file:///work/kinds.yaml',
+    label: 'kinds.yaml',
+    target: 'Simulator',
+    appliedAt: T0,
+    entries: [{ documentIndex: 0, display: `${journey.root.kind.toLowerCase()}/${journey.root.name}`, kind: journey.root.kind, name: journey.root.name, namespace: 'default', line: 1, action: 'created', journeyId: journey.id }],
+  });
+  const tree = new JourneyTreeModel(session);
+  const [manifest] = tree.children();
+  const [root] = tree.children(manifest);
+  return { model: session, tree, root, journey };
+}
+
+function labels(tree: JourneyTreeModel, nodes: readonly JourneyTreeNode[]): string[] {
+  return nodes.map((n) => tree.item(n)?.label ?? '?');
+}
+
+describe('journey tree model: workload kinds beyond Deployments', () => {
+  it('StatefulSet: pods in ordinal order (web-10 after web-9), the revision in the row, a statefulSet context value', () => {
+    // Parallel: all pods created in the same second, so creation order cannot tell web-2 from web-10.
+    const { tree, root } = treeOf((into) => statefulSetJourney(12, into, true));
+    const item = tree.item(root)!;
+    assert.match(item.description ?? '', /^StatefulSet · 12\/12 ready · revision web-7b9b · \d+(\.\d)? s$/);
+    assert.equal(item.contextValue, CONTEXT_VALUES.statefulSet);
+    assert.match(item.tooltip ?? '', /Revision `web-7b9b`/);
+    assert.match(item.tooltip ?? '', /all pods ready in/);
+    assert.deepEqual(labels(tree, tree.children(root)), Array.from({ length: 12 }, (_, i) => `web-${i}`));
+  });
+
+  it('DaemonSet: one row per node, the node leading the label, in node order; the limit and "more pods" still hold', () => {
+    const nodes = POD_LIMIT + 10;
+    const { tree, root } = treeOf((into) => daemonSetJourney(nodes, into));
+    assert.match(tree.item(root)?.description ?? '', new RegExp(`^DaemonSet · ${nodes}/${nodes} ready on ${nodes} nodes · `));
+    assert.equal(tree.item(root)?.contextValue, CONTEXT_VALUES.daemonSet);
+    const children = tree.children(root);
+    assert.equal(children.length, POD_LIMIT + 1);
+    const shown = labels(tree, children.slice(0, POD_LIMIT));
+    assert.match(shown[0], /^node-1 · fluentd-\w+$/);
+    assert.match(shown[9], /^node-10 · /, 'numeric node order');
+    assert.match(shown[POD_LIMIT - 1], new RegExp(`^node-${POD_LIMIT} · `));
+    const pod = tree.item(children[0])!;
+    assert.equal(pod.description, 'Running · 1/1 ready · 0 restarts', 'the node is in the label, not repeated');
+    const more = tree.item(children[POD_LIMIT])!;
+    assert.equal(more.label, '10 more pods');
+    assert.equal(more.description, '10 ready');
+  });
+
+  it('Job: its pods are its tries, with exit codes; the row counts successes and failures', () => {
+    const { tree, root } = treeOf(jobJourney);
+    const item = tree.item(root)!;
+    assert.match(item.description ?? '', /^Job · 1\/1 succeeded · 1 failed · \d+(\.\d)? s$/);
+    assert.equal(item.contextValue, CONTEXT_VALUES.job);
+    assert.match(item.tooltip ?? '', /completions 1 · parallelism 1 · backoffLimit 4/);
+    assert.match(item.tooltip ?? '', /1 succeeded · 1 failed \(1 retry of 4\) · 0 active/);
+    assert.match(item.tooltip ?? '', /Job Complete in/);
+    const pods = tree.children(root);
+    assert.deepEqual(pods.map((p) => tree.item(p)?.description), ['try 1 · node-1 · Error (exit code 1)', 'try 2 · node-2 · Completed (exit code 0)']);
+    assert.equal(tree.item(pods[0])?.icon.id, 'error');
+  });
+
+  it('Job: a failed Job names upstream’s reason', () => {
+    const { tree, root } = treeOf(failedJobJourney);
+    assert.equal(tree.item(root)?.description, 'Job · 0/1 succeeded · 1 failed · failed: BackoffLimitExceeded');
+  });
+
+  it('CronJob: schedule and last run in the row, its Jobs below it and their pods below them', () => {
+    const { tree, root, journey } = treeOf(cronJobJourney);
+    const item = tree.item(root)!;
+    const lastRun = clockTime(journey.tree!.replicas!.cronJob!.lastScheduleTime!);
+    assert.match(item.description ?? '', new RegExp(`^CronJob · schedule \\*/1 \\* \\* \\* \\* · last run ${lastRun} · last Job completed · `));
+    assert.equal(item.contextValue, CONTEXT_VALUES.cronJob);
+    assert.match(item.tooltip ?? '', /Schedule `\*\/1 \* \* \* \*` · concurrencyPolicy Allow/);
+    const [job] = tree.children(root);
+    assert.equal(tree.item(job)?.label, 'hello-29034242');
+    assert.equal(tree.item(job)?.description, 'Job · 1/1 succeeded · completed');
+    assert.equal(tree.item(job)?.contextValue, CONTEXT_VALUES.job);
+    const [pod] = tree.children(job);
+    assert.equal(tree.item(pod)?.description, 'try 1 · node-1 · Completed (exit code 0)');
+  });
+
+  it('CronJob: before its first run the row says the next Job is pending', () => {
+    const { tree, root } = treeOf(waitingCronJobJourney);
+    assert.equal(tree.item(root)?.description, 'CronJob · schedule */1 * * * * · next Job pending');
+    assert.equal(tree.item(root)?.collapsible, 'none');
+  });
+
+  it('ReplicationController: reads like a ReplicaSet, with its own context value', () => {
+    const { tree, root } = treeOf(replicationControllerJourney);
+    assert.match(tree.item(root)?.description ?? '', /^ReplicationController · 1\/1 ready · \d+(\.\d)? s$/);
+    assert.equal(tree.item(root)?.contextValue, CONTEXT_VALUES.replicationController);
+    const [pod] = tree.children(root);
+    assert.match(tree.item(pod)?.description ?? '', /^node-1 · Running · 1\/1 ready · 0 restarts$/);
+  });
+
+  it('reveals a pod under a CronJob’s Job', () => {
+    const { tree, journey } = treeOf(cronJobJourney);
+    const node = tree.nodeForObject(journey.id, { kind: 'Pod', namespace: 'default', name: 'hello-29034242-x7k2p' });
+    assert.equal(node?.name, 'hello-29034242-x7k2p');
+    assert.equal(tree.parentOf(node!)?.type === 'object' && (tree.parentOf(node!) as { kind: string }).kind, 'Job');
+  });
+});
