@@ -58,7 +58,7 @@ export function deriveJob(prev: WorkloadDigest | undefined, next: WorkloadDigest
       const retriesLeft = job.backoffLimit - failure + 1;
       out.push({
         key: `podFailed:${failure}`,
-        kind: 'waiting',
+        kind: retriesLeft > 0 ? 'waiting' : 'failed',
         component: 'job-controller',
         title: retriesLeft > 0 ? `Pod failed (${failure} of ${job.backoffLimit + 1} tries); retrying after back-off` : `Pod failed (${failure} of ${job.backoffLimit + 1} tries): backoffLimit ${job.backoffLimit} reached`,
         warning: true,

@@ -1,6 +1,7 @@
 /** One pod's share of its owners' tallies; owners add and subtract these deltas instead of rescanning pods. */
 import { findCondition, type PodDigest } from './digest';
 import { emptyCounters, type Counters, type ObjectRecord } from './records';
+import { retriedByJob } from './status';
 
 export function countPod(pod: ObjectRecord, digest: PodDigest | undefined): Counters {
   const counters = emptyCounters();
@@ -17,7 +18,7 @@ export function countPod(pod: ObjectRecord, digest: PodDigest | undefined): Coun
   if (digest.nodeName) counters.scheduled = 1;
   if (digest.phase === 'Running') counters.running = 1;
   if (findCondition(digest.conditions, 'Ready')?.status === 'True') counters.ready = 1;
-  if (pod.status === 'stuck' || pod.status === 'failed') counters.stuck = 1;
+  if (pod.status === 'stuck' || (pod.status === 'failed' && !retriedByJob(pod))) counters.stuck = 1;
   for (const c of digest.containers) if (!c.init) counters.restarts += c.restartCount;
   return counters;
 }

@@ -161,7 +161,7 @@ function stageLines(ctx: Ctx, stage: Stage): string[] {
   const prefix = `  ${formatOffset(stage.time - ctx.origin).padStart(ctx.timeWidth)}  ${stage.kind.padEnd(ctx.kindWidth)}  ${String(stage.component).padEnd(ctx.componentWidth)}  `;
   const indent = ' '.repeat(prefix.length);
   const room = ctx.width - prefix.length;
-  const detail = wrap(stageDetail(stage), room);
+  const detail = wrap(stage.assumed ? `${stageDetail(stage)} [${stage.assumed}]` : stageDetail(stage), room);
   const mark = (text: string): string => (stage.warning ? paint(ctx, 'yellow', text) : text);
   const lines = [prefix + mark(detail[0]), ...detail.slice(1).map((line) => indent + mark(line))];
   if (ctx.evidence) {
@@ -267,7 +267,9 @@ function summaryLines(ctx: Ctx, journey: Journey): string[] {
   const lines = ['Summary'];
   const c = journey.counts;
   const label = (name: string): string => `  ${name.padEnd(10)}`;
-  lines.push(`${label('status')}${statusText(ctx, journey.status)}${journey.done ? ' (done)' : ''}`);
+  const assumed = journey.assumptionCount ?? 0;
+  const underAssumptions = assumed > 0 ? `, assuming ${assumed} outcome${assumed === 1 ? '' : 's'} the simulator cannot know (see "assumed")` : '';
+  lines.push(`${label('status')}${statusText(ctx, journey.status)}${journey.done ? ' (done)' : ''}${underAssumptions}`);
   const root = journey.root.kind;
   // A Job's pods end (Succeeded or Failed): ready says nothing of how far it got.
   const batch = root === 'Job' || root === 'CronJob';
@@ -291,6 +293,11 @@ function summaryLines(ctx: Ctx, journey: Journey): string[] {
       if (!s) continue;
       lines.push(`  ${name.padEnd(20)}${[String(s.count), formatDuration(s.p50), formatDuration(s.p90), formatDuration(s.max)].map((v) => v.padStart(10)).join('')}`);
     }
+  }
+  if (assumed > 0) {
+    lines.push(`${label('assumed')}${assumed} outcome${assumed === 1 ? '' : 's'} (a real cluster may differ)`);
+    for (const entry of journey.assumptions ?? []) lines.push(paint(ctx, 'yellow', `    ${entry.object.kind} ${entry.object.namespace}/${entry.object.name}: ${entry.what}`));
+    if (assumed > (journey.assumptions?.length ?? 0)) lines.push(`    … and ${assumed - (journey.assumptions?.length ?? 0)} more`);
   }
   if (journey.stuckCount > 0) {
     lines.push(`${label('stuck')}${journey.stuckCount} object${journey.stuckCount === 1 ? '' : 's'}`);

@@ -269,6 +269,10 @@ export function journeySnapshot(journey: JourneyRecord, ctx: SnapshotContext): J
     stuckObjects: stuckEntries(journey, ctx.stuckListLimit),
     stuckCount: journey.stuckObjects.size,
   };
+  if (journey.assumptions.length > 0) {
+    snapshot.assumptions = journey.assumptions.slice(0, ctx.stuckListLimit);
+    snapshot.assumptionCount = journey.assumptions.length;
+  }
   if (journey.completedAt !== undefined) {
     snapshot.completedAt = journey.completedAt;
     snapshot.totalDurationMs = journey.completedAt - journey.appliedAt;

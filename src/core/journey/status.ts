@@ -72,6 +72,11 @@ function containerProblem(record: ObjectRecord, pod: PodDigest): StuckDetail | u
 
 const EVENT_PROBLEM_KINDS = new Set(['event', 'failed', 'unhealthy', 'backOff', 'failedScheduling']);
 
+/** A pod of a Job: its failure is one try of several, not the journey's problem. */
+export function retriedByJob(record: ObjectRecord): boolean {
+  return record.parent?.kind === 'Job';
+}
+
 export function podStatus(record: ObjectRecord): StatusResult {
   const pod = record.digest?.kind === 'Pod' ? record.digest : undefined;
   if (record.deleted || pod?.deletionTimestamp) return { status: 'deleted', own: false };
@@ -80,7 +85,8 @@ export function podStatus(record: ObjectRecord): StatusResult {
     const stage = stageOf(record, 'phaseFailed');
     return {
       status: 'failed',
-      own: true,
+      // A Job retries its failed pods: the Job reports the failure that ends it, not each try.
+      own: !retriedByJob(record),
       stuck: {
         reason: pod.statusReason ?? 'Failed',
         message: pod.statusMessage ?? stage?.message ?? 'Pod phase Failed',

@@ -477,9 +477,11 @@ export interface Journey {
   stuckObjects: StuckEntry[];
   /** How many objects are stuck or failed in all. */
   stuckCount: number;
-  /** What the simulator assumed along the journey (absent: nothing). A journey is not known
-   * complete without them: every consumer shows them beside the outcome. */
+  /** What the simulator assumed along the journey, the first `TracerOptions.stuckListLimit` (absent:
+   * nothing). The outcome holds only under them: every consumer shows them beside it. */
   assumptions?: Assumption[];
+  /** How many outcomes were assumed in all. */
+  assumptionCount?: number;
   /** The root and its descendants; absent until the root was seen. */
   tree?: ObjectJourney;
 }

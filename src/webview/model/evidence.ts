@@ -129,6 +129,7 @@ export function schedulingTable(verdicts: readonly NodeVerdict[], chosen: string
 function stageSections(stage: Stage, origin: number): EvidenceSection[] {
   const sections: EvidenceSection[] = [];
   const e = stage.evidence;
+  if (stage.assumed) sections.push({ kind: 'text', title: 'Assumed by the simulator', text: `${stage.assumed}. A real cluster runs the program; its outcome may differ.`, verbatim: false });
   if (stage.message) sections.push({ kind: 'text', title: stage.evidence.event ? 'Event message' : 'Message', text: stage.message, verbatim: true });
   if (e.fields && e.fields.length > 0) sections.push({ kind: 'list', title: 'Field changes', items: e.fields.map(formatFieldChange) });
   if (e.conditions && e.conditions.length > 0) {
@@ -186,7 +187,7 @@ export function stageEvidence(journey: Journey, object: ObjectJourney, stageInde
     subject: subjectText(object),
     facts,
     group: componentGroup(stage.component),
-    warning: stage.warning === true,
+    warning: stage.warning === true || stage.assumed !== undefined,
     sections: stageSections(stage, origin),
   };
 }

@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import type { KubeObject } from '../../../src/core/k8s';
 import { JourneyTracer } from '../../../src/core/journey/tracer';
 import type { Journey, ObjectJourney } from '../../../src/core/journey/types';
+import { renderJourney } from '../../../src/core/journey/render-text';
 import { iso, nextRv, podObject, T0, type Owner } from './objects';
 
 function workload(kind: string, apiVersion: string, name: string, uid: string, spec: Record<string, unknown>, status: Record<string, unknown>, owner?: Owner): KubeObject {
@@ -88,7 +89,27 @@ describe('journeys of StatefulSets, DaemonSets, Jobs, CronJobs and ReplicationCo
     tracer.ingest({ type: 'MODIFIED', object: workload('Job', 'batch/v1', 'pi', 'job-1', spec, { failed: 1, succeeded: 1, conditions: complete, completionTime: iso(T0 + 15000) }) }, T0 + 15100);
     assert.equal(journey().status, 'complete');
     assert.ok(titles(journey().tree).includes('Job completed (1/1 succeeded)'));
+    assert.equal(journey().stuckCount, 0, 'the failed try is not a problem of the completed Job');
+    assert.equal(journey().counts.stuck, 0);
     assert.equal(journey().tree?.children.length, 2);
+  });
+
+  it('Job: an exit the simulator assumed marks the termination stage and is listed under the journey and its text summary', () => {
+    const { tracer, journey } = trace('Job', 'pi');
+    const job: Owner = { kind: 'Job', name: 'pi', uid: 'job-1' };
+    const spec = { template: { spec: { restartPolicy: 'Never', containers: [{ name: 'pi', image: 'perl' }] } } };
+    tracer.ingest({ type: 'ADDED', object: workload('Job', 'batch/v1', 'pi', 'job-1', spec, { active: 1 }) }, T0 + 5);
+    const done = podObject({ name: 'pi-abcde', uid: 'p1', owner: job, nodeName: 'node-1', phase: 'Succeeded', rv: '4242', containers: [{ name: 'pi', terminated: { exitCode: 0, reason: 'Completed', finishedAt: iso(T0 + 6000) } }] });
+    tracer.ingest({ type: 'ADDED', object: done }, T0 + 6000);
+    tracer.ingestInternal({ type: 'assumedExit', time: T0 + 6000, component: 'kubelet', object: { kind: 'Pod', namespace: 'default', name: 'pi-abcde', uid: 'p1' }, container: 'pi', exitCode: 0, runMs: 4300, reason: 'command not readable by the simulator: perl -e 1', resourceVersion: '4242' });
+    const j = journey();
+    const terminated = j.tree?.children[0]?.stages.find((stage) => stage.kind === 'containerTerminated');
+    assert.equal(terminated?.assumed, 'assumed: exit 0 after 4.3s (command not readable by the simulator: perl -e 1)');
+    assert.equal(j.assumptionCount, 1);
+    assert.match(j.assumptions?.[0]?.what ?? '', /^pi assumed to exit 0 after 4\.3s/);
+    const text = renderJourney(j, { color: false });
+    assert.match(text, /assuming 1 outcome the simulator cannot know/);
+    assert.match(text, /assumed +1 outcome \(a real cluster may differ\)/);
   });
 
   it('Job: Failed with BackoffLimitExceeded ends the journey with upstream’s message', () => {
