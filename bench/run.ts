@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --runs N] [--only 1000x10000|daemonset5000|activation] [--trace]`: runs each scenario N
+ * `npm run bench [-- --runs N] [--only 1000x10000|daemonset5000|job10000|activation] [--trace]`: runs each scenario N
  * times, each in a fresh process, and prints the medians of pods/s (apply → all pods Running, wall
  * clock), CPU time (steadier than wall time on a shared machine) and peak resident memory, with
  * the machine it ran on; then the extension's activation cost (bench/activation.ts).
@@ -27,8 +27,8 @@ interface Scenario {
   label: string;
   nodes: number;
   pods: number;
-  /** One DaemonSet (a pod per node) instead of Deployments. */
-  daemonset?: boolean;
+  /** One DaemonSet (a pod per node) or one Job (`pods` completions, 500 in parallel) instead of Deployments. */
+  workload?: 'daemonset' | 'job';
 }
 
 function deployments(nodes: number, pods: number): Scenario {
@@ -40,7 +40,9 @@ const SCENARIOS: Scenario[] = [
   deployments(1000, 10_000),
   deployments(5000, 150_000),
   // The issue's target: a DaemonSet on 5,000 Ready nodes, all pods ready, in ≤ 10 s wall.
-  { name: 'daemonset5000', label: 'DaemonSet, 5,000 nodes', nodes: 5000, pods: 5000, daemonset: true },
+  { name: 'daemonset5000', label: 'DaemonSet, 5,000 nodes', nodes: 5000, pods: 5000, workload: 'daemonset' },
+  // The issue's target: a Job with 10,000 completions and parallelism 500 Complete in ≤ 20 s wall.
+  { name: 'job10000', label: 'Job, 10,000 completions', nodes: 100, pods: 10_000, workload: 'job' },
 ];
 
 const { values } = parseArgs({ options: { runs: { type: 'string' }, only: { type: 'string' }, trace: { type: 'boolean' } } });
@@ -57,10 +59,10 @@ if (scenarios.length === 0 && !activation) {
 process.stdout.write(`machine: ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}\n`);
 if (scenarios.length > 0) process.stdout.write(`runs per scenario: ${runs}${values.trace ? ', journey tracer attached' : ''}\n\n`);
 if (scenarios.length > 0) process.stdout.write(`${'scenario'.padEnd(22)}${'pods/s (median)'.padStart(16)}${'wall s'.padStart(9)}${'cpu s'.padStart(8)}${'peak RSS MiB'.padStart(14)}${'simulated s'.padStart(13)}   all runs (pods/s)\n`);
-for (const { name, label, nodes, pods, daemonset } of scenarios) {
+for (const { name, label, nodes, pods, workload } of scenarios) {
   const results: RunResult[] = [];
   for (let i = 0; i < runs; i++) {
-    const args = ['--max-old-space-size=4096', '--import', 'tsx', 'bench/scenario.ts', String(nodes), String(pods), ...(values.trace ? ['--trace'] : []), ...(daemonset ? ['--daemonset'] : [])];
+    const args = ['--max-old-space-size=4096', '--import', 'tsx', 'bench/scenario.ts', String(nodes), String(pods), ...(values.trace ? ['--trace'] : []), ...(workload ? [`--${workload}`] : [])];
     const output = execFileSync(process.execPath, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 1 << 20 });
     const result = JSON.parse(output.trim().split('\n').pop()!) as RunResult;
     if (result.outcome !== 'done') process.stderr.write(`warning: ${name} run ${i + 1} ended with ${result.outcome}\n`);

@@ -1,9 +1,10 @@
 /**
  * One benchmark run, in its own process so peak memory is this run's alone:
- * `node --import tsx bench/scenario.ts <nodes> <pods> [--trace] [--daemonset]` prints one JSON line.
+ * `node --import tsx bench/scenario.ts <nodes> <pods> [--trace] [--daemonset|--job]` prints one JSON line.
  * Pods come from Deployments of at most 3,000 replicas, each in its own namespace (the
  * Kubernetes scalability threshold is 3,000 pods per namespace); with `--daemonset`, from one
- * DaemonSet (a pod per node), done when its status says every desired pod is ready.
+ * DaemonSet (a pod per node), done when its status says every desired pod is ready; with `--job`,
+ * from one Job of <pods> completions, 500 pods at a time, done when the Job is Complete.
  */
 import { readFileSync } from 'node:fs';
 import { Simulator } from '../src/sim/simulator';
@@ -48,6 +49,25 @@ function daemonSet(name: string): KubeObject {
   };
 }
 
+/** A batch Job as the docs write them: many short runs of a program the simulator can read (`sleep 1`). */
+function job(name: string, completions: number): KubeObject {
+  return {
+    apiVersion: 'batch/v1',
+    kind: 'Job',
+    metadata: { name, namespace: 'default' },
+    spec: {
+      completions,
+      parallelism: 500,
+      template: { spec: { restartPolicy: 'Never', containers: [{ name: 'work', image: 'busybox:1.36', command: ['sh', '-c', 'sleep 1'], resources: { requests: { cpu: '10m', memory: '16Mi' } } }] } },
+    },
+  };
+}
+
+function jobComplete(simulator: Simulator, name: string): boolean {
+  const conditions = (simulator.store.get('Job', 'default', name)?.status as { conditions?: { type: string; status: string }[] } | undefined)?.conditions;
+  return conditions?.some((c) => c.type === 'Complete' && c.status === 'True') ?? false;
+}
+
 function daemonSetReady(simulator: Simulator, name: string, nodes: number): boolean {
   const status = simulator.store.get('DaemonSet', 'kube-system', name)?.status as { desiredNumberScheduled?: number; numberReady?: number } | undefined;
   return status?.desiredNumberScheduled === nodes && status.numberReady === nodes;
@@ -61,6 +81,7 @@ function main(): void {
   const pods = Number(podsArg);
   const trace = process.argv.includes('--trace');
   const daemon = process.argv.includes('--daemonset');
+  const batch = process.argv.includes('--job');
   const setupStart = performance.now();
   const simulator = new Simulator({ nodes, seed: 1, detail: 'lean', historyPerKind: 10_000 });
   let tracer: JourneyTracer | undefined;
@@ -82,8 +103,9 @@ function main(): void {
   const start = performance.now();
   const cpuStart = process.cpuUsage();
   const virtualStart = simulator.clock.now();
-  let remaining = daemon ? 0 : pods;
+  let remaining = daemon || batch ? 0 : pods;
   if (daemon) simulator.apply(daemonSet('node-agent'));
+  if (batch) simulator.apply(job('batch-work', pods));
   for (let i = 0; remaining > 0; i++) {
     const replicas = Math.min(PODS_PER_DEPLOYMENT, remaining);
     remaining -= replicas;
@@ -92,7 +114,8 @@ function main(): void {
     simulator.apply(deployment(`app-${i}`, namespace, replicas));
     tracer?.begin({ kind: 'Deployment', namespace, name: `app-${i}` }, simulator.clock.now());
   }
-  const outcome = simulator.runUntil(() => (daemon ? daemonSetReady(simulator, 'node-agent', nodes) : running >= pods), 3_600_000);
+  const done = daemon ? () => daemonSetReady(simulator, 'node-agent', nodes) : batch ? () => jobComplete(simulator, 'batch-work') : () => running >= pods;
+  const outcome = simulator.runUntil(done, 3_600_000);
   const wallMs = performance.now() - start;
   const cpu = process.cpuUsage(cpuStart);
   process.stdout.write(
@@ -101,6 +124,7 @@ function main(): void {
       pods,
       trace,
       daemonset: daemon,
+      job: batch,
       outcome,
       running,
       setupMs: Math.round(setupMs),
