@@ -321,6 +321,9 @@ export class MemoryStore implements StoreApi {
     object.apiVersion = info.apiVersion;
     object.kind = info.kind;
     if (!meta.name && meta.generateName) meta.name = this.generateName(table, namespace, meta.generateName);
+    // The uid is set before the strategies run, as FillObjectMetaSystemFields does before Validate:
+    // a Job's generated selector names it.
+    meta.uid = this.newUid();
     this.admission.applyDefaults(kind, object);
     this.admission.prepareForCreate?.(kind, object);
     const invalid = this.admission.validate(kind, object, undefined);
@@ -330,12 +333,11 @@ export class MemoryStore implements StoreApi {
       throw new ApiError(409, 'AlreadyExists', `${qualifiedResource(info)} "${name}" already exists`, { name, group: info.group, kind: info.plural });
     }
     const now = this.clock.now();
-    meta.uid = this.newUid();
     meta.creationTimestamp = rfc3339(now);
     // Deleting a property an object has makes V8 store it as a slow dictionary: only delete what is set.
     if (meta.deletionTimestamp !== undefined) delete meta.deletionTimestamp;
     if (meta.resourceVersion !== undefined) delete meta.resourceVersion;
-    if (info.group === 'apps') meta.generation = 1;
+    if (info.group === 'apps' || info.group === 'batch') meta.generation = 1;
     if (options.fieldManager) {
       meta.managedFields = this.stamps.forCreate({ manager: options.fieldManager, operation: options.operation ?? 'Update', apiVersion: info.apiVersion, time: rfc3339(now) });
     }

@@ -50,6 +50,12 @@ describe('batch workloads through the simulator', () => {
     assert.equal(pods[0].status?.phase, 'Succeeded');
     assert.equal(pods[0].metadata?.finalizers, undefined);
     assert.equal(pods[0].metadata?.labels?.['batch.kubernetes.io/job-name'], 'pi');
+    // The selector the API server generates names the Job's uid, and the pods carry it.
+    const jobUid = sim.store.get('Job', 'default', 'pi')?.metadata?.uid;
+    assert.ok(jobUid);
+    assert.equal((sim.store.get('Job', 'default', 'pi')?.spec as { selector?: { matchLabels?: Record<string, string> } }).selector?.matchLabels?.['batch.kubernetes.io/controller-uid'], jobUid);
+    assert.equal(pods[0].metadata?.labels?.['batch.kubernetes.io/controller-uid'], jobUid);
+    assert.equal(sim.store.get('Job', 'default', 'pi')?.metadata?.generation, 1);
     const events = eventLines(sim, 'Job', 'pi');
     assert.deepEqual(events, [`SuccessfulCreate: Created pod: ${pods[0].metadata!.name!}`, 'Completed: Job completed']);
     const assumed = assumedExits(sim.internals);
