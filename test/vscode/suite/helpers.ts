@@ -65,3 +65,17 @@ export function until<T>(what: string, check: () => T | undefined | false, event
     attempt();
   });
 }
+
+/**
+ * Runs the built-in simulator `speed` times faster for the suite (real pacing makes image pulls
+ * take seconds), and restores the setting afterwards. Call it inside a `describe`.
+ */
+export function simulatorSpeedForSuite(speed: number): void {
+  const config = (): vscode.WorkspaceConfiguration => vscode.workspace.getConfiguration('kubeJourney');
+  before(async () => {
+    await config().update('simulator.speed', speed, vscode.ConfigurationTarget.Global);
+  });
+  after(async () => {
+    await config().update('simulator.speed', undefined, vscode.ConfigurationTarget.Global);
+  });
+}

@@ -5,7 +5,7 @@ import type { ApplyRun } from '../../../src/extension/apply-command';
 import type { KubeJourneyApi } from '../../../src/extension/extension';
 import type { HostToWebviewMessage } from '../../../src/protocol/timeline-protocol';
 import type { JourneyTreeNode, ObjectNode } from '../../../src/extension/headless/journey-tree-model';
-import { keyPosition, openManifest, productApi, until, workspaceFile } from './helpers';
+import { keyPosition, openManifest, productApi, simulatorSpeedForSuite, until, workspaceFile } from './helpers';
 
 /**
  * The whole path on the built-in simulator: Apply and Trace, the journey tree filling in live,
@@ -18,15 +18,10 @@ describe('Apply and Trace on the built-in simulator', function () {
   let nginx: ApplyRun;
 
   const config = (): vscode.WorkspaceConfiguration => vscode.workspace.getConfiguration('kubeJourney');
+  simulatorSpeedForSuite(20);
 
   before(async () => {
     api = await productApi();
-    // Real pacing makes image pulls take seconds; twenty times faster keeps the suite short.
-    await config().update('simulator.speed', 20, vscode.ConfigurationTarget.Global);
-  });
-
-  after(async () => {
-    await config().update('simulator.speed', undefined, vscode.ConfigurationTarget.Global);
   });
 
   function children(node?: JourneyTreeNode): JourneyTreeNode[] {

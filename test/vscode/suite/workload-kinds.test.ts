@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { ApplyRun } from '../../../src/extension/apply-command';
 import type { KubeJourneyApi } from '../../../src/extension/extension';
-import { openManifest, productApi, until } from './helpers';
+import { openManifest, productApi, simulatorSpeedForSuite, until } from './helpers';
 
 /**
  * A StatefulSet on the built-in simulator, in the extension host: its journey completes, and the
@@ -11,16 +11,10 @@ import { openManifest, productApi, until } from './helpers';
 describe('a StatefulSet on the built-in simulator', function () {
   this.timeout(180_000);
   let api: KubeJourneyApi;
-  const config = (): vscode.WorkspaceConfiguration => vscode.workspace.getConfiguration('kubeJourney');
+  simulatorSpeedForSuite(20);
 
   before(async () => {
     api = await productApi();
-    // Real pacing makes image pulls take seconds; twenty times faster keeps the suite short.
-    await config().update('simulator.speed', 20, vscode.ConfigurationTarget.Global);
-  });
-
-  after(async () => {
-    await config().update('simulator.speed', undefined, vscode.ConfigurationTarget.Global);
   });
 
   it('completes with web-0 and web-1 ready, and its CodeLens says 2/2 ready with the duration', async () => {

@@ -295,15 +295,20 @@ export function validateTolerations(tolerations: unknown, field: string): Errors
   return errors;
 }
 
+/** The checks every container gets, init or not: the common fields and a name unique in the pod. */
+function checkContainerAndName(container: Json, volumeNames: ReadonlySet<string>, containerNames: Set<string>, path: string, errors: Errors): void {
+  checkContainerCommon(container, volumeNames, path, errors);
+  const name = str(container.name);
+  if (containerNames.has(name)) errors.push(duplicate(`${path}.name`, goQuote(name)));
+  else containerNames.add(name);
+}
+
 /** The regular containers: the common checks, unique names, probes, no restartPolicy. */
 function checkContainers(containers: readonly unknown[], volumeNames: ReadonlySet<string>, containerNames: Set<string>, field: string, errors: Errors): void {
   for (let index = 0; index < containers.length; index++) {
     const container = recordAt(containers, index);
     const path = `${field}[${index}]`;
-    checkContainerCommon(container, volumeNames, path, errors);
-    const name = str(container.name);
-    if (containerNames.has(name)) errors.push(duplicate(`${path}.name`, goQuote(name)));
-    else containerNames.add(name);
+    checkContainerAndName(container, volumeNames, containerNames, path, errors);
     if (isJsonObject(container.livenessProbe)) checkProbe(container.livenessProbe, `${path}.livenessProbe`, 'liveness', errors);
     if (isJsonObject(container.readinessProbe)) checkProbe(container.readinessProbe, `${path}.readinessProbe`, 'readiness', errors);
     if (isJsonObject(container.startupProbe)) checkProbe(container.startupProbe, `${path}.startupProbe`, 'startup', errors);
@@ -315,10 +320,7 @@ function checkInitContainers(containers: readonly unknown[], volumeNames: Readon
   for (let index = 0; index < containers.length; index++) {
     const container = recordAt(containers, index);
     const path = `${field}[${index}]`;
-    checkContainerCommon(container, volumeNames, path, errors);
-    const name = str(container.name);
-    if (containerNames.has(name)) errors.push(duplicate(`${path}.name`, goQuote(name)));
-    else containerNames.add(name);
+    checkContainerAndName(container, volumeNames, containerNames, path, errors);
   }
 }
 
