@@ -9,13 +9,18 @@ import { parseManifest } from '../../src/core/manifest';
 import { formatStreamRecord, type StreamRecord } from '../../src/core/journey/stream';
 import type { ResourceKind } from '../../src/core/k8s';
 import { Simulator } from '../../src/sim/simulator';
+import { TRACEABLE_KIND_NAMES, isTraceableKind } from '../../src/common/traceable-kinds';
 
 const RECORDINGS: { name: string; file: string; virtualMs: number }[] = [
   { name: 'sim-nginx-deployment', file: 'examples/nginx-deployment.yaml', virtualMs: 20_000 },
   { name: 'sim-too-big', file: 'examples/too-big.yaml', virtualMs: 5_000 },
+  { name: 'sim-statefulset', file: 'examples/statefulset.yaml', virtualMs: 15_000 },
+  { name: 'sim-daemonset', file: 'test/corpus/docs/controllers/daemonset.yaml', virtualMs: 15_000 },
+  { name: 'sim-job', file: 'test/corpus/docs/controllers/job.yaml', virtualMs: 40_000 },
+  { name: 'sim-cronjob', file: 'examples/cronjob.yaml', virtualMs: 75_000 },
 ];
 
-const KINDS: ResourceKind[] = ['Deployment', 'ReplicaSet', 'Pod', 'Event', 'Node'];
+const KINDS: readonly ResourceKind[] = [...TRACEABLE_KIND_NAMES, 'Event', 'Node'];
 
 for (const recording of RECORDINGS) {
   const simulator = new Simulator({ nodes: 3, seed: 1 });
@@ -32,8 +37,8 @@ for (const recording of RECORDINGS) {
   });
   for (const document of parseManifest(readFileSync(recording.file, 'utf8')).documents) {
     const object = document.object!;
-    if (['Deployment', 'ReplicaSet', 'Pod'].includes(String(object.kind))) {
-      records.push({ receivedAt: simulator.clock.now(), begin: { kind: object.kind as 'Deployment', namespace: object.metadata?.namespace ?? 'default', name: object.metadata?.name ?? '' } });
+    if (isTraceableKind(object.kind)) {
+      records.push({ receivedAt: simulator.clock.now(), begin: { kind: object.kind, namespace: object.metadata?.namespace ?? 'default', name: object.metadata?.name ?? '' } });
     }
     simulator.apply(object);
   }

@@ -296,7 +296,11 @@ function summaryLines(ctx: Ctx, journey: Journey): string[] {
   }
   if (assumed > 0) {
     lines.push(`${label('assumed')}${assumed} outcome${assumed === 1 ? '' : 's'} (a real cluster may differ)`);
-    for (const entry of journey.assumptions ?? []) lines.push(paint(ctx, 'yellow', `    ${entry.object.kind} ${entry.object.namespace}/${entry.object.name}: ${entry.what}`));
+    for (const entry of journey.assumptions ?? []) {
+      const [first, ...rest] = wrap(`${entry.object.kind} ${entry.object.namespace}/${entry.object.name}: ${entry.what}`, ctx.width - 6);
+      lines.push(paint(ctx, 'yellow', `    ${first}`));
+      for (const more of rest) lines.push(paint(ctx, 'yellow', `      ${more}`));
+    }
     if (assumed > (journey.assumptions?.length ?? 0)) lines.push(`    … and ${assumed - (journey.assumptions?.length ?? 0)} more`);
   }
   if (journey.stuckCount > 0) {
