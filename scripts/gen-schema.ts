@@ -31,6 +31,26 @@ const ROOTS: Record<string, string> = {
   ControllerRevision: 'apps/v1',
   Job: 'batch/v1',
   CronJob: 'batch/v1',
+  Secret: 'core/v1',
+  ServiceAccount: 'core/v1',
+  Service: 'core/v1',
+  Endpoints: 'core/v1',
+  PersistentVolume: 'core/v1',
+  ResourceQuota: 'core/v1',
+  LimitRange: 'core/v1',
+  HorizontalPodAutoscaler: 'autoscaling/v2',
+  PodDisruptionBudget: 'policy/v1',
+  EndpointSlice: 'discovery/v1',
+  Ingress: 'networking/v1',
+  IngressClass: 'networking/v1',
+  NetworkPolicy: 'networking/v1',
+  Role: 'rbac/v1',
+  RoleBinding: 'rbac/v1',
+  ClusterRole: 'rbac/v1',
+  ClusterRoleBinding: 'rbac/v1',
+  StorageClass: 'storage/v1',
+  PriorityClass: 'scheduling/v1',
+  Lease: 'coordination/v1',
 };
 
 /** Scalar aliases in kubernetes-types that the API treats as strings with a meaning of their own. */
@@ -101,16 +121,24 @@ function resolveName(id: string, name: string): { module: string; interface?: ts
 }
 
 const types: Record<string, TypeOut> = {};
-/** Type name → module it came from, to catch two different types sharing a name. */
-const origins = new Map<string, string>();
-const pending: { module: string; name: string }[] = [];
+/**
+ * Schema key of each (module, type name). Groups reuse names for different types (core/v1 and
+ * discovery/v1 both declare `EndpointPort`): the first module to reach a name keeps it plain,
+ * later ones are qualified as `discovery/v1.EndpointPort`.
+ */
+const keys = new Map<string, string>();
+const claimedNames = new Set<string>();
+const pending: { module: string; name: string; key: string }[] = [];
 
-function requireType(module: string, name: string): void {
-  const origin = origins.get(name);
-  if (origin === module) return;
-  if (origin !== undefined) throw new Error(`type name ${name} is declared in both ${origin} and ${module}`);
-  origins.set(name, module);
-  pending.push({ module, name });
+function requireType(module: string, name: string): string {
+  const id = `${module}.${name}`;
+  const known = keys.get(id);
+  if (known !== undefined) return known;
+  const key = claimedNames.has(name) ? id : name;
+  claimedNames.add(name);
+  keys.set(id, key);
+  pending.push({ module, name, key });
+  return key;
 }
 
 function typeExpression(module: string, node: ts.TypeNode): string {
@@ -149,13 +177,12 @@ function typeExpression(module: string, node: ts.TypeNode): string {
     const target = resolveName(module, name);
     if (target.alias) return typeExpression(target.module, target.alias.type);
     if (target.interface && target.interface.members.length === 0) return 'object';
-    requireType(target.module, name);
-    return name;
+    return requireType(target.module, name);
   }
   throw new Error(`unsupported type node ${ts.SyntaxKind[node.kind]}: ${node.getText()}`);
 }
 
-function emitType(module: string, name: string): void {
+function emitType(module: string, name: string, key: string): void {
   const declaration = resolveName(module, name).interface;
   if (!declaration) throw new Error(`${name} in ${module} is not an interface`);
   const fields: Record<string, FieldOut> = {};
@@ -171,7 +198,7 @@ function emitType(module: string, name: string): void {
   const out: TypeOut = { f: fields };
   const description = docOf(declaration);
   if (description) out.d = description;
-  types[name] = out;
+  types[key] = out;
 }
 
 /** One type per line: compact, yet a regenerated file diffs readably. */
@@ -181,10 +208,14 @@ function serialize(schema: { source: string; roots: Record<string, string>; type
 }
 
 function generate(): void {
-  for (const [kind, module] of Object.entries(ROOTS)) requireType(module, kind);
-  while (pending.length > 0) {
-    const next = pending.shift()!;
-    emitType(next.module, next.name);
+  // core/v1 first, each root drained before the next: core types keep their plain names.
+  const coreFirst = Object.entries(ROOTS).sort(([, a], [, b]) => Number(b === 'core/v1') - Number(a === 'core/v1'));
+  for (const [kind, module] of coreFirst) {
+    requireType(module, kind);
+    while (pending.length > 0) {
+      const next = pending.shift()!;
+      emitType(next.module, next.name, next.key);
+    }
   }
   const sorted: Record<string, TypeOut> = {};
   for (const name of Object.keys(types).sort()) sorted[name] = types[name];

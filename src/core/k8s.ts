@@ -38,7 +38,27 @@ export type ResourceKind =
   | 'DaemonSet'
   | 'ControllerRevision'
   | 'Job'
-  | 'CronJob';
+  | 'CronJob'
+  | 'Secret'
+  | 'ServiceAccount'
+  | 'Service'
+  | 'Endpoints'
+  | 'PersistentVolume'
+  | 'ResourceQuota'
+  | 'LimitRange'
+  | 'HorizontalPodAutoscaler'
+  | 'PodDisruptionBudget'
+  | 'EndpointSlice'
+  | 'Ingress'
+  | 'IngressClass'
+  | 'NetworkPolicy'
+  | 'Role'
+  | 'RoleBinding'
+  | 'ClusterRole'
+  | 'ClusterRoleBinding'
+  | 'StorageClass'
+  | 'PriorityClass'
+  | 'Lease';
 
 export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED';
 

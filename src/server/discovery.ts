@@ -26,7 +26,7 @@ export const SERVER_VERSION = {
 const VERBS = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
 const CLUSTER_VERBS = ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch'];
 /** Upstream's `all` category (the resources' `Categories()`), of the kinds the simulator serves. */
-const IN_CATEGORY_ALL = new Set(['pods', 'replicationcontrollers', 'daemonsets', 'deployments', 'replicasets', 'statefulsets', 'cronjobs', 'jobs']);
+const IN_CATEGORY_ALL = new Set(['pods', 'replicationcontrollers', 'services', 'daemonsets', 'deployments', 'replicasets', 'statefulsets', 'horizontalpodautoscalers', 'cronjobs', 'jobs']);
 
 interface Subresource {
   name: string;
@@ -94,12 +94,17 @@ function namedGroups(): string[] {
   return [...new Set(RESOURCES.map((r) => r.group).filter((g) => g !== ''))];
 }
 
+/** The one version the simulator serves of `group` (`v2` for autoscaling, `v1` elsewhere). */
+function versionOf(group: string): string {
+  return RESOURCES.find((r) => r.group === group)?.version ?? 'v1';
+}
+
 export function legacyApiGroupList(): object {
   return {
     kind: 'APIGroupList',
     apiVersion: 'v1',
     groups: namedGroups().map((name) => {
-      const version = { groupVersion: `${name}/v1`, version: 'v1' };
+      const version = { groupVersion: `${name}/${versionOf(name)}`, version: versionOf(name) };
       return { name, versions: [version], preferredVersion: version };
     }),
   };
@@ -110,7 +115,7 @@ function discoveryGroup(group: string): object {
     metadata: group ? { name: group, creationTimestamp: null } : { creationTimestamp: null },
     versions: [
       {
-        version: 'v1',
+        version: versionOf(group),
         freshness: 'Current',
         resources: groupResources(group).map((info) => ({
           resource: info.plural,
@@ -148,7 +153,7 @@ export function wantsAggregated(accept: string): 'v2' | 'v2beta1' | undefined {
 /** `GET /apis/<group>` */
 export function apiGroup(group: string): object | undefined {
   if (!namedGroups().includes(group)) return undefined;
-  const version = { groupVersion: `${group}/v1`, version: 'v1' };
+  const version = { groupVersion: `${group}/${versionOf(group)}`, version: versionOf(group) };
   return { kind: 'APIGroup', apiVersion: 'v1', name: group, versions: [version], preferredVersion: version };
 }
 
@@ -157,7 +162,7 @@ export function apiGroup(group: string): object | undefined {
 
 function openApiDocument(group: string): object {
   const paths: Record<string, object> = {};
-  const prefix = group ? `/apis/${group}/v1` : '/api/v1';
+  const prefix = group ? `/apis/${group}/${versionOf(group)}` : '/api/v1';
   for (const info of groupResources(group)) {
     const path = info.namespaced ? `${prefix}/namespaces/{namespace}/${info.plural}/{name}` : `${prefix}/${info.plural}/{name}`;
     const parameters = ['fieldValidation', 'fieldManager', 'dryRun', 'force'].map((name) => ({ name, in: 'query', schema: { type: name === 'force' ? 'boolean' : 'string' } }));
@@ -176,7 +181,7 @@ const openApiDocs = new Map<string, { body: string; hash: string }>();
 for (const group of ['', ...namedGroups()]) {
   const body = JSON.stringify(openApiDocument(group));
   const hash = createHash('sha512').update(body).digest('hex').slice(0, 64).toUpperCase();
-  openApiDocs.set(group ? `apis/${group}/v1` : 'api/v1', { body, hash });
+  openApiDocs.set(group ? `apis/${group}/${versionOf(group)}` : 'api/v1', { body, hash });
 }
 
 export function openApiIndex(): object {

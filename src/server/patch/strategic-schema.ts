@@ -168,6 +168,39 @@ export const PATCH_STRATEGIES: Readonly<Record<ResourceKind, PatchStrategyTable>
     ...prefixed('spec.jobTemplate.metadata.', objectMeta),
     ...prefixed('spec.jobTemplate.spec.template.', podTemplateSpec),
   },
+  Service: {
+    ...prefixed('metadata.', objectMeta),
+    'spec.ports': mergeBy('port'),
+    'status.conditions': mergeBy('type'),
+  },
+  ServiceAccount: {
+    ...prefixed('metadata.', objectMeta),
+    secrets: mergeBy('name'),
+  },
+  HorizontalPodAutoscaler: {
+    ...prefixed('metadata.', objectMeta),
+    'status.conditions': mergeBy('type'),
+  },
+  PodDisruptionBudget: {
+    ...prefixed('metadata.', objectMeta),
+    'status.conditions': mergeBy('type'),
+  },
+  Secret: prefixed('metadata.', objectMeta),
+  Endpoints: prefixed('metadata.', objectMeta),
+  PersistentVolume: prefixed('metadata.', objectMeta),
+  ResourceQuota: prefixed('metadata.', objectMeta),
+  LimitRange: prefixed('metadata.', objectMeta),
+  EndpointSlice: prefixed('metadata.', objectMeta),
+  Ingress: prefixed('metadata.', objectMeta),
+  IngressClass: prefixed('metadata.', objectMeta),
+  NetworkPolicy: prefixed('metadata.', objectMeta),
+  Role: prefixed('metadata.', objectMeta),
+  RoleBinding: prefixed('metadata.', objectMeta),
+  ClusterRole: prefixed('metadata.', objectMeta),
+  ClusterRoleBinding: prefixed('metadata.', objectMeta),
+  StorageClass: prefixed('metadata.', objectMeta),
+  PriorityClass: prefixed('metadata.', objectMeta),
+  Lease: prefixed('metadata.', objectMeta),
 };
 
 const compiled = new Map<ResourceKind, SchemaNode>();

@@ -32,6 +32,7 @@ import type { PrintedRow, TableCell, TableRowCondition } from './row';
 import { DEFAULT_COLUMNS, printDefault } from './default';
 import { printScale } from './scale';
 import { printPersistentVolumeClaim } from './storage';
+import { resourceInfo } from '../../sim/store/resources';
 import { printControllerRevision, printDaemonSet, printDeployment, printReplicaSet, printReplicationController, printStatefulSet } from './workloads';
 
 export type { TableColumnDefinition } from './columns';
@@ -81,22 +82,9 @@ export interface TableOptions {
   continue?: string;
 }
 
-const API_VERSIONS: Record<ResourceKind, string> = {
-  Namespace: 'v1',
-  Node: 'v1',
-  Pod: 'v1',
-  Event: 'v1',
-  ConfigMap: 'v1',
-  PersistentVolumeClaim: 'v1',
-  ReplicationController: 'v1',
-  Deployment: 'apps/v1',
-  ReplicaSet: 'apps/v1',
-  StatefulSet: 'apps/v1',
-  DaemonSet: 'apps/v1',
-  ControllerRevision: 'apps/v1',
-  Job: 'batch/v1',
-  CronJob: 'batch/v1',
-};
+function apiVersionOf(kind: ResourceKind): string {
+  return resourceInfo(kind).apiVersion;
+}
 
 /**
  * Prints `objects` of one kind as a Table. Rows reference the objects' metadata (and, for
@@ -104,7 +92,7 @@ const API_VERSIONS: Record<ResourceKind, string> = {
  * objects change.
  */
 export function toTable(kind: ResourceKind, objects: readonly KubeObject[], options: TableOptions): Table {
-  return buildTable(columnDefinitions(kind), objects, (object) => printRow(kind, object, options.now), API_VERSIONS[kind], kind, options);
+  return buildTable(columnDefinitions(kind), objects, (object) => printRow(kind, object, options.now), apiVersionOf(kind), kind, options);
 }
 
 /** The Table of an autoscaling/v1 Scale (`kubectl get <kind> <name> --subresource=scale`). */

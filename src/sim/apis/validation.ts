@@ -55,6 +55,29 @@ export function validate(kind: ResourceKind, object: KubeObject, old?: KubeObjec
       return validateJob(object, old);
     case 'CronJob':
       return validateCronJob(object, old);
+    case 'Service':
+      return validateMetaOnly(object, old, true, nameIsDNSLabel);
+    case 'Secret':
+    case 'ServiceAccount':
+    case 'Endpoints':
+    case 'ResourceQuota':
+    case 'LimitRange':
+    case 'HorizontalPodAutoscaler':
+    case 'PodDisruptionBudget':
+    case 'EndpointSlice':
+    case 'Ingress':
+    case 'NetworkPolicy':
+    case 'Role':
+    case 'RoleBinding':
+    case 'Lease':
+      return validateMetaOnly(object, old, true, nameIsDNSSubdomain);
+    case 'PersistentVolume':
+    case 'IngressClass':
+    case 'ClusterRole':
+    case 'ClusterRoleBinding':
+    case 'StorageClass':
+    case 'PriorityClass':
+      return validateMetaOnly(object, old, false, nameIsDNSSubdomain);
   }
 }
 

@@ -1,36 +1,70 @@
 import type { ResourceKind } from '../../core/k8s';
 import type { ResourceInfo } from './types';
 
-function core(kind: ResourceKind, plural: string, namespaced: boolean, shortNames: string[], hasStatus: boolean): ResourceInfo {
-  return { kind, plural, singular: kind.toLowerCase(), group: '', version: 'v1', apiVersion: 'v1', namespaced, shortNames, hasStatus, hasScale: false };
+interface Shape {
+  namespaced: boolean;
+  shortNames?: string[];
+  status?: boolean;
+  scale?: boolean;
 }
 
-function apps(kind: ResourceKind, plural: string, shortNames: string[], subresources: { status: boolean; scale: boolean }): ResourceInfo {
-  return { kind, plural, singular: kind.toLowerCase(), group: 'apps', version: 'v1', apiVersion: 'apps/v1', namespaced: true, shortNames, hasStatus: subresources.status, hasScale: subresources.scale };
+function resource(groupVersion: string, kind: ResourceKind, plural: string, shape: Shape): ResourceInfo {
+  const slash = groupVersion.indexOf('/');
+  const group = slash < 0 ? '' : groupVersion.slice(0, slash);
+  const version = slash < 0 ? groupVersion : groupVersion.slice(slash + 1);
+  return {
+    kind,
+    plural,
+    singular: kind.toLowerCase(),
+    group,
+    version,
+    apiVersion: groupVersion,
+    namespaced: shape.namespaced,
+    shortNames: shape.shortNames ?? [],
+    hasStatus: shape.status ?? false,
+    hasScale: shape.scale ?? false,
+  };
 }
 
-function batch(kind: ResourceKind, plural: string, shortNames: string[]): ResourceInfo {
-  return { kind, plural, singular: kind.toLowerCase(), group: 'batch', version: 'v1', apiVersion: 'batch/v1', namespaced: true, shortNames, hasStatus: true, hasScale: false };
-}
+const NAMESPACED = { namespaced: true };
+const CLUSTER = { namespaced: false };
 
-const SCALABLE = { status: true, scale: true };
-
-/** The kinds the simulator serves, with the names and scopes kube-apiserver gives them. */
+/** The kinds the simulator serves, with the names, scopes and subresources kube-apiserver 1.32 gives them. */
 export const RESOURCES: readonly ResourceInfo[] = [
-  core('Namespace', 'namespaces', false, ['ns'], true),
-  core('Node', 'nodes', false, ['no'], true),
-  core('Pod', 'pods', true, ['po'], true),
-  core('Event', 'events', true, ['ev'], false),
-  core('ConfigMap', 'configmaps', true, ['cm'], false),
-  core('PersistentVolumeClaim', 'persistentvolumeclaims', true, ['pvc'], true),
-  { ...core('ReplicationController', 'replicationcontrollers', true, ['rc'], true), hasScale: true },
-  apps('Deployment', 'deployments', ['deploy'], SCALABLE),
-  apps('ReplicaSet', 'replicasets', ['rs'], SCALABLE),
-  apps('StatefulSet', 'statefulsets', ['sts'], SCALABLE),
-  apps('DaemonSet', 'daemonsets', ['ds'], { status: true, scale: false }),
-  apps('ControllerRevision', 'controllerrevisions', [], { status: false, scale: false }),
-  batch('Job', 'jobs', []),
-  batch('CronJob', 'cronjobs', ['cj']),
+  resource('v1', 'Namespace', 'namespaces', { ...CLUSTER, shortNames: ['ns'], status: true }),
+  resource('v1', 'Node', 'nodes', { ...CLUSTER, shortNames: ['no'], status: true }),
+  resource('v1', 'Pod', 'pods', { ...NAMESPACED, shortNames: ['po'], status: true }),
+  resource('v1', 'Event', 'events', { ...NAMESPACED, shortNames: ['ev'] }),
+  resource('v1', 'ConfigMap', 'configmaps', { ...NAMESPACED, shortNames: ['cm'] }),
+  resource('v1', 'Secret', 'secrets', NAMESPACED),
+  resource('v1', 'ServiceAccount', 'serviceaccounts', { ...NAMESPACED, shortNames: ['sa'] }),
+  resource('v1', 'Service', 'services', { ...NAMESPACED, shortNames: ['svc'], status: true }),
+  resource('v1', 'Endpoints', 'endpoints', { ...NAMESPACED, shortNames: ['ep'] }),
+  resource('v1', 'PersistentVolumeClaim', 'persistentvolumeclaims', { ...NAMESPACED, shortNames: ['pvc'], status: true }),
+  resource('v1', 'PersistentVolume', 'persistentvolumes', { ...CLUSTER, shortNames: ['pv'], status: true }),
+  resource('v1', 'ResourceQuota', 'resourcequotas', { ...NAMESPACED, shortNames: ['quota'], status: true }),
+  resource('v1', 'LimitRange', 'limitranges', { ...NAMESPACED, shortNames: ['limits'] }),
+  resource('v1', 'ReplicationController', 'replicationcontrollers', { ...NAMESPACED, shortNames: ['rc'], status: true, scale: true }),
+  resource('apps/v1', 'Deployment', 'deployments', { ...NAMESPACED, shortNames: ['deploy'], status: true, scale: true }),
+  resource('apps/v1', 'ReplicaSet', 'replicasets', { ...NAMESPACED, shortNames: ['rs'], status: true, scale: true }),
+  resource('apps/v1', 'StatefulSet', 'statefulsets', { ...NAMESPACED, shortNames: ['sts'], status: true, scale: true }),
+  resource('apps/v1', 'DaemonSet', 'daemonsets', { ...NAMESPACED, shortNames: ['ds'], status: true }),
+  resource('apps/v1', 'ControllerRevision', 'controllerrevisions', NAMESPACED),
+  resource('batch/v1', 'Job', 'jobs', { ...NAMESPACED, status: true }),
+  resource('batch/v1', 'CronJob', 'cronjobs', { ...NAMESPACED, shortNames: ['cj'], status: true }),
+  resource('autoscaling/v2', 'HorizontalPodAutoscaler', 'horizontalpodautoscalers', { ...NAMESPACED, shortNames: ['hpa'], status: true }),
+  resource('policy/v1', 'PodDisruptionBudget', 'poddisruptionbudgets', { ...NAMESPACED, shortNames: ['pdb'], status: true }),
+  resource('discovery.k8s.io/v1', 'EndpointSlice', 'endpointslices', NAMESPACED),
+  resource('networking.k8s.io/v1', 'Ingress', 'ingresses', { ...NAMESPACED, shortNames: ['ing'], status: true }),
+  resource('networking.k8s.io/v1', 'IngressClass', 'ingressclasses', CLUSTER),
+  resource('networking.k8s.io/v1', 'NetworkPolicy', 'networkpolicies', { ...NAMESPACED, shortNames: ['netpol'] }),
+  resource('rbac.authorization.k8s.io/v1', 'Role', 'roles', NAMESPACED),
+  resource('rbac.authorization.k8s.io/v1', 'RoleBinding', 'rolebindings', NAMESPACED),
+  resource('rbac.authorization.k8s.io/v1', 'ClusterRole', 'clusterroles', CLUSTER),
+  resource('rbac.authorization.k8s.io/v1', 'ClusterRoleBinding', 'clusterrolebindings', CLUSTER),
+  resource('storage.k8s.io/v1', 'StorageClass', 'storageclasses', { ...CLUSTER, shortNames: ['sc'] }),
+  resource('scheduling.k8s.io/v1', 'PriorityClass', 'priorityclasses', { ...CLUSTER, shortNames: ['pc'] }),
+  resource('coordination.k8s.io/v1', 'Lease', 'leases', NAMESPACED),
 ];
 
 const byKind = new Map(RESOURCES.map((r) => [r.kind, r]));

@@ -84,8 +84,8 @@ describe('field hover', () => {
     assert.equal(fieldHoverInText(plain.text, plain.offset), undefined);
     const unknown = caret(DEPLOYMENT.replace('replicas: 3', 'replikas: 3').replace('replikas', 'repl‸ikas'));
     assert.equal(fieldHoverInText(unknown.text, unknown.offset), undefined);
-    const service = caret('apiVersion: v1\nkind: Service\nmetadata:\n  name: s\nspec:\n  po‸rts: []\n');
-    assert.equal(fieldHoverInText(service.text, service.offset), undefined);
+    const csr = caret('apiVersion: certificates.k8s.io/v1\nkind: CertificateSigningRequest\nmetadata:\n  name: s\nspec:\n  us‸ages: []\n');
+    assert.equal(fieldHoverInText(csr.text, csr.offset), undefined);
   });
 
   it('keeps working in a document with a YAML error', () => {

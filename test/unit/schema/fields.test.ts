@@ -58,7 +58,7 @@ describe('schema: field lookup', () => {
     assert.equal(fieldAt('Deployment', ['spec', 'replica']), undefined);
     assert.equal(fieldAt('Deployment', ['spec', 'replicas', 'x']), undefined);
     assert.equal(fieldAt('Pod', ['spec', 'containers', 'name']), undefined);
-    assert.equal(fieldAt('Secret', ['data']), undefined);
+    assert.equal(fieldAt('CertificateSigningRequest', ['spec']), undefined);
   });
 
   it('lists the fields of an object for completion, with required flags', () => {
