@@ -2,7 +2,7 @@
 // use), the CLI, the simulator server and the webview (browser). `--production` (what the VSIX
 // ships, see "vscode:prepublish") minifies and writes no source maps.
 import { build } from 'esbuild';
-import { existsSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 
 const production = process.argv.includes('--production');
 const common = { bundle: true, sourcemap: !production, minify: production, logLevel: 'warning', legalComments: 'none' };
@@ -32,9 +32,22 @@ const nodeUrlForWhatwgUrl = {
   },
 };
 
+/**
+ * The field schema (hover, validation, decoding) is read by the extension host and the simulator
+ * server alike: one dist/kubernetes-schema.json next to the bundles instead of a copy inside each,
+ * which kept the VSIX within its budget as the served kinds grew.
+ */
+const SCHEMA_SOURCE = 'src/core/schema/kubernetes-schema.json';
+const schemaFileOutside = {
+  name: 'schema-file-outside',
+  setup(build) {
+    build.onResolve({ filter: /\/kubernetes-schema\.json$/ }, () => ({ path: './kubernetes-schema.json', external: true }));
+  },
+};
+
 const targets = [
-  { entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', platform: 'node', format: 'cjs', target: 'node20', plugins: [nodeUrlForWhatwgUrl] },
-  { entryPoints: ['src/server/main.ts'], outfile: 'dist/simulator-server.js', platform: 'node', format: 'cjs', target: 'node20' },
+  { entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', platform: 'node', format: 'cjs', target: 'node20', plugins: [nodeUrlForWhatwgUrl, schemaFileOutside] },
+  { entryPoints: ['src/server/main.ts'], outfile: 'dist/simulator-server.js', platform: 'node', format: 'cjs', target: 'node20', plugins: [schemaFileOutside] },
   {
     entryPoints: ['src/extension/extension.ts'],
     outfile: 'dist/extension.js',
@@ -44,7 +57,7 @@ const targets = [
     external: ['vscode'],
     // import() of the external cluster bundle becomes a plain require (VS Code's extension host loads CommonJS).
     supported: { 'dynamic-import': false },
-    plugins: [clusterBundleOutside],
+    plugins: [clusterBundleOutside, schemaFileOutside],
   },
   { entryPoints: ['src/cluster/for-extension.ts'], outfile: 'dist/cluster.js', platform: 'node', format: 'cjs', target: 'node20', plugins: [nodeUrlForWhatwgUrl] },
   { entryPoints: ['src/webview/main.ts'], outfile: 'media/timeline.js', platform: 'browser', format: 'iife', target: 'es2022' },
@@ -54,3 +67,4 @@ const targets = [
 if (production) for (const t of targets) rmSync(`${t.outfile}.map`, { force: true });
 
 await Promise.all(targets.map((t) => build({ ...common, ...t })));
+writeFileSync('dist/kubernetes-schema.json', JSON.stringify(JSON.parse(readFileSync(SCHEMA_SOURCE, 'utf8'))));

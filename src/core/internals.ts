@@ -107,4 +107,22 @@ export interface AssumedExit {
   resourceVersion: string;
 }
 
-export type InternalStep = EtcdWrite | WatchDelivery | SchedulingCycle | AssumedExit;
+/**
+ * The simulator keeps a container running without being able to read that it would: an
+ * image's own entrypoint it does not know, or a command it cannot follow, under restartPolicy
+ * Always. A real program might exit or crash instead. Recorded with the pod status write that
+ * first shows the container running; the tracer marks that start as assumed.
+ */
+export interface AssumedRunning {
+  type: 'assumedRunning';
+  time: number;
+  component: 'kubelet';
+  /** The pod. */
+  object: ObjectRef;
+  container: string;
+  /** Why the run was assumed. */
+  reason: string;
+  resourceVersion: string;
+}
+
+export type InternalStep = EtcdWrite | WatchDelivery | SchedulingCycle | AssumedExit | AssumedRunning;

@@ -4,7 +4,7 @@
  * attempts with their per-node verdicts. Kept bounded: a few writes and deliveries per stage, the
  * full verdict table only for the first pods of a journey (the rest keep the counts).
  */
-import type { AssumedExit, EtcdWrite, SchedulingCycle, WatchDelivery } from '../internals';
+import type { AssumedExit, AssumedRunning, EtcdWrite, SchedulingCycle, WatchDelivery } from '../internals';
 import { beginEdit, commitEdit, reposition, resolveTime, settle, type ObjectRecord, type StageRecord } from './records';
 import { refOf } from './status';
 import type { Assumption, InternalEvidence } from './types';
@@ -78,24 +78,28 @@ function withoutVerdicts(cycle: SchedulingCycle): SchedulingCycle {
   return out;
 }
 
-/** The sentence a journey shows for an assumed exit. */
-function assumedText(step: AssumedExit): string {
+/** The sentence a journey shows for an assumed exit or run. */
+function assumedText(step: AssumedExit | AssumedRunning): string {
+  if (step.type === 'assumedRunning') return `assumed: keeps running (${step.reason})`;
   return `assumed: exit ${step.exitCode} after ${(step.runMs / 1000).toFixed(1)}s (${step.reason})`;
 }
 
-export function assumptionOf(record: ObjectRecord, step: AssumedExit): Assumption {
-  return { object: refOf(record), container: step.container, time: step.time, what: `${step.container} ${assumedText(step).replace(/^assumed: /, 'assumed to ')}` };
+export function assumptionOf(record: ObjectRecord, step: AssumedExit | AssumedRunning): Assumption {
+  const what = step.type === 'assumedRunning' ? `assumed to keep running (${step.reason})` : assumedText(step).replace(/^assumed: /, 'assumed to ');
+  return { object: refOf(record), container: step.container, time: step.time, what: `${step.container} ${what}` };
 }
 
 /**
- * Marks the stage where the container's assumed exit shows (its latest termination not marked
- * yet) as assumed. Returns false when that stage has not been seen yet.
+ * Marks the stage where the assumption shows as assumed: for an exit, the container's latest
+ * termination not marked yet; for a run, its latest start. Returns false when that stage has not
+ * been seen yet.
  */
-export function markAssumed(record: ObjectRecord, step: AssumedExit): boolean {
+export function markAssumed(record: ObjectRecord, step: AssumedExit | AssumedRunning): boolean {
+  const kind = step.type === 'assumedExit' ? 'containerTerminated' : 'containerStarted';
   for (let i = record.stages.length - 1; i >= 0; i--) {
     const target = record.stages[i];
     const stage = target.stage;
-    if (stage.kind !== 'containerTerminated' || stage.container !== step.container || stage.assumed !== undefined) continue;
+    if (stage.kind !== kind || stage.container !== step.container || stage.assumed !== undefined) continue;
     const edit = beginEdit(target);
     edit.stage.assumed = assumedText(step);
     commitEdit(target, edit);

@@ -3,7 +3,7 @@
  * (types.ts) are built from these on demand and cached until the record changes.
  */
 import { STAGE_RANK as LIFECYCLE_RANK } from '../../common/stage-rank';
-import type { AssumedExit, EtcdWrite, SchedulingCycle, WatchDelivery } from '../internals';
+import type { AssumedExit, AssumedRunning, EtcdWrite, SchedulingCycle, WatchDelivery } from '../internals';
 import type { ObjectDigest } from './digest';
 import type { TimeValue } from './time';
 import type {
@@ -168,7 +168,7 @@ export interface ObjectRecord {
   /** Scheduling cycles that arrived before the binding or failure they explain. */
   pendingCycles?: SchedulingCycle[];
   /** Assumed exits whose container-terminated stage has not been seen yet. */
-  pendingAssumptions?: AssumedExit[];
+  pendingAssumptions?: (AssumedExit | AssumedRunning)[];
   /** Whether a deletion was requested by a controller we know of (for the terminating stage's actor). */
   deleterHint?: Component;
   snapshot?: ObjectJourney;

@@ -546,7 +546,7 @@ export class JourneyTracer {
   }
 
   private onStageCreated(record: ObjectRecord, stage: StageRecord): void {
-    if (record.pendingAssumptions?.length && stage.stage.kind === 'containerTerminated') {
+    if (record.pendingAssumptions?.length && (stage.stage.kind === 'containerTerminated' || stage.stage.kind === 'containerStarted')) {
       record.pendingAssumptions = record.pendingAssumptions.filter((step) => !markAssumed(record, step));
     }
     if (!record.pendingCycles?.length) return;
@@ -680,7 +680,7 @@ export class JourneyTracer {
 
   private attachInternal(record: ObjectRecord, step: InternalStep): void {
     if (record.journey.superseded) return;
-    if (step.type === 'assumedExit') {
+    if (step.type === 'assumedExit' || step.type === 'assumedRunning') {
       record.journey.assumptions.push(assumptionOf(record, step));
       if (!markAssumed(record, step)) (record.pendingAssumptions ??= []).push(step);
       this.touch(record);

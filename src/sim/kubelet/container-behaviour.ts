@@ -23,12 +23,47 @@ function basename(path: string): string {
   return slash < 0 ? path : path.slice(slash + 1);
 }
 
+/** The repository of an image reference without registry, tag or digest: `docker.io/library/busybox:1.36` → `busybox`. */
+function repositoryName(image: string | undefined): string {
+  const withoutDigest = (image ?? '').split('@')[0];
+  const lastSlash = withoutDigest.lastIndexOf('/');
+  const colon = withoutDigest.lastIndexOf(':');
+  const withoutTag = colon > lastSlash ? withoutDigest.slice(0, colon) : withoutDigest;
+  return withoutTag.slice(withoutTag.lastIndexOf('/') + 1);
+}
+
+/**
+ * Images with no ENTRYPOINT whose CMD is a shell or an interpreter: `args` replace the CMD and
+ * are the whole argv, and with neither command nor args the CMD starts without a terminal and
+ * ends at once (the classic busybox pod in CrashLoopBackOff).
+ */
+const SHELL_IMAGES = new Set(['busybox', 'alpine', 'ubuntu', 'debian', 'centos', 'fedora', 'rockylinux', 'almalinux', 'amazonlinux', 'bash', 'perl', 'python', 'ruby', 'golang']);
+
+/**
+ * Images whose own entrypoint serves until stopped: running them without command or args is
+ * not an assumption. Anything else the simulator still keeps running, but says it assumed so.
+ */
+const SERVING_IMAGES = new Set([
+  'nginx', 'nginx-slim', 'httpd', 'redis', 'memcached', 'mysql', 'mariadb', 'postgres', 'mongo', 'rabbitmq', 'pause', 'kubernetes-bootcamp', 'hello-app',
+  'traefik', 'haproxy', 'caddy', 'zookeeper', 'cassandra', 'elasticsearch', 'registry', 'coredns', 'etcd', 'echoserver', 'hpa-example', 'gb-frontend', 'gb-redis-follower',
+]);
+
+function isShellImage(container: Container): boolean {
+  return SHELL_IMAGES.has(repositoryName(container.image));
+}
+
 /** The argv the container's process starts with, or undefined when the image entrypoint runs. */
 function argvOf(container: Container): string[] | undefined {
   const command = container.command ?? [];
   const args = container.args ?? [];
-  if (command.length === 0) return undefined;
-  return [...command, ...args];
+  if (command.length > 0) return [...command, ...args];
+  if (args.length > 0 && isShellImage(container)) return [...args];
+  return undefined;
+}
+
+/** A shell image started with neither command nor args, and no terminal to keep its shell reading. */
+function bareShellImage(container: Container): boolean {
+  return !container.command?.length && !container.args?.length && isShellImage(container) && !container.stdin && !container.tty;
 }
 
 /** The script of `sh -c '<script>'` (any shell, flags like `-ec` included), if that is the command. */
@@ -73,6 +108,7 @@ function followStatements(statements: string[][]): ExitPlan | undefined {
 
 /** How the container's process ends on its own, or undefined when it runs until stopped. */
 export function plannedExit(container: Container): ExitPlan | undefined {
+  if (bareShellImage(container)) return { exitCode: 0, runMs: 0 };
   const argv = argvOf(container);
   if (!argv) return undefined;
   const script = shellScript(argv);
@@ -109,8 +145,38 @@ export function assumedExit(container: Container): AssumedExitPlan | undefined {
   if (plannedExit(container) !== undefined) return undefined;
   const argv = argvOf(container);
   if (argv && NEVER_ENDING.test(argv.join(' '))) return undefined;
-  const reason = argv ? `command not readable by the simulator: ${argv.join(' ')}` : 'no command: the image entrypoint is not readable by the simulator';
-  return { exitCode: 0, runMs: ASSUMED_RUN_MS, reason };
+  return { exitCode: 0, runMs: ASSUMED_RUN_MS, reason: unreadableReason(container, argv) };
+}
+
+function unreadableReason(container: Container, argv: string[] | undefined): string {
+  if (argv) return `command not readable by the simulator: ${argv.join(' ')}`;
+  const args = container.args ?? [];
+  const image = container.image ?? '';
+  if (args.length > 0) return `the entrypoint of image ${image} with args ${args.join(' ')} is not readable by the simulator`;
+  return `no command: the entrypoint of image ${image} is not readable by the simulator`;
+}
+
+/**
+ * For a container the simulator keeps running without knowing that it would (restartPolicy
+ * Always, or a never-ending reading it cannot confirm): why that is an assumption. Undefined when
+ * the run is read from the spec: a planned exit, a loop or `sleep infinity`, or an image known
+ * to serve until stopped started as its image says.
+ */
+export function assumedRunningReason(container: Container): string | undefined {
+  if (plannedExit(container) !== undefined) return undefined;
+  const argv = argvOf(container);
+  if (argv) return NEVER_ENDING.test(argv.join(' ')) || servesInForeground(argv) ? undefined : unreadableReason(container, argv);
+  if (!container.args?.length && SERVING_IMAGES.has(repositoryName(container.image))) return undefined;
+  return unreadableReason(container, argv);
+}
+
+/** A server started in the foreground, as containers start them: `nginx -g 'daemon off;'`, `redis-server`, `httpd -DFOREGROUND`. */
+function servesInForeground(argv: string[]): boolean {
+  const program = basename(argv[0]);
+  const rest = argv.slice(1).join(' ');
+  if (program === 'nginx') return /daemon off/.test(rest);
+  if (program === 'httpd' || program === 'apache2') return /-DFOREGROUND/.test(rest);
+  return program === 'redis-server' || program === 'memcached' || program === 'pause';
 }
 
 /**

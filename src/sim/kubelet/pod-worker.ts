@@ -23,7 +23,7 @@ import type { TimerHandle } from '../clock';
 import type { EventSource, SimContext } from '../context';
 import { ApiError } from '../store/types';
 import type { Backoff } from './backoff';
-import { assumedExit, exitsOnSigterm, plannedExit, type AssumedExitPlan, type ExitPlan } from './container-behaviour';
+import { assumedExit, assumedRunningReason, exitsOnSigterm, plannedExit, type AssumedExitPlan, type ExitPlan } from './container-behaviour';
 import { formatGoDuration } from './go-duration';
 import { defaultPullPolicy, lookupImage, type ImageLookup } from './images';
 import {
@@ -159,6 +159,9 @@ function trackedRecords(specs: Container[] | undefined, init: boolean): readonly
   return specs.map((spec) => trackedRecord(spec, init));
 }
 
+/** What the kubelet assumed of a container since its last status write: an exit it could not read, or a run it keeps going unread. */
+type UnreportedAssumption = { container: string; exitCode: number; runMs: number; reason: string } | { container: string; reason: string };
+
 export class PodWorker {
   readonly uid: string;
   private pod: PodObject;
@@ -177,7 +180,7 @@ export class PodWorker {
   private finished = false;
   private gone = false;
   /** Exits assumed since the last status write (see `assumedExit`), reported with the next one. */
-  private unreportedAssumptions: { container: string; exitCode: number; runMs: number; reason: string }[] | undefined;
+  private unreportedAssumptions: UnreportedAssumption[] | undefined;
   /** The pod will never run containers again: container statuses are final. */
   private terminalView = false;
   /** `podBits` at the last status write; -1 before the first. */
@@ -482,7 +485,11 @@ export class PodWorker {
     if (!plan && runsToCompletion(this.pod.spec?.restartPolicy) && (assumed = assumedExit(record.spec))) {
       plan = { exitCode: assumed.exitCode, runMs: this.jittered(assumed.runMs) };
     }
-    if (!plan) return;
+    if (!plan) {
+      const reason = record.init ? undefined : assumedRunningReason(record.spec);
+      if (reason !== undefined && record.previous === undefined) (this.unreportedAssumptions ??= []).push({ container: record.spec.name, reason });
+      return;
+    }
     // Even `exit 1` takes the process a few milliseconds.
     const runMs = Math.max(plan.runMs, this.jittered(20));
     const exitCode = plan.exitCode;
@@ -610,14 +617,14 @@ export class PodWorker {
     const assumptions = this.unreportedAssumptions ?? [];
     this.unreportedAssumptions = undefined;
     for (const assumption of assumptions) {
-      this.ctx.internals.record({
-        type: 'assumedExit',
+      const common = {
         time: this.ctx.clock.now(),
-        component: 'kubelet',
-        object: { kind: 'Pod', namespace: this.namespace, name: this.name, uid: this.uid },
+        component: 'kubelet' as const,
+        object: { kind: 'Pod' as const, namespace: this.namespace, name: this.name, uid: this.uid },
         resourceVersion: meta.resourceVersion ?? '',
-        ...assumption,
-      });
+      };
+      if ('exitCode' in assumption) this.ctx.internals.record({ type: 'assumedExit', ...common, ...assumption });
+      else this.ctx.internals.record({ type: 'assumedRunning', ...common, ...assumption });
     }
   }
 

@@ -120,6 +120,6 @@ describe('package.json contributes, against the command table', () => {
 
   it('ships only the bundles, media, README, licence and package.json', () => {
     const ignore = readFileSync('.vscodeignore', 'utf8').split('\n').filter((line) => line && !line.startsWith('#'));
-    assert.deepEqual(ignore, ['**', '!package.json', '!README.md', '!LICENSE*', '!dist/extension.js', '!dist/cluster.js', '!dist/simulator-server.js', '!media/timeline.js', '!media/timeline.css', '!media/kube-journey.svg']);
+    assert.deepEqual(ignore, ['**', '!package.json', '!README.md', '!LICENSE*', '!dist/extension.js', '!dist/cluster.js', '!dist/simulator-server.js', '!dist/kubernetes-schema.json', '!media/timeline.js', '!media/timeline.css', '!media/kube-journey.svg']);
   });
 });

@@ -7,7 +7,7 @@ import type { Container, KubeObject } from '../../../src/core/k8s';
 import { ASSUMED_RUN_MS, assumedExit } from '../../../src/sim/kubelet/container-behaviour';
 import type { PodObject } from '../../../src/sim/controllers/controller-types';
 import { Simulator } from '../../../src/sim/simulator';
-import type { AssumedExit } from '../../../src/core/internals';
+import type { AssumedExit, AssumedRunning } from '../../../src/core/internals';
 import type { BoundedInternalsLog } from '../../../src/sim/internals-log';
 
 const assumedExits = (log: BoundedInternalsLog): AssumedExit[] => log.snapshot().steps.filter((step): step is AssumedExit => step.type === 'assumedExit');
@@ -25,7 +25,9 @@ describe('assumed exits of run-to-completion containers', () => {
       runMs: ASSUMED_RUN_MS,
       reason: 'command not readable by the simulator: perl -Mbignum=bpi -wle print bpi(2000)',
     });
-    assert.equal(assumedExit(container())?.reason, 'no command: the image entrypoint is not readable by the simulator');
+    const worker: Container = { name: 'main', image: 'registry.example/batch/worker:1' };
+    assert.equal(assumedExit(worker)?.reason, 'no command: the entrypoint of image registry.example/batch/worker:1 is not readable by the simulator');
+    assert.equal(assumedExit({ ...worker, args: ['--shard', '3'] })?.reason, 'the entrypoint of image registry.example/batch/worker:1 with args --shard 3 is not readable by the simulator');
   });
 
   it('assumes nothing where the exit can be read or the command reads as never-ending', () => {
@@ -56,5 +58,16 @@ describe('assumed exits of run-to-completion containers', () => {
     sim.runUntil(() => false, 120_000);
     assert.equal(sim.store.get<PodObject>('Pod', 'default', 'server')?.status?.phase, 'Running');
     assert.equal(assumedExits(sim.internals).length, 0);
+  });
+
+  it('records that it assumed the run of a kept-running container it cannot read, once, and nothing for nginx', () => {
+    const sim = new Simulator({ seed: 3 });
+    sim.store.create('Pod', pod('server', 'Always', ['perl', '-e', 'print 1']));
+    sim.store.create('Pod', { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'web', namespace: 'default' }, spec: { containers: [{ name: 'web', image: 'nginx:1.25' }] } });
+    sim.runUntil(() => false, 60_000);
+    const runs = sim.internals.snapshot().steps.filter((step): step is AssumedRunning => step.type === 'assumedRunning');
+    assert.deepEqual(runs.map((step) => [step.object.name, step.container, step.reason]), [['server', 'main', 'command not readable by the simulator: perl -e print 1']]);
+    const etcdVersions = sim.internals.snapshot().steps.filter((step) => step.type === 'etcdWrite' && step.object.name === 'server').map((step) => (step.type === 'etcdWrite' ? step.resourceVersion : ''));
+    assert.ok(etcdVersions.includes(runs[0].resourceVersion), 'names a version the pod was written at');
   });
 });

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import type { Container } from '../../../src/core/k8s';
 import { Backoff } from '../../../src/sim/kubelet/backoff';
-import { exitsOnSigterm, plannedExit } from '../../../src/sim/kubelet/container-behaviour';
+import { assumedRunningReason, exitsOnSigterm, plannedExit } from '../../../src/sim/kubelet/container-behaviour';
 import { formatGoDuration } from '../../../src/sim/kubelet/go-duration';
 import { defaultPullPolicy, hex64, imageId, imageSizeBytes, lookupImage, normalizedImageName, parseImageReference, pullFailure, type ImageReference } from '../../../src/sim/kubelet/images';
 
@@ -185,10 +185,32 @@ describe('kubelet pure parts', () => {
 
   describe('container behaviour', () => {
     it('runs the image entrypoint and unknown programs until stopped', () => {
-      assert.equal(plannedExit(container()), undefined);
+      assert.equal(plannedExit({ name: 'web', image: 'nginx:1.25' }), undefined);
+      assert.equal(plannedExit({ name: 'app', image: 'registry.example/team/app:1' }), undefined);
       assert.equal(plannedExit(container(['nginx', '-g', 'daemon off;'])), undefined);
       assert.equal(plannedExit(container(['sh', '-c', 'while true; do sleep 1; done'])), undefined);
       assert.equal(plannedExit(container(['sleep', 'infinity'])), undefined);
+    });
+
+    it("ends a shell image started without command or args at once, as its shell finds no terminal", () => {
+      assert.deepEqual(plannedExit(container()), { exitCode: 0, runMs: 0 });
+      assert.deepEqual(plannedExit({ name: 'py', image: 'docker.io/library/python:3.12' }), { exitCode: 0, runMs: 0 });
+      assert.equal(plannedExit({ ...container(), stdin: true, tty: true }), undefined);
+    });
+
+    it("reads a shell image's args as its whole command line (the image has no entrypoint)", () => {
+      assert.deepEqual(plannedExit(container(undefined, ['sh', '-c', 'echo hi; exit 2'])), { exitCode: 2, runMs: 0 });
+      assert.equal(plannedExit({ name: 'web', image: 'nginx', args: ['sh', '-c', 'exit 2'] }), undefined);
+    });
+
+    it('says why a container kept running is an assumption, and only then', () => {
+      assert.equal(assumedRunningReason({ name: 'web', image: 'nginx:1.25' }), undefined);
+      assert.equal(assumedRunningReason(container(['sh', '-c', 'while true; do sleep 1; done'])), undefined);
+      assert.equal(assumedRunningReason(container(['nginx', '-g', 'daemon off;'])), undefined);
+      assert.equal(assumedRunningReason(container(['sh', '-c', 'exit 1'])), undefined);
+      assert.equal(assumedRunningReason({ name: 'web', image: 'nginx', args: ['nginx', '-T'] }), 'the entrypoint of image nginx with args nginx -T is not readable by the simulator');
+      assert.equal(assumedRunningReason({ name: 'app', image: 'registry.example/team/app:1' }), 'no command: the entrypoint of image registry.example/team/app:1 is not readable by the simulator');
+      assert.equal(assumedRunningReason(container(['python', 'server.py'])), 'command not readable by the simulator: python server.py');
     });
 
     it('follows exit codes, false, true and sleeps', () => {

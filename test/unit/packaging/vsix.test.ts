@@ -36,7 +36,7 @@ describe('the VSIX', function () {
   after(() => rmSync(folder, { recursive: true, force: true }));
 
   it('ships the extension, cluster and simulator bundles, the webview and the manifest', () => {
-    for (const file of ['package.json', 'README.md', 'dist/extension.js', 'dist/cluster.js', 'dist/simulator-server.js', 'media/timeline.js', 'media/timeline.css']) {
+    for (const file of ['package.json', 'README.md', 'dist/extension.js', 'dist/cluster.js', 'dist/simulator-server.js', 'dist/kubernetes-schema.json', 'media/timeline.js', 'media/timeline.css']) {
       assert.ok(shipped.includes(file), `${file} is not in the VSIX: ${shipped.join(', ')}`);
     }
   });
