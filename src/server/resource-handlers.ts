@@ -21,6 +21,7 @@ import { applyStrategicMergePatch } from './patch/strategic-merge-patch';
 import { unknownFields, strictDecodingMessage } from '../core/schema/fields';
 import { JSON_TYPE, TABLE_TYPE, parseJsonBody, readBody, sendJson, wantsTable } from './http-util';
 import type { ResourceHandlerDeps } from './handler-deps';
+import { handlePodLog } from './pod-logs';
 import type { ResourcePath } from './routing';
 import { serveWatch } from './watch';
 
@@ -336,13 +337,7 @@ async function handleSubresource(req: IncomingMessage, res: ServerResponse, path
   }
   if (subresource === 'scale' && info.hasScale) return handleScale(req, res, path, query, deps);
   if (subresource === 'binding' && info.kind === 'Pod' && method === 'POST') return handleBinding(req, res, path, deps);
-  if (subresource === 'log' && info.kind === 'Pod' && method === 'GET') {
-    const pod = deps.store.read(info.kind, path.namespace, name);
-    const text = `[kube-journey simulator] pod ${pod.metadata?.name} runs simulated containers: there is no process output to show.\n`;
-    res.writeHead(200, { 'Content-Type': 'text/plain', 'Content-Length': Buffer.byteLength(text) });
-    res.end(text);
-    return;
-  }
+  if (subresource === 'log' && info.kind === 'Pod' && method === 'GET') return handlePodLog(req, res, path, query, deps);
   throw new ApiError(404, 'NotFound', `the server could not find the requested resource`);
 }
 

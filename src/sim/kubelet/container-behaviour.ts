@@ -106,6 +106,27 @@ function followStatements(statements: string[][]): ExitPlan | undefined {
   return { exitCode, runMs };
 }
 
+/** `sh -c` statements of a script, split where the reader splits them. */
+function splitScript(script: string): string[] {
+  return script.split(/\n|;|&&/).map((statement) => statement.trim());
+}
+
+/** One argv as a shell statement, each word single-quoted where it needs it. */
+function asStatement(argv: string[]): string {
+  return argv.map((word) => (/^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`)).join(' ');
+}
+
+/**
+ * The statements the container runs, when the model can follow them to their end (the same
+ * condition as `plannedExit`): what `kubectl logs` replays. Undefined otherwise.
+ */
+export function readableStatements(container: Container): string[] | undefined {
+  if (plannedExit(container) === undefined || bareShellImage(container)) return bareShellImage(container) ? [] : undefined;
+  const argv = argvOf(container)!;
+  const script = shellScript(argv);
+  return script === undefined ? [asStatement(argv)] : splitScript(script);
+}
+
 /** How the container's process ends on its own, or undefined when it runs until stopped. */
 export function plannedExit(container: Container): ExitPlan | undefined {
   if (bareShellImage(container)) return { exitCode: 0, runMs: 0 };
@@ -114,9 +135,7 @@ export function plannedExit(container: Container): ExitPlan | undefined {
   const script = shellScript(argv);
   if (script === undefined) return followStatements([argv]);
   if (UNFOLLOWED.test(script.replace(/&&/g, ';'))) return undefined;
-  const statements = script
-    .split(/\n|;|&&/)
-    .map((statement) => statement.trim().split(/\s+/).filter((word) => word.length > 0).map((word) => word.replace(/^['"]|['"]$/g, '')));
+  const statements = splitScript(script).map((statement) => statement.split(/\s+/).filter((word) => word.length > 0).map((word) => word.replace(/^['"]|['"]$/g, '')));
   return followStatements(statements);
 }
 

@@ -117,7 +117,7 @@ describe('journeys of StatefulSets, DaemonSets, Jobs, CronJobs and ReplicationCo
     const rc: Owner = { kind: 'ReplicationController', name: 'app', uid: 'rc-1' };
     const spec = { replicas: 1, selector: { app: 'app' }, template: { metadata: { labels: { app: 'app' } }, spec: { containers: [{ name: 'app', image: 'registry.example/app:1' }] } } };
     tracer.ingest({ type: 'ADDED', object: workload('ReplicationController', 'v1', 'app', 'rc-1', spec, { replicas: 1, readyReplicas: 1, availableReplicas: 1 }) }, T0 + 5);
-    const running = podObject({ name: 'app-abcde', uid: 'p1', owner: rc, nodeName: 'node-1', phase: 'Running', ready: true, rv: '77', containers: [{ name: 'app', running: { startedAt: iso(T0 + 3000) } }] });
+    const running = podObject({ name: 'app-abcde', uid: 'p1', owner: rc, nodeName: 'node-1', phase: 'Running', rv: '77', containers: [{ name: 'app', running: { startedAt: iso(T0 + 3000) } }] });
     tracer.ingest({ type: 'ADDED', object: running }, T0 + 3100);
     const reason = 'no command: the entrypoint of image registry.example/app:1 is not readable by the simulator';
     tracer.ingestInternal({ type: 'assumedRunning', time: T0 + 3100, component: 'kubelet', object: { kind: 'Pod', namespace: 'default', name: 'app-abcde', uid: 'p1' }, container: 'app', reason, resourceVersion: '77' });
