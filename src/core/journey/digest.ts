@@ -79,7 +79,8 @@ export interface PodDigest extends CommonDigest {
   conditions: ConditionDigest[];
   containers: ContainerDigest[];
   /** Containers in the spec (statuses may be missing early on). */
-  specContainers: { name: string; image?: string }[];
+  /** The containers READY counts: sidecars first, then the regular containers. */
+  specContainers: { name: string; image?: string; sidecar?: true }[];
 }
 
 /** A StatefulSet's own fields. */
@@ -287,7 +288,13 @@ export function digestPod(object: KubeObject): PodDigest | undefined {
     const c = container(raw, false);
     if (c) containers.push(c);
   }
-  const specContainers: { name: string; image?: string }[] = [];
+  const specContainers: { name: string; image?: string; sidecar?: true }[] = [];
+  // Sidecars (init containers with restartPolicy Always) run beside the containers and count in READY, as kubectl counts them.
+  for (const raw of list(spec?.initContainers)) {
+    const c = record(raw);
+    const name = str(c?.name);
+    if (name && c?.restartPolicy === 'Always') specContainers.push({ name, image: str(c?.image), sidecar: true });
+  }
   for (const raw of list(spec?.containers)) {
     const c = record(raw);
     const name = str(c?.name);

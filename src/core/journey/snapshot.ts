@@ -34,7 +34,7 @@ function podDetails(record: ObjectRecord, pod: PodDigest, ctx: SnapshotContext):
   const containers: PodDetails['containers'] = [];
   const statusByName = new Map(pod.containers.filter((c) => !c.init).map((c) => [c.name, c]));
   for (const spec of pod.specContainers) {
-    const c = statusByName.get(spec.name);
+    const c = spec.sidecar ? pod.containers.find((status) => status.init && status.name === spec.name) : statusByName.get(spec.name);
     if (c?.ready) ready++;
     restarts += c?.restartCount ?? 0;
     const container: PodDetails['containers'][number] = {

@@ -167,6 +167,11 @@ export function assumedExit(container: Container): AssumedExitPlan | undefined {
   return { exitCode: 0, runMs: ASSUMED_RUN_MS, reason: unreadableReason(container, argv) };
 }
 
+/** Why the simulator cannot read what the container runs, in the words an assumption gives. */
+export function unreadableCommandReason(container: Container): string {
+  return unreadableReason(container, argvOf(container));
+}
+
 function unreadableReason(container: Container, argv: string[] | undefined): string {
   if (argv) return `command not readable by the simulator: ${argv.join(' ')}`;
   const args = container.args ?? [];

@@ -159,11 +159,17 @@ export function hasExited(instance: ContainerInstance | undefined): boolean {
   return instance?.finishedAt !== undefined;
 }
 
+/** A sidecar: an init container with `restartPolicy: Always`, started in order and kept running beside the containers. */
+export function isSidecar(record: ContainerRecord): boolean {
+  return record.init && record.spec.restartPolicy === 'Always';
+}
+
 /** `kubecontainer.ShouldContainerBeRestarted` for a container that is not running. */
 export function shouldRestart(record: ContainerRecord, restartPolicy: string | undefined): boolean {
   const current = record.current;
   if (isRunning(current)) return false;
   if (!hasExited(current)) return true;
+  if (isSidecar(record)) return true;
   if (record.init) return current!.exitCode !== 0 && restartPolicy !== 'Never';
   if (restartPolicy === 'Never') return false;
   if (restartPolicy === 'OnFailure') return current!.exitCode !== 0;
@@ -217,10 +223,11 @@ function containerStatus(record: ContainerRecord, view: PodRuntimeView, defaultW
   if (current && isRunning(current)) {
     state = runningState(current.startedAt!);
     started = true;
-    ready = record.ready;
+    // A regular init container is ready once it has completed, not while it runs.
+    ready = record.init && !isSidecar(record) ? false : record.ready;
   } else if (current && hasExited(current)) {
     state = terminatedState(current);
-    if (record.init) ready = current.exitCode === 0;
+    if (record.init && !isSidecar(record)) ready = current.exitCode === 0;
   } else {
     state = waitingState(current ? 'ContainerCreating' : defaultWaitingReason, undefined);
   }
@@ -254,8 +261,15 @@ function containerStatuses(records: readonly ContainerRecord[], view: PodRuntime
 export function podPhase(spec: Pod['spec'], initStatuses: ContainerStatus[], statuses: ContainerStatus[], terminal: boolean): GeneratedPodStatus['phase'] {
   let pendingInit = 0;
   let failedInit = 0;
-  for (const status of initStatuses) {
+  const initSpecs = spec?.initContainers;
+  for (let i = 0; i < initStatuses.length; i++) {
+    const status = initStatuses[i];
     const state = status.state ?? {};
+    // A started sidecar is initialized; its later exits restart it and never fail the pod.
+    if (initSpecs?.[i]?.restartPolicy === 'Always') {
+      if (!status.started) pendingInit++;
+      continue;
+    }
     if (state.running) pendingInit++;
     else if (state.terminated) {
       if (state.terminated.exitCode !== 0) failedInit++;
@@ -364,12 +378,33 @@ function anyStarted(statuses: ContainerStatus[]): boolean {
   return false;
 }
 
-function initializedCondition(initStatuses: ContainerStatus[], statuses: ContainerStatus[], phase: GeneratedPodStatus['phase']): PodCondition {
+/** Init containers not done yet: a regular one until it has completed, a sidecar until it has started. */
+function incompleteInitNames(initStatuses: ContainerStatus[], initSpecs: Container[] | undefined): string[] | undefined {
+  let names: string[] | undefined;
+  for (let i = 0; i < initStatuses.length; i++) {
+    const status = initStatuses[i];
+    const done = initSpecs?.[i]?.restartPolicy === 'Always' ? status.started : status.state?.terminated?.exitCode === 0;
+    if (!done) (names ??= []).push(status.name);
+  }
+  return names;
+}
+
+function initializedCondition(initStatuses: ContainerStatus[], initSpecs: Container[] | undefined, statuses: ContainerStatus[], phase: GeneratedPodStatus['phase']): PodCondition {
   if (phase === 'Succeeded') return condition('Initialized', true, 'PodCompleted');
   if (anyStarted(statuses)) return condition('Initialized', true);
-  const incomplete = unreadyNames(initStatuses);
+  const incomplete = incompleteInitNames(initStatuses, initSpecs);
   if (incomplete) return condition('Initialized', false, 'ContainersNotInitialized', incompleteMessages.of(incomplete));
   return condition('Initialized', true);
+}
+
+function hasSidecars(view: PodRuntimeView): boolean {
+  for (const record of view.initContainers) if (isSidecar(record)) return true;
+  return false;
+}
+
+/** The sidecars' statuses: ContainersReady and Ready wait for them as for the containers. */
+function sidecarStatuses(initStatuses: ContainerStatus[], initSpecs: Container[] | undefined): ContainerStatus[] {
+  return initStatuses.filter((_, i) => initSpecs?.[i]?.restartPolicy === 'Always');
 }
 
 const NO_STATUSES: ContainerStatus[] = [];
@@ -382,10 +417,10 @@ export function generatePodStatus(view: PodRuntimeView, existingConditions?: Pod
   const initStatuses = hasInit ? containerStatuses(view.initContainers, view, defaultWaiting) : NO_STATUSES;
   const statuses = containerStatuses(view.containers, view, defaultWaiting);
   const phase = podPhase(view.spec, initStatuses, statuses, view.terminal);
-  const containersReady = containersReadyCondition(statuses, phase);
+  const containersReady = containersReadyCondition(hasSidecars(view) ? [...sidecarStatuses(initStatuses, view.spec?.initContainers), ...statuses] : statuses, phase);
   const conditions = [
     condition('PodReadyToStartContainers', view.sandboxReady),
-    initializedCondition(initStatuses, statuses, phase),
+    initializedCondition(initStatuses, view.spec?.initContainers, statuses, phase),
     readyCondition(view, containersReady, existingConditions),
     containersReady,
     condition('PodScheduled', true),

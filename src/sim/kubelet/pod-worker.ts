@@ -23,13 +23,14 @@ import type { TimerHandle } from '../clock';
 import type { EventSource, SimContext } from '../context';
 import { ApiError } from '../store/types';
 import type { Backoff } from './backoff';
-import { assumedExit, assumedRunningReason, exitsOnSigterm, plannedExit, type AssumedExitPlan, type ExitPlan } from './container-behaviour';
+import { assumedExit, assumedRunningReason, exitsOnSigterm, plannedExit, unreadableCommandReason, type AssumedExitPlan, type ExitPlan } from './container-behaviour';
 import { formatGoDuration } from './go-duration';
 import { defaultPullPolicy, lookupImage, type ImageLookup } from './images';
 import {
   generatePodStatus,
   hasExited,
   isRunning,
+  isSidecar,
   mergePodStatus,
   shouldRestart,
   type ContainerInstance,
@@ -324,14 +325,22 @@ export class PodWorker {
   /** `computePodActions`, reduced: the next init container, or every regular container that should run. */
   private containersToStart(): readonly TrackedRecord[] {
     const restartPolicy = this.pod.spec?.restartPolicy;
+    let sidecarsToRestart: TrackedRecord[] | undefined;
     for (const record of this.initContainers) {
       const current = record.current;
+      if (isSidecar(record)) {
+        // Started in order like any init container; once initialized, restarted whenever it exits.
+        if (isRunning(current)) continue;
+        if (!current?.startedAt) return [record];
+        (sidecarsToRestart ??= []).push(record);
+        continue;
+      }
       if (hasExited(current) && current!.exitCode === 0) continue;
       if (isRunning(current)) return NO_RECORDS;
       if (hasExited(current) && restartPolicy === 'Never') return NO_RECORDS;
       return [record];
     }
-    let toStart: TrackedRecord[] | undefined;
+    let toStart: TrackedRecord[] | undefined = sidecarsToRestart;
     for (const record of this.containers) {
       if (!isRunning(record.current) && shouldRestart(record, restartPolicy)) (toStart ??= []).push(record);
     }
@@ -413,7 +422,7 @@ export class PodWorker {
     if (this.aborted()) return;
     instance.startedAt = this.ctx.clock.now();
     record.waiting = undefined;
-    record.ready = !record.spec.readinessProbe || record.init;
+    record.ready = !record.spec.readinessProbe || (record.init && !isSidecar(record));
     this.event('Normal', 'Started', startedMessage(record.spec.name));
     this.scheduleExit(record, instance);
     this.scheduleReadiness(record, instance);
@@ -480,13 +489,18 @@ export class PodWorker {
 
   private scheduleExit(record: ContainerRecord, instance: ContainerInstance): void {
     let plan: ExitPlan | undefined = plannedExit(record.spec);
-    if (!plan && record.init) plan = { exitCode: 0, runMs: this.jittered(INIT_CONTAINER_RUN_MS) };
     let assumed: AssumedExitPlan | undefined;
-    if (!plan && runsToCompletion(this.pod.spec?.restartPolicy) && (assumed = assumedExit(record.spec))) {
+    const sidecar = isSidecar(record);
+    if (!plan && record.init && !sidecar) {
+      // An init container must end for the pod to go on: one the simulator cannot read is assumed to.
+      assumed = { exitCode: 0, runMs: INIT_CONTAINER_RUN_MS, reason: unreadableCommandReason(record.spec) };
+      plan = { exitCode: 0, runMs: this.jittered(INIT_CONTAINER_RUN_MS) };
+    }
+    if (!plan && !sidecar && runsToCompletion(this.pod.spec?.restartPolicy) && (assumed = assumedExit(record.spec))) {
       plan = { exitCode: assumed.exitCode, runMs: this.jittered(assumed.runMs) };
     }
     if (!plan) {
-      const reason = record.init ? undefined : assumedRunningReason(record.spec);
+      const reason = record.init && !sidecar ? undefined : assumedRunningReason(record.spec);
       if (reason !== undefined && record.previous === undefined) (this.unreportedAssumptions ??= []).push({ container: record.spec.name, reason });
       return;
     }
@@ -631,6 +645,14 @@ export class PodWorker {
   /** Succeeded or Failed on its own: the kubelet stops the sandbox and reports it. */
   private finishTerminalPod(): void {
     this.finished = true;
+    const sidecars = this.initContainers.filter((record) => isSidecar(record) && isRunning(record.current));
+    if (sidecars.length > 0) {
+      // The containers are done: the kubelet stops the sidecars, in reverse order, before the sandbox.
+      for (const record of [...sidecars].reverse()) {
+        this.event('Normal', 'Killing', `Stopping container ${record.spec.name}`);
+        this.containerExited(record, record.current!, exitsOnSigterm(record.spec) ? 0 : 137);
+      }
+    }
     this.ctx.clock.after(this.jittered(SANDBOX_STOP_MS), () => {
       if (this.gone) return;
       this.sandboxReady = false;
@@ -658,25 +680,33 @@ export class PodWorker {
     this.syncDueAt = Infinity;
     clock.after(this.jittered(this.ctx.timings.controllerReaction), () => {
       if (this.gone) return;
-      const running = [...this.initContainers, ...this.containers].filter((record) => isRunning(record.current));
-      let stopping = running.length;
-      if (stopping === 0) {
-        this.finishDeletion();
-        return;
-      }
+      const running = (records: readonly TrackedRecord[]): TrackedRecord[] => records.filter((record) => isRunning(record.current));
       const graceMs = this.gracePeriodMs();
-      for (const record of running) {
-        const instance = record.current!;
-        this.event('Normal', 'Killing', `Stopping container ${record.spec.name}`);
-        const graceful = exitsOnSigterm(record.spec);
-        const stopMs = graceful ? Math.min(graceMs, this.jittered(GRACEFUL_STOP_MS)) : graceMs;
-        clock.after(stopMs, () => {
-          if (this.gone) return;
-          if (isRunning(instance)) this.containerExited(record, instance, graceful ? 0 : 137);
-          if (--stopping === 0) this.finishDeletion();
-        });
-      }
+      // The containers stop first; the sidecars, in reverse order, once they have (the KEP-753 order).
+      const sidecars = running(this.initContainers).filter(isSidecar).reverse();
+      const others = [...running(this.initContainers).filter((record) => !isSidecar(record)), ...running(this.containers)];
+      this.stopContainers(others, graceMs, () => this.stopContainers(sidecars, graceMs, () => this.finishDeletion()));
     });
+  }
+
+  /** Stops `records` together within the grace period, then calls `done`. */
+  private stopContainers(records: readonly TrackedRecord[], graceMs: number, done: () => void): void {
+    let stopping = records.length;
+    if (stopping === 0) {
+      done();
+      return;
+    }
+    for (const record of records) {
+      const instance = record.current!;
+      this.event('Normal', 'Killing', `Stopping container ${record.spec.name}`);
+      const graceful = exitsOnSigterm(record.spec);
+      const stopMs = graceful ? Math.min(graceMs, this.jittered(GRACEFUL_STOP_MS)) : graceMs;
+      this.ctx.clock.after(stopMs, () => {
+        if (this.gone) return;
+        if (isRunning(instance)) this.containerExited(record, instance, graceful ? 0 : 137);
+        if (--stopping === 0) done();
+      });
+    }
   }
 
   /** All containers stopped: stop the sandbox, write the final status, delete the pod for good. */
