@@ -15,8 +15,11 @@ export interface ExitPlan {
 const SHELLS = new Set(['sh', 'bash', 'ash', 'dash', 'zsh', 'ksh']);
 /** Statements that finish at once with status 0. */
 const ONE_SHOT = new Set(['echo', 'printf', 'date', 'env', 'printenv', 'hostname', 'pwd', 'ls', 'cat', 'whoami', 'id', 'uname', 'touch', 'mkdir', 'cp', 'mv', 'rm']);
-/** Shell syntax this reader does not follow; a script using it is assumed to run forever. */
-const UNFOLLOWED = /\|\||[|&`<>]|\$\(|\b(while|until|for|if|case|trap|wait|exec)\b/;
+/**
+ * Shell syntax this reader does not follow; a script using it is assumed to run forever. Output
+ * redirected to a file (`> /tmp/x`, `>> /tmp/x`) is followed; any other redirection is not.
+ */
+const UNFOLLOWED = /\|\||[|&`<]|\$\(|\b(while|until|for|if|case|trap|wait|exec)\b|[0-9]>|>\s*(?:>\s*)?(?:$|[;&|])/;
 
 function basename(path: string): string {
   const slash = path.lastIndexOf('/');
@@ -81,11 +84,18 @@ function sleepMs(arg: string | undefined): number | undefined {
   return Math.round(Number(match[1]) * unit);
 }
 
+/** The words of a statement without its output redirection (`> /tmp/x`, `>>/tmp/x`). */
+export function withoutRedirection(words: string[]): string[] {
+  const at = words.findIndex((word) => word.startsWith('>'));
+  return at < 0 ? words : words.slice(0, at);
+}
+
 /** Follow statements in order; undefined as soon as one may not terminate or is unknown. */
 function followStatements(statements: string[][]): ExitPlan | undefined {
   let runMs = 0;
   let exitCode = 0;
-  for (const words of statements) {
+  for (const written of statements) {
+    const words = withoutRedirection(written);
     if (words.length === 0) continue;
     const program = basename(words[0]);
     if (program === 'exit') {
