@@ -19,6 +19,7 @@ import ts from 'typescript';
 import { RESOURCES } from '../src/sim/store/resources';
 import { FieldFlag, type DescriptorTable, type FieldEntry } from '../src/server/protobuf/descriptor-table';
 import { wireFields, wireString, type WireField } from '../src/server/protobuf/wire';
+import { CUSTOM_JSON_MESSAGES } from '../src/server/protobuf/decode';
 
 const binaryPath = process.argv[2];
 if (!binaryPath) {
@@ -48,6 +49,12 @@ const SCALAR_TYPES: Record<number, string> = {
   17: 'sint32',
   18: 'sint64',
 };
+/** apimachinery types whose Go JSON is not their protobuf fields (MarshalJSON of their own). */
+const GO_CUSTOM_JSON = ['Time', 'MicroTime', 'Duration', 'FieldsV1'].map((name) => `k8s.io.apimachinery.pkg.apis.meta.v1.${name}`).concat(
+  'k8s.io.apimachinery.pkg.runtime.RawExtension',
+  'k8s.io.apimachinery.pkg.api.resource.Quantity',
+  'k8s.io.apimachinery.pkg.util.intstr.IntOrString',
+);
 const TYPE_MESSAGE = 11;
 const TYPE_ENUM = 14;
 const LABEL_REPEATED = 3;
@@ -205,11 +212,19 @@ function generate(): DescriptorTable {
       }
     }
   }
+  const unhandled = GO_CUSTOM_JSON.filter((name) => messages[name] && !CUSTOM_JSON_MESSAGES.includes(name));
+  if (unhandled.length > 0) throw new Error(`the served kinds now reach ${unhandled.join(', ')}: teach src/server/protobuf/decode.ts their JSON form first`);
   const sorted = Object.fromEntries(Object.keys(messages).sort().map((name) => [name, messages[name]]));
   return { source: `FileDescriptorProtos embedded in ${basename(binaryPath)}, by scripts/gen-protobuf-descriptors.ts`, kinds, messages: sorted };
 }
 
-const table = generate();
+let table: DescriptorTable;
+try {
+  table = generate();
+} catch (error) {
+  console.error(`gen-protobuf-descriptors: ${error instanceof Error ? error.message : String(error)}`);
+  process.exit(1);
+}
 // One message per line: diffs stay readable and the file small.
 const lines = Object.entries(table.messages).map(([name, fields]) => `    ${JSON.stringify(name)}: ${JSON.stringify(fields)}`);
 writeFileSync(outputPath, `{\n  "source": ${JSON.stringify(table.source)},\n  "kinds": ${JSON.stringify(table.kinds, null, 4).replace(/\n}$/, '\n  }')},\n  "messages": {\n${lines.join(',\n')}\n  }\n}\n`);

@@ -89,7 +89,6 @@ function wrongWireType(field: WireField, name: string): WireError {
 const SPECIAL_MESSAGES: Record<string, (bytes: Uint8Array) => unknown> = {
   [`${META}.Time`]: (bytes) => formatTime(bytes, false),
   [`${META}.MicroTime`]: (bytes) => formatTime(bytes, true),
-  [`${META}.Duration`]: (bytes) => goDuration(Number((decodeMessage(`${META}.Duration`, bytes).duration as number | undefined) ?? 0)),
   [`${META}.FieldsV1`]: (bytes) => parseJsonField(firstBytesField(bytes), 'FieldsV1'),
   'k8s.io.apimachinery.pkg.runtime.RawExtension': (bytes) => {
     const raw = firstBytesField(bytes);
@@ -101,6 +100,9 @@ const SPECIAL_MESSAGES: Record<string, (bytes: Uint8Array) => unknown> = {
     return value.type === 1 ? ((value.strVal as string | undefined) ?? '') : ((value.intVal as number | undefined) ?? 0);
   },
 };
+
+/** The messages decoded by their Go type's own JSON form rather than field by field. */
+export const CUSTOM_JSON_MESSAGES: readonly string[] = Object.keys(SPECIAL_MESSAGES);
 
 function firstBytesField(bytes: Uint8Array): Uint8Array {
   let raw: Uint8Array = new Uint8Array();
@@ -124,23 +126,6 @@ function formatTime(bytes: Uint8Array, micro: boolean): string | undefined {
   if (seconds === GO_ZERO_TIME_SECONDS && nanos === 0) return undefined;
   const base = new Date(seconds * 1000).toISOString().slice(0, 19);
   return micro ? `${base}.${String(Math.floor(nanos / 1000)).padStart(6, '0')}Z` : `${base}Z`;
-}
-
-/** Go's time.Duration.String: `1h2m3.5s`, `1.5ms`, `0s`. */
-export function goDuration(nanoseconds: number): string {
-  if (nanoseconds === 0) return '0s';
-  const sign = nanoseconds < 0 ? '-' : '';
-  const ns = Math.abs(nanoseconds);
-  const trim = (value: number, unit: string): string => `${sign}${String(Number(value.toFixed(9)))}${unit}`;
-  if (ns < 1e3) return `${sign}${ns}ns`;
-  if (ns < 1e6) return trim(ns / 1e3, 'µs');
-  if (ns < 1e9) return trim(ns / 1e6, 'ms');
-  const hours = Math.floor(ns / 3.6e12);
-  const minutes = Math.floor((ns % 3.6e12) / 6e10);
-  const seconds = Number(((ns % 6e10) / 1e9).toFixed(9));
-  if (hours > 0) return `${sign}${hours}h${minutes}m${seconds}s`;
-  if (minutes > 0) return `${sign}${minutes}m${seconds}s`;
-  return `${sign}${seconds}s`;
 }
 
 /** A message's fields as Go's JSON writes them. */
