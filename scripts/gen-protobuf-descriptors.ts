@@ -59,6 +59,7 @@ const TYPE_MESSAGE = 11;
 const TYPE_ENUM = 14;
 const LABEL_REPEATED = 3;
 const GOGO_NULLABLE = 65001;
+const GOGO_CUSTOMNAME = 65004;
 
 interface ParsedField {
   name: string;
@@ -67,6 +68,8 @@ interface ParsedField {
   type: number;
   typeName: string;
   nullable: boolean;
+  /** The Go field name. */
+  goName: string;
 }
 
 interface ParsedMessage {
@@ -79,7 +82,7 @@ const text = (field: WireField): string => wireString(field.bytes!);
 const fieldsOf = (bytes: Uint8Array | undefined): WireField[] => (bytes ? [...wireFields(bytes)] : []);
 
 function parseField(bytes: Uint8Array): ParsedField {
-  const field: ParsedField = { name: '', number: 0, repeated: false, type: 0, typeName: '', nullable: true };
+  const field: ParsedField = { name: '', number: 0, repeated: false, type: 0, typeName: '', nullable: true, goName: '' };
   for (const f of fieldsOf(bytes)) {
     if (f.number === 1) field.name = text(f);
     else if (f.number === 3) field.number = Number(f.varint);
@@ -87,7 +90,10 @@ function parseField(bytes: Uint8Array): ParsedField {
     else if (f.number === 5) field.type = Number(f.varint);
     else if (f.number === 6) field.typeName = text(f).replace(/^\./, '');
     else if (f.number === 8) {
-      for (const option of fieldsOf(f.bytes)) if (option.number === GOGO_NULLABLE) field.nullable = option.varint !== 0n;
+      for (const option of fieldsOf(f.bytes)) {
+        if (option.number === GOGO_NULLABLE) field.nullable = option.varint !== 0n;
+        if (option.number === GOGO_CUSTOMNAME) field.goName = text(option);
+      }
     }
   }
   return field;
@@ -138,31 +144,48 @@ function typesModule(packageName: string): string | undefined {
   return undefined;
 }
 
-const requiredCache = new Map<string, Map<string, Set<string>>>();
+/** The JSON properties of a type, as its OpenAPI schema (kubernetes-types) has them. */
+interface JsonProperties {
+  all: Set<string>;
+  required: Set<string>;
+}
 
-/** The required (non-optional) properties of each interface of a kubernetes-types module. */
-function requiredFields(module: string): Map<string, Set<string>> {
-  const cached = requiredCache.get(module);
+const propertiesCache = new Map<string, Map<string, JsonProperties>>();
+
+function interfacesOf(module: string): Map<string, JsonProperties> {
+  const cached = propertiesCache.get(module);
   if (cached) return cached;
   const fileName = join(typesRoot, `${module}.d.ts`);
   const source = ts.createSourceFile(fileName, readFileSync(fileName, 'utf8'), ts.ScriptTarget.Latest, true);
-  const result = new Map<string, Set<string>>();
+  const result = new Map<string, JsonProperties>();
   for (const statement of source.statements) {
     if (!ts.isInterfaceDeclaration(statement)) continue;
-    const required = new Set<string>();
+    const properties: JsonProperties = { all: new Set(), required: new Set() };
     for (const member of statement.members) {
-      if (ts.isPropertySignature(member) && !member.questionToken && ts.isIdentifier(member.name)) required.add(member.name.text);
+      if (!ts.isPropertySignature(member) || !ts.isIdentifier(member.name)) continue;
+      properties.all.add(member.name.text);
+      if (!member.questionToken) properties.required.add(member.name.text);
     }
-    result.set(statement.name.text, required);
+    result.set(statement.name.text, properties);
   }
-  requiredCache.set(module, result);
+  propertiesCache.set(module, result);
   return result;
 }
 
-function isRequired(messageFullName: string, field: string): boolean {
+function jsonProperties(messageFullName: string): JsonProperties | undefined {
   const dot = messageFullName.lastIndexOf('.');
   const module = typesModule(messageFullName.slice(0, dot));
-  return !!module && !!requiredFields(module).get(messageFullName.slice(dot + 1))?.has(field);
+  return module ? interfacesOf(module).get(messageFullName.slice(dot + 1)) : undefined;
+}
+
+/**
+ * A Go struct embedded without a JSON name (`VolumeSource \`json:",inline"\``): gogo names the
+ * field after its type, and the JSON schema has no property of that name.
+ */
+function isInline(messageFullName: string, field: ParsedField): boolean {
+  if (field.type !== TYPE_MESSAGE || field.goName !== field.typeName.slice(field.typeName.lastIndexOf('.') + 1)) return false;
+  const properties = jsonProperties(messageFullName);
+  return !!properties && !properties.all.has(field.name);
 }
 
 /** The package of a served API group: '' → core, apps → apps, rbac.authorization.k8s.io → rbac. */
@@ -202,7 +225,8 @@ function generate(): DescriptorTable {
     const entries: Record<string, FieldEntry> = {};
     messages[name] = entries;
     for (const field of message.fields) {
-      const flags = (field.repeated ? FieldFlag.Repeated : 0) | (field.nullable ? 0 : FieldFlag.Value) | (isRequired(name, field.name) ? FieldFlag.Required : 0);
+      const required = !!jsonProperties(name)?.required.has(field.name);
+      const flags = (field.repeated ? FieldFlag.Repeated : 0) | (field.nullable ? 0 : FieldFlag.Value) | (required ? FieldFlag.Required : 0) | (isInline(name, field) ? FieldFlag.Inline : 0);
       const entryMessage = field.type === TYPE_MESSAGE ? parsed.get(field.typeName) : undefined;
       if (entryMessage?.mapEntry) {
         const value = entryMessage.fields.find((f) => f.number === 2)!;
@@ -229,3 +253,5 @@ try {
 const lines = Object.entries(table.messages).map(([name, fields]) => `    ${JSON.stringify(name)}: ${JSON.stringify(fields)}`);
 writeFileSync(outputPath, `{\n  "source": ${JSON.stringify(table.source)},\n  "kinds": ${JSON.stringify(table.kinds, null, 4).replace(/\n}$/, '\n  }')},\n  "messages": {\n${lines.join(',\n')}\n  }\n}\n`);
 console.log(`wrote ${Object.keys(table.messages).length} messages for ${Object.keys(table.kinds).length} kinds to ${outputPath}`);
+const inlineFields = Object.entries(table.messages).flatMap(([message, fields]) => Object.values(fields).filter(([, , flags]) => flags & FieldFlag.Inline).map(([name]) => `${message}.${name}`));
+console.log(`fields inlined as Go embeds them (check against the Go types):\n  ${inlineFields.join('\n  ')}`);

@@ -29,6 +29,13 @@ spec:
           - name: hello
             image: busybox:1.28
             command: [/bin/sh, -c, date; echo Hello from the Kubernetes cluster]
+            env:
+            - {name: MODE, valueFrom: {configMapKeyRef: {name: settings, key: mode}}}
+            - {name: PASSWORD, valueFrom: {secretKeyRef: {name: db-pass, key: password, optional: true}}}
+            readinessProbe: {exec: {command: [cat, /tmp/ready]}, periodSeconds: 3}
+            volumeMounts: [{name: config, mountPath: /etc/config}]
+          volumes:
+          - {name: config, configMap: {name: settings}}
           restartPolicy: OnFailure
 `;
 
@@ -56,17 +63,18 @@ for (const version of applyCapableVersionsUnderTest(installedKubectls())) {
     }
 
     /**
-     * The object `args` would create, written by `--dry-run=client -o yaml` and created from that
-     * file in namespace `from-yaml` (JSON on the wire), read back.
+     * The object `args` creates, and the same object created from what `--dry-run=client -o yaml`
+     * writes for it (JSON on the wire), renamed `<name>-yaml`: both read back.
      */
-    async function createdFromYaml(name: string, resource: string, ...args: string[]): Promise<Resource> {
+    async function createdBothWays(resource: string, name: string, ...args: string[]): Promise<[Resource, Resource]> {
       const end = args.includes('--') ? args.indexOf('--') : args.length;
-      const object = parseYaml(await ok(...args.slice(0, end), '--dry-run=client', '-o', 'yaml', ...args.slice(end))) as { metadata: { namespace?: string } };
-      delete object.metadata.namespace;
-      const file = join(dir, `${name}.json`);
+      const object = parseYaml(await ok(...args.slice(0, end), '--dry-run=client', '-o', 'yaml', ...args.slice(end))) as Resource;
+      object.metadata.name = `${name}-yaml`;
+      const file = join(dir, `${resource}-${name}.json`);
       writeFileSync(file, JSON.stringify(object));
-      await ok('create', '-f', file, '-n', 'from-yaml');
-      return getJson(resource, name, '-n', 'from-yaml');
+      await ok(...args);
+      await ok('create', '-f', file);
+      return [await getJson(resource, name), await getJson(resource, `${name}-yaml`)];
     }
 
     before(async () => {
@@ -81,12 +89,12 @@ for (const version of applyCapableVersionsUnderTest(installedKubectls())) {
     });
 
     it('create namespace, configmap, secret and deployment answer as a cluster does', async () => {
-      assert.equal(await ok('create', 'namespace', 'from-yaml'), 'namespace/from-yaml created');
+      assert.equal(await ok('create', 'namespace', 'tutorial'), 'namespace/tutorial created');
       assert.equal(await ok('create', 'configmap', 'settings', '--from-literal=mode=fast', '--from-literal=empty='), 'configmap/settings created');
       assert.equal(await ok('create', 'secret', 'generic', 'db-pass', '--from-literal=password=s3cr3t'), 'secret/db-pass created');
       assert.equal(await ok('create', 'deployment', 'kubernetes-bootcamp', `--image=${BOOTCAMP_V1}`), 'deployment.apps/kubernetes-bootcamp created');
 
-      assert.equal(JSON.parse(await ok('get', 'namespace', 'from-yaml', '-o', 'json')).metadata.name, 'from-yaml');
+      assert.equal(JSON.parse(await ok('get', 'namespace', 'tutorial', '-o', 'json')).metadata.name, 'tutorial');
       assert.deepEqual((await getJson('configmap', 'settings')).data, { mode: 'fast', empty: '' });
       assert.deepEqual((await getJson('secret', 'db-pass')).data, { password: Buffer.from('s3cr3t').toString('base64') });
       const deployment = await getJson('deployment', 'kubernetes-bootcamp');
@@ -94,32 +102,44 @@ for (const version of applyCapableVersionsUnderTest(installedKubectls())) {
       assert.match(await ok('rollout', 'status', 'deployment/kubernetes-bootcamp', '--timeout=60s'), /successfully rolled out/);
     });
 
-    it('objects created from protobuf read back as the same objects created from YAML', async () => {
+    it('every kubectl create <kind> makes the object its YAML makes', async () => {
+      // What the server writes (identity, timestamps, status) differs between any two objects.
       // Go writes a pod template's zero creationTimestamp as null in JSON and as an empty Time in
-      // protobuf; the simulator keeps what the client sent, so the null is not compared.
-      const withoutNullTimestamp = (spec: Record<string, unknown> | undefined) => JSON.parse(JSON.stringify(spec ?? {}).replace(/"creationTimestamp":null,?/g, '')) as unknown;
-      const sameAs = async (resource: string, name: string, ...create: string[]) => {
-        const fromYaml = await createdFromYaml(name, resource, ...create);
-        const fromProtobuf = await getJson(resource, name);
-        assert.deepEqual(
-          { labels: fromProtobuf.metadata.labels, spec: withoutNullTimestamp(fromProtobuf.spec), data: fromProtobuf.data },
-          { labels: fromYaml.metadata.labels, spec: withoutNullTimestamp(fromYaml.spec), data: fromYaml.data },
-          `${resource}/${name}`,
-        );
+      // protobuf; the simulator keeps what the client sent, so that null is not compared either.
+      const comparable = ({ metadata, status: _status, ...rest }: Resource & { status?: unknown }) => {
+        const { name, uid: _u, resourceVersion: _r, creationTimestamp: _c, generation: _g, managedFields: _m, ...kept } = metadata;
+        const text = JSON.stringify({ metadata: kept, ...rest }).replace(/"creationTimestamp":null,?/g, '');
+        return JSON.parse(text.replaceAll(`"${name}"`, '"<name>"').replaceAll(`"${name.replace(/-yaml$/, '')}"`, '"<name>"')) as unknown;
       };
-      await sameAs('deployment', 'kubernetes-bootcamp', 'create', 'deployment', 'kubernetes-bootcamp', `--image=${BOOTCAMP_V1}`);
-      await sameAs('configmap', 'settings', 'create', 'configmap', 'settings', '--from-literal=mode=fast', '--from-literal=empty=');
-      await sameAs('secret', 'db-pass', 'create', 'secret', 'generic', 'db-pass', '--from-literal=password=s3cr3t');
-
-      await ok('create', 'deployment', 'zero', '--image=nginx', '--replicas=0');
-      await sameAs('deployment', 'zero', 'create', 'deployment', 'zero', '--image=nginx', '--replicas=0');
+      const commands: [resource: string, name: string, ...args: string[]][] = [
+        ['namespace', 'team-a', 'create', 'namespace', 'team-a'],
+        ['configmap', 'tuning', 'create', 'configmap', 'tuning', '--from-literal=mode=fast', '--from-literal=empty='],
+        ['secret', 'api-key', 'create', 'secret', 'generic', 'api-key', '--from-literal=key=s3cr3t'],
+        ['secret', 'registry', 'create', 'secret', 'docker-registry', 'registry', '--docker-username=u', '--docker-password=p', '--docker-server=registry.example.com'],
+        ['deployment', 'bootcamp', 'create', 'deployment', 'bootcamp', `--image=${BOOTCAMP_V1}`, '--port=8080'],
+        ['deployment', 'zero', 'create', 'deployment', 'zero', '--image=nginx', '--replicas=0'],
+        ['cronjob', 'nightly', 'create', 'cronjob', 'nightly', '--image=busybox', '--schedule=0 3 * * *', '--', 'date'],
+        ['serviceaccount', 'builder', 'create', 'serviceaccount', 'builder'],
+        ['role', 'pod-reader', 'create', 'role', 'pod-reader', '--verb=get,list', '--resource=pods'],
+        ['rolebinding', 'read-pods', 'create', 'rolebinding', 'read-pods', '--role=pod-reader', '--serviceaccount=default:builder'],
+        ['clusterrole', 'node-reader', 'create', 'clusterrole', 'node-reader', '--verb=get', '--resource=nodes'],
+        ['clusterrolebinding', 'read-nodes', 'create', 'clusterrolebinding', 'read-nodes', '--clusterrole=node-reader', '--user=alice'],
+        ['priorityclass', 'zero-priority', 'create', 'priorityclass', 'zero-priority', '--value=0', '--description=value 0 is kept'],
+        ['resourcequota', 'pods-max', 'create', 'quota', 'pods-max', '--hard=pods=10,requests.cpu=2'],
+        ['poddisruptionbudget', 'bootcamp', 'create', 'pdb', 'bootcamp', '--selector=app=bootcamp', '--min-available=1'],
+        ['ingress', 'bootcamp', 'create', 'ingress', 'bootcamp', '--class=nginx', '--rule=bootcamp.example.com/=bootcamp:8080'],
+      ];
+      for (const [resource, name, ...args] of commands) {
+        const [fromProtobuf, fromYaml] = await createdBothWays(resource, name, ...args);
+        assert.deepEqual(comparable(fromProtobuf), comparable(fromYaml), `kubectl ${args.join(' ')}`);
+      }
       assert.equal((await getJson('deployment', 'zero')).spec?.replicas, 0);
+      assert.equal(JSON.parse(await ok('get', 'priorityclass', 'zero-priority', '-o', 'json')).value, 0);
 
-      await ok('create', 'job', 'pi', '--image=perl:5.34', '--', 'perl', '-Mbignum=bpi', '-wle', 'print bpi(20)');
-      const job = await getJson('job', 'pi');
-      const jobFromYaml = await createdFromYaml('pi', 'job', 'create', 'job', 'pi', '--image=perl:5.34', '--', 'perl', '-Mbignum=bpi', '-wle', 'print bpi(20)');
-      const template = (resource: Resource) => (resource.spec as { template: { spec: unknown } }).template.spec;
-      assert.deepEqual(template(job), template(jobFromYaml));
+      // A Job's selector and labels carry its own uid: its pod spec is what must match.
+      const [job, jobFromYaml] = await createdBothWays('job', 'pi', 'create', 'job', 'pi', '--image=perl:5.34', '--', 'perl', '-Mbignum=bpi', '-wle', 'print bpi(20)');
+      const podSpec = (resource: Resource) => (resource.spec as { template: { spec: unknown } }).template.spec;
+      assert.deepEqual(podSpec(job), podSpec(jobFromYaml));
     });
 
     it('create job --from=cronjob/hello makes a Job owned by the CronJob', async () => {
@@ -129,8 +149,9 @@ for (const version of applyCapableVersionsUnderTest(installedKubectls())) {
       const job = await getJson('job', 'hello-manual');
       assert.deepEqual(job.metadata.ownerReferences, [{ apiVersion: 'batch/v1', kind: 'CronJob', name: 'hello', uid: cronJob.metadata.uid, controller: true }]);
       assert.equal(job.metadata.annotations?.['cronjob.kubernetes.io/instantiate'], 'manual');
-      const containers = (job.spec as { template: { spec: { containers: { name: string; image: string; command: string[] }[] } } }).template.spec.containers;
-      assert.deepEqual(containers.map(({ name, image, command }) => ({ name, image, command })), [{ name: 'hello', image: 'busybox:1.28', command: ['/bin/sh', '-c', 'date; echo Hello from the Kubernetes cluster'] }]);
+      const podSpec = (job.spec as { template: { spec: { containers: { command: string[] }[]; volumes: unknown[] } } }).template.spec;
+      assert.deepEqual(podSpec.containers[0].command, ['/bin/sh', '-c', 'date; echo Hello from the Kubernetes cluster']);
+      assert.deepEqual(podSpec, (cronJob.spec as { jobTemplate: { spec: { template: { spec: unknown } } } }).jobTemplate.spec.template.spec);
     });
 
     it('expose deployment --type=NodePort and create service clusterip create their Services', async () => {

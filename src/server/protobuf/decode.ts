@@ -145,6 +145,8 @@ export function decodeMessage(messageName: string, bytes: Uint8Array): Record<st
       const list = (out[name] ??= []) as unknown[];
       if (field.wireType === WireType.LengthDelimited && isPackable(type)) list.push(...decodePacked(type, field.bytes!));
       else list.push(decodeValue(type, field, name) ?? null);
+    } else if (flags & FieldFlag.Inline) {
+      Object.assign(out, decodeMessage(type, lengthDelimited(field, name)));
     } else {
       const value = decodeValue(type, field, name);
       if (value === undefined) delete out[name];

@@ -11,6 +11,8 @@ export const FieldFlag = {
   Value: 2,
   /** Required in the OpenAPI schema: Go's JSON writes it even when zero (no `omitempty`). */
   Required: 4,
+  /** A Go struct embedded `json:",inline"` (Volume's VolumeSource): its fields are the parent's in JSON. */
+  Inline: 8,
 } as const;
 
 /**

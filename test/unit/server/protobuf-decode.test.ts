@@ -69,6 +69,26 @@ describe('protobuf request bodies', () => {
     });
   });
 
+  it('merges the structs Go embeds inline: volume sources, probe handlers, configMapKeyRef names', () => {
+    const envFromConfigMap = msg(7, len(1, 'MODE'), len(2, ''), msg(3, msg(3, msg(1, len(1, 'settings')), len(2, 'mode'))));
+    const probe = msg(11, msg(1, msg(2, len(1, '/healthz'), intOrString(2, 8080), len(3, ''), len(4, 'HTTP'))), num(2, 5), num(3, 0));
+    const container = msg(2, len(1, 'app'), len(2, 'app:1'), envFromConfigMap, probe, msg(9, len(1, 'config'), len(3, '/etc/config')));
+    const volume = msg(1, len(1, 'config'), msg(2, msg(19, msg(1, len(1, 'settings')))));
+    const body = envelope('v1', 'Pod', concat(objectMeta('p'), msg(2, volume, container)));
+    assert.deepEqual((decodeKubernetesProtobuf(body) as { spec: unknown }).spec, {
+      volumes: [{ name: 'config', configMap: { name: 'settings' } }],
+      containers: [
+        {
+          name: 'app',
+          image: 'app:1',
+          env: [{ name: 'MODE', valueFrom: { configMapKeyRef: { name: 'settings', key: 'mode' } } }],
+          readinessProbe: { httpGet: { path: '/healthz', port: 8080, scheme: 'HTTP' }, initialDelaySeconds: 5 },
+          volumeMounts: [{ name: 'config', mountPath: '/etc/config' }],
+        },
+      ],
+    });
+  });
+
   it('decodes a Secret: binary data as base64, an empty map value kept, a pointer false kept', () => {
     const body = envelope('v1', 'Secret', concat(objectMeta('creds'), mapEntry(2, 'key', Uint8Array.from([0x00, 0xff, 0x01])), mapEntry(2, 'empty', new Uint8Array()), len(3, 'Opaque'), num(5, false)));
     assert.deepEqual(decodeKubernetesProtobuf(body), {
