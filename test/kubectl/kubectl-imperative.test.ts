@@ -40,7 +40,7 @@ spec:
 `;
 
 interface Resource {
-  metadata: { name: string; uid: string; labels?: Record<string, string>; annotations?: Record<string, string>; ownerReferences?: unknown[] };
+  metadata: { name: string; uid: string; labels?: Record<string, string>; annotations?: Record<string, string>; ownerReferences?: unknown[]; [field: string]: unknown };
   spec?: Record<string, unknown>;
   data?: Record<string, string>;
 }
