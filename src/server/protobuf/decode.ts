@@ -28,7 +28,7 @@ export interface DecodeTarget {
 }
 
 /** Whether a body starts with the Kubernetes protobuf magic. */
-export function hasProtobufMagic(bytes: Uint8Array): boolean {
+function hasProtobufMagic(bytes: Uint8Array): boolean {
   return MAGIC.every((byte, i) => bytes[i] === byte);
 }
 
@@ -90,10 +90,7 @@ const SPECIAL_MESSAGES: Record<string, (bytes: Uint8Array) => unknown> = {
   [`${META}.Time`]: (bytes) => formatTime(bytes, false),
   [`${META}.MicroTime`]: (bytes) => formatTime(bytes, true),
   [`${META}.FieldsV1`]: (bytes) => parseJsonField(firstBytesField(bytes), 'FieldsV1'),
-  'k8s.io.apimachinery.pkg.runtime.RawExtension': (bytes) => {
-    const raw = firstBytesField(bytes);
-    return hasProtobufMagic(raw) ? decodeKubernetesProtobuf(raw) : parseJsonField(raw, 'RawExtension');
-  },
+  'k8s.io.apimachinery.pkg.runtime.RawExtension': (bytes) => parseJsonField(firstBytesField(bytes), 'RawExtension'),
   'k8s.io.apimachinery.pkg.api.resource.Quantity': (bytes) => (decodeMessage('k8s.io.apimachinery.pkg.api.resource.Quantity', bytes).string as string | undefined) || '0',
   'k8s.io.apimachinery.pkg.util.intstr.IntOrString': (bytes) => {
     const value = decodeMessage('k8s.io.apimachinery.pkg.util.intstr.IntOrString', bytes);
@@ -124,7 +121,10 @@ function formatTime(bytes: Uint8Array, micro: boolean): string | undefined {
   if (bytes.length === 0) return undefined;
   const { seconds = 0, nanos = 0 } = decodeMessage(`${META}.Time`, bytes) as { seconds?: number; nanos?: number };
   if (seconds === GO_ZERO_TIME_SECONDS && nanos === 0) return undefined;
-  const base = new Date(seconds * 1000).toISOString().slice(0, 19);
+  const date = new Date(seconds * 1000);
+  const year = date.getUTCFullYear();
+  if (Number.isNaN(year) || year < 0 || year > 9999) throw new WireError('Time.MarshalJSON: year outside of range [0,9999]');
+  const base = date.toISOString().slice(0, 19);
   return micro ? `${base}.${String(Math.floor(nanos / 1000)).padStart(6, '0')}Z` : `${base}Z`;
 }
 

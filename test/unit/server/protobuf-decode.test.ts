@@ -165,6 +165,9 @@ describe('protobuf request bodies', () => {
     assert.equal(refusal(envelope('v1', 'Pod', num(1, 7))), 'proto: wrong wireType = 0 for field metadata');
     assert.equal(refusal(envelope('example.com/v1', 'Widget', new Uint8Array())), 'no kind "Widget" is registered for version "example.com/v1" in scheme "pkg/api/legacyscheme/scheme.go:30"');
     assert.throws(() => decodeKubernetesProtobuf(envelope('v1', 'Pod', msg(1, len(5, Uint8Array.from([0xff]))))), ProtobufDecodeError);
+    assert.equal(refusal(envelope('v1', 'Pod', msg(1, msg(9, num(1, 1e15))))), 'Time.MarshalJSON: year outside of range [0,9999]');
+    const revision = (raw: Part) => envelope('apps/v1', 'ControllerRevision', concat(objectMeta('r'), msg(2, len(1, raw))));
+    assert.throws(() => decodeKubernetesProtobuf(revision(envelope('apps/v1', 'ControllerRevision', objectMeta('inner')))), /the RawExtension of the protobuf body is not JSON/);
   });
 
   it('JSON bodies are parsed as before', () => {
