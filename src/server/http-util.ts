@@ -35,7 +35,15 @@ export async function readBody(req: IncomingMessage): Promise<Buffer> {
   return Buffer.concat(chunks);
 }
 
-export function isProtobuf(contentType: string): boolean {
+/** What kube-apiserver accepts for an object (create, update, delete options) and for a patch. */
+const OBJECT_MEDIA_TYPES = 'application/json, application/yaml, application/vnd.kubernetes.protobuf';
+export const PATCH_MEDIA_TYPES = 'application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml, application/strategic-merge-patch+json';
+
+export function unsupportedMediaType(accepted: string): ApiError {
+  return new ApiError(415, 'UnsupportedMediaType', `the body of the request was in an unknown format - accepted media types include: ${accepted}`);
+}
+
+function isProtobuf(contentType: string): boolean {
   return contentType.split(';')[0].trim() === 'application/vnd.kubernetes.protobuf';
 }
 
@@ -44,7 +52,10 @@ export function isProtobuf(contentType: string): boolean {
  * (`expected` names the kind when the envelope does not).
  */
 export function parseObjectBody(body: Buffer, contentType: string, expected?: DecodeTarget): unknown {
-  if (!isProtobuf(contentType)) return parseJsonBody(body.toString('utf8'), contentType);
+  if (!isProtobuf(contentType)) {
+    if (contentType.includes('protobuf')) throw unsupportedMediaType(OBJECT_MEDIA_TYPES);
+    return parseJson(body.toString('utf8'));
+  }
   if (body.length === 0) return undefined;
   try {
     return decodeKubernetesProtobuf(body, expected);
@@ -54,11 +65,13 @@ export function parseObjectBody(body: Buffer, contentType: string, expected?: De
   }
 }
 
-/** A JSON body; protobuf is refused (a patch has no protobuf form). */
+/** A patch body: JSON (a patch has no protobuf form). */
 export function parseJsonBody(text: string, contentType: string): unknown {
-  if (contentType.includes('protobuf')) {
-    throw new ApiError(415, 'UnsupportedMediaType', `the body of the request was in an unknown format - accepted media types include: application/json, application/yaml`);
-  }
+  if (contentType.includes('protobuf')) throw unsupportedMediaType(PATCH_MEDIA_TYPES);
+  return parseJson(text);
+}
+
+function parseJson(text: string): unknown {
   if (text.trim() === '') return undefined;
   try {
     return JSON.parse(text);

@@ -19,7 +19,7 @@ import { applyJsonPatch } from './patch/json-patch';
 import { applyMergePatch } from './patch/merge-patch';
 import { applyStrategicMergePatch } from './patch/strategic-merge-patch';
 import { unknownFields, strictDecodingMessage } from '../core/schema/fields';
-import { JSON_TYPE, TABLE_TYPE, parseJsonBody, parseObjectBody, readBody, sendJson, wantsTable } from './http-util';
+import { JSON_TYPE, PATCH_MEDIA_TYPES, TABLE_TYPE, parseJsonBody, parseObjectBody, readBody, sendJson, unsupportedMediaType, wantsTable } from './http-util';
 import type { ResourceHandlerDeps } from './handler-deps';
 import type { ResourcePath } from './routing';
 import { serveWatch } from './watch';
@@ -231,7 +231,7 @@ function patchObject(contentType: string, existing: KubeObject, patchBody: unkno
       case 'application/json-patch+json':
         return applyJsonPatch(structuredClone(existing), patchBody) as KubeObject;
       default:
-        throw new ApiError(415, 'UnsupportedMediaType', `the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml, application/strategic-merge-patch+json`);
+        throw unsupportedMediaType(PATCH_MEDIA_TYPES);
     }
   } catch (error) {
     if (error instanceof ApiError) throw error;

@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { ApiError } from '../../../src/sim/store/types';
-import { parseObjectBody } from '../../../src/server/http-util';
+import { parseJsonBody, parseObjectBody } from '../../../src/server/http-util';
 import { ProtobufDecodeError, decodeKubernetesProtobuf } from '../../../src/server/protobuf/decode';
 
 type Part = Uint8Array;
@@ -170,7 +170,15 @@ describe('protobuf request bodies', () => {
     assert.throws(() => decodeKubernetesProtobuf(revision(envelope('apps/v1', 'ControllerRevision', objectMeta('inner')))), /the RawExtension of the protobuf body is not JSON/);
   });
 
-  it('JSON bodies are parsed as before', () => {
+  it('JSON bodies are parsed as before; a patch or an unknown protobuf type gets a 415 listing what is accepted', () => {
     assert.deepEqual(parseObjectBody(Buffer.from('{"kind":"Pod"}'), 'application/json'), { kind: 'Pod' });
+    assert.throws(() => parseJsonBody('k8s', 'application/vnd.kubernetes.protobuf'), {
+      code: 415,
+      message: 'the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml, application/strategic-merge-patch+json',
+    });
+    assert.throws(() => parseObjectBody(Buffer.from('k8s'), 'application/x-protobuf'), {
+      code: 415,
+      message: 'the body of the request was in an unknown format - accepted media types include: application/json, application/yaml, application/vnd.kubernetes.protobuf',
+    });
   });
 });
