@@ -19,7 +19,7 @@ import { applyJsonPatch } from './patch/json-patch';
 import { applyMergePatch } from './patch/merge-patch';
 import { applyStrategicMergePatch } from './patch/strategic-merge-patch';
 import { unknownFields, strictDecodingMessage } from '../core/schema/fields';
-import { JSON_TYPE, TABLE_TYPE, parseJsonBody, readBody, sendJson, wantsTable } from './http-util';
+import { JSON_TYPE, PATCH_MEDIA_TYPES, TABLE_TYPE, parseJsonBody, parseObjectBody, readBody, sendJson, unsupportedMediaType, wantsTable } from './http-util';
 import type { ResourceHandlerDeps } from './handler-deps';
 import { handlePodLog } from './pod-logs';
 import type { ResourcePath } from './routing';
@@ -127,7 +127,7 @@ function list(req: IncomingMessage, res: ServerResponse, path: ResourcePath, que
 
 async function create(req: IncomingMessage, res: ServerResponse, path: ResourcePath, query: Query, deps: ResourceHandlerDeps): Promise<void> {
   const { info } = path;
-  const body = checkBodyIdentity(info, path, parseJsonBody(await readBody(req), req.headers['content-type'] ?? JSON_TYPE));
+  const body = checkBodyIdentity(info, path, parseObjectBody(await readBody(req), req.headers['content-type'] ?? JSON_TYPE, info));
   checkFields(info, body, query, res);
   const dryRun = isDryRun(query);
   const created = deps.store.create(info.kind, body, { fieldManager: query.get('fieldManager') ?? userAgentManager(req), dryRun });
@@ -137,7 +137,7 @@ async function create(req: IncomingMessage, res: ServerResponse, path: ResourceP
 
 async function update(req: IncomingMessage, res: ServerResponse, path: ResourcePath, query: Query, deps: ResourceHandlerDeps): Promise<void> {
   const { info } = path;
-  const body = checkBodyIdentity(info, path, parseJsonBody(await readBody(req), req.headers['content-type'] ?? JSON_TYPE));
+  const body = checkBodyIdentity(info, path, parseObjectBody(await readBody(req), req.headers['content-type'] ?? JSON_TYPE, info));
   checkFields(info, body, query, res);
   const dryRun = isDryRun(query);
   const updated = deps.store.update(info.kind, body, { fieldManager: query.get('fieldManager') ?? userAgentManager(req), dryRun });
@@ -174,7 +174,7 @@ async function patch(req: IncomingMessage, res: ServerResponse, path: ResourcePa
   const { info } = path;
   const name = path.name!;
   const contentType = (req.headers['content-type'] ?? '').split(';')[0].trim();
-  const text = await readBody(req);
+  const text = (await readBody(req)).toString('utf8');
   const dryRun = isDryRun(query);
   const fieldManager = query.get('fieldManager') ?? userAgentManager(req);
   const existing = deps.store.get(info.kind, path.namespace, name);
@@ -232,7 +232,7 @@ function patchObject(contentType: string, existing: KubeObject, patchBody: unkno
       case 'application/json-patch+json':
         return applyJsonPatch(structuredClone(existing), patchBody) as KubeObject;
       default:
-        throw new ApiError(415, 'UnsupportedMediaType', `the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml, application/strategic-merge-patch+json`);
+        throw unsupportedMediaType(PATCH_MEDIA_TYPES);
     }
   } catch (error) {
     if (error instanceof ApiError) throw error;
@@ -262,8 +262,7 @@ interface DeleteBody {
 }
 
 async function deleteOptions(req: IncomingMessage, query: Query): Promise<DeleteBody> {
-  const text = await readBody(req);
-  const body = (parseJsonBody(text, req.headers['content-type'] ?? JSON_TYPE) ?? {}) as DeleteBody;
+  const body = (parseObjectBody(await readBody(req), req.headers['content-type'] ?? JSON_TYPE, { apiVersion: 'meta.k8s.io/v1', kind: 'DeleteOptions' }) ?? {}) as DeleteBody;
   const policy = query.get('propagationPolicy');
   if (policy) body.propagationPolicy = policy as PropagationPolicy;
   const orphan = query.get('orphanDependents');
@@ -326,11 +325,11 @@ async function handleSubresource(req: IncomingMessage, res: ServerResponse, path
   if (subresource === 'status' && info.hasStatus) {
     if (method === 'GET') return respondObject(res, req, deps, info, 200, deps.store.read(info.kind, path.namespace, name), query);
     const existing = deps.store.read(info.kind, path.namespace, name);
-    const text = await readBody(req);
+    const body = await readBody(req);
     const contentType = (req.headers['content-type'] ?? JSON_TYPE).split(';')[0].trim();
     const dryRun = isDryRun(query);
     const fieldManager = query.get('fieldManager') ?? userAgentManager(req);
-    const next = method === 'PUT' ? checkBodyIdentity(info, path, parseJsonBody(text, contentType)) : method === 'PATCH' ? patchObject(contentType, existing, parseJsonBody(text, contentType), info.kind) : undefined;
+    const next = method === 'PUT' ? checkBodyIdentity(info, path, parseObjectBody(body, contentType, info)) : method === 'PATCH' ? patchObject(contentType, existing, parseJsonBody(body.toString('utf8'), contentType), info.kind) : undefined;
     if (!next) throw notAllowed(method, info, subresource);
     const result = writePatched(deps, info, path, next, existing, { fieldManager, operation: 'Update', dryRun, subresource: 'status' });
     return respondObject(res, req, deps, info, 200, result, query);
@@ -369,11 +368,11 @@ async function handleScale(req: IncomingMessage, res: ServerResponse, path: Reso
   const existing = deps.store.read(info.kind, path.namespace, name);
   const current = scaleOf(info.kind, existing);
   if (method === 'GET') return respondScale(res, req, deps, current, query);
-  const text = await readBody(req);
+  const body = await readBody(req);
   const contentType = (req.headers['content-type'] ?? JSON_TYPE).split(';')[0].trim();
   let desired: KubeObject;
-  if (method === 'PUT') desired = parseJsonBody(text, contentType) as KubeObject;
-  else if (method === 'PATCH') desired = patchObject(contentType === 'application/strategic-merge-patch+json' ? 'application/merge-patch+json' : contentType, current, parseJsonBody(text, contentType), info.kind);
+  if (method === 'PUT') desired = parseObjectBody(body, contentType, { apiVersion: 'autoscaling/v1', kind: 'Scale' }) as KubeObject;
+  else if (method === 'PATCH') desired = patchObject(contentType === 'application/strategic-merge-patch+json' ? 'application/merge-patch+json' : contentType, current, parseJsonBody(body.toString('utf8'), contentType), info.kind);
   else throw notAllowed(method, info, 'scale');
   const replicas = (desired.spec as { replicas?: unknown } | undefined)?.replicas;
   if (typeof replicas !== 'number' || !Number.isInteger(replicas) || replicas < 0) {
@@ -398,7 +397,7 @@ function respondScale(res: ServerResponse, req: IncomingMessage, deps: ResourceH
 
 async function handleBinding(req: IncomingMessage, res: ServerResponse, path: ResourcePath, deps: ResourceHandlerDeps): Promise<void> {
   const name = path.name!;
-  const binding = parseJsonBody(await readBody(req), req.headers['content-type'] ?? JSON_TYPE) as { metadata?: { uid?: string; resourceVersion?: string }; target?: { name?: string } } | undefined;
+  const binding = parseObjectBody(await readBody(req), req.headers['content-type'] ?? JSON_TYPE, { apiVersion: 'v1', kind: 'Binding' }) as { metadata?: { uid?: string; resourceVersion?: string }; target?: { name?: string } } | undefined;
   const nodeName = binding?.target?.name;
   if (!nodeName) throw new ApiError(422, 'Invalid', `Binding "${name}" is invalid: target.name: Required value`);
   const pod = deps.store.read('Pod', path.namespace, name);
