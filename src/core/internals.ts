@@ -122,6 +122,8 @@ export interface AssumedRunning {
   container: string;
   /** Why the run was assumed. */
   reason: string;
+  /** Set when what was assumed is that this probe of the container succeeds, not its run. */
+  probe?: 'startup' | 'liveness' | 'readiness';
   resourceVersion: string;
 }
 

@@ -5,11 +5,11 @@
  */
 import type { ControllerRevision, DaemonSet, Deployment, ReplicaSet, StatefulSet } from 'kubernetes-types/apps/v1';
 import type { CronJob, Job } from 'kubernetes-types/batch/v1';
-import type { Event, Namespace, Node, Pod, ConfigMap, PersistentVolumeClaim, ReplicationController, Container, PodSpec, PodCondition, ContainerStatus, Taint, Toleration, NodeCondition, ObjectReference } from 'kubernetes-types/core/v1';
+import type { Event, Namespace, Node, Pod, ConfigMap, PersistentVolumeClaim, ReplicationController, Container, Probe, PodSpec, PodCondition, ContainerStatus, Taint, Toleration, NodeCondition, ObjectReference } from 'kubernetes-types/core/v1';
 import type { ObjectMeta, OwnerReference, Status, StatusCause, LabelSelector, LabelSelectorRequirement, ManagedFieldsEntry } from 'kubernetes-types/meta/v1';
 
 export type {
-  Deployment, ReplicaSet, StatefulSet, DaemonSet, ControllerRevision, Job, CronJob, PersistentVolumeClaim, ReplicationController, Event, Namespace, Node, Pod, ConfigMap, Container, PodSpec, PodCondition, ContainerStatus,
+  Deployment, ReplicaSet, StatefulSet, DaemonSet, ControllerRevision, Job, CronJob, PersistentVolumeClaim, ReplicationController, Event, Namespace, Node, Pod, ConfigMap, Container, Probe, PodSpec, PodCondition, ContainerStatus,
   Taint, Toleration, NodeCondition, ObjectMeta, OwnerReference, Status, StatusCause, LabelSelector, LabelSelectorRequirement,
   ManagedFieldsEntry,
 };

@@ -80,12 +80,17 @@ function withoutVerdicts(cycle: SchedulingCycle): SchedulingCycle {
 
 /** The sentence a journey shows for an assumed exit or run. */
 function assumedText(step: AssumedExit | AssumedRunning): string {
-  if (step.type === 'assumedRunning') return `assumed: keeps running (${step.reason})`;
+  if (step.type === 'assumedRunning') return step.probe ? `assumed: its ${step.probe} probe succeeds (${step.reason})` : `assumed: keeps running (${step.reason})`;
   return `assumed: exit ${step.exitCode} after ${(step.runMs / 1000).toFixed(1)}s (${step.reason})`;
 }
 
 export function assumptionOf(record: ObjectRecord, step: AssumedExit | AssumedRunning): Assumption {
-  const what = step.type === 'assumedRunning' ? `assumed to keep running (${step.reason})` : assumedText(step).replace(/^assumed: /, 'assumed to ');
+  const what =
+    step.type === 'assumedRunning'
+      ? step.probe
+        ? `${step.probe} probe assumed to succeed (${step.reason})`
+        : `assumed to keep running (${step.reason})`
+      : assumedText(step).replace(/^assumed: /, 'assumed to ');
   return { object: refOf(record), container: step.container, time: step.time, what: `${step.container} ${what}` };
 }
 
@@ -99,9 +104,11 @@ export function markAssumed(record: ObjectRecord, step: AssumedExit | AssumedRun
   for (let i = record.stages.length - 1; i >= 0; i--) {
     const target = record.stages[i];
     const stage = target.stage;
-    if (stage.kind !== kind || stage.container !== step.container || stage.assumed !== undefined) continue;
+    // A start can carry two assumptions (its run and a probe); a termination only one.
+    if (stage.kind !== kind || stage.container !== step.container || (stage.assumed !== undefined && kind === 'containerTerminated')) continue;
+    if (stage.assumed?.includes(assumedText(step))) return true;
     const edit = beginEdit(target);
-    edit.stage.assumed = assumedText(step);
+    edit.stage.assumed = stage.assumed === undefined ? assumedText(step) : `${stage.assumed}; ${assumedText(step)}`;
     commitEdit(target, edit);
     return true;
   }

@@ -48,8 +48,11 @@ const SHELL_IMAGES = new Set(['busybox', 'alpine', 'ubuntu', 'debian', 'centos',
  */
 const SERVING_IMAGES = new Set([
   'nginx', 'nginx-slim', 'httpd', 'redis', 'memcached', 'mysql', 'mariadb', 'postgres', 'mongo', 'rabbitmq', 'pause', 'kubernetes-bootcamp', 'hello-app',
-  'traefik', 'haproxy', 'caddy', 'zookeeper', 'cassandra', 'elasticsearch', 'registry', 'coredns', 'etcd', 'echoserver', 'hpa-example', 'gb-frontend', 'gb-redis-follower',
+  'goproxy', 'traefik', 'haproxy', 'caddy', 'zookeeper', 'cassandra', 'elasticsearch', 'registry', 'coredns', 'etcd', 'echoserver', 'hpa-example', 'gb-frontend', 'gb-redis-follower',
 ]);
+
+/** agnhost (the Kubernetes e2e test image) subcommands that serve until stopped. */
+const AGNHOST_SERVERS = new Set(['liveness', 'netexec', 'serve-hostname', 'pause', 'test-webserver', 'porter', 'fake-gitserver']);
 
 function isShellImage(container: Container): boolean {
   return SHELL_IMAGES.has(repositoryName(container.image));
@@ -201,6 +204,7 @@ export function assumedRunningReason(container: Container): string | undefined {
   const argv = argvOf(container);
   if (argv) return NEVER_ENDING.test(argv.join(' ')) || servesInForeground(argv) ? undefined : unreadableReason(container, argv);
   if (!container.args?.length && SERVING_IMAGES.has(repositoryName(container.image))) return undefined;
+  if (repositoryName(container.image) === 'agnhost' && AGNHOST_SERVERS.has(container.args?.[0] ?? '')) return undefined;
   return unreadableReason(container, argv);
 }
 

@@ -5,7 +5,7 @@
  * line saying the simulator has no output for it (docs/simulator-failures.md, "Logs").
  */
 import type { Container } from '../../core/k8s';
-import { readableStatements } from './container-behaviour';
+import { readableStatements, withoutRedirection } from './container-behaviour';
 
 export interface LogLine {
   /** When the line was written, in ms of the virtual clock. */
@@ -139,12 +139,16 @@ export function containerLogLines(container: Container, context: LogContext, unt
   };
   for (const statement of statements) {
     if (time > until) break;
-    const words = shellWords(statement, context.env);
+    const written = shellWords(statement, context.env);
+    const words = withoutRedirection(written);
     if (words.length === 0) continue;
+    // Output sent to a file is not the container's log.
+    const toFile = words.length < written.length;
     const program = words[0].slice(words[0].lastIndexOf('/') + 1);
     const args = words.slice(1);
     if (program === 'exit') break;
     if (program === 'sleep') time += sleepMs(args[0]);
+    else if (toFile) continue;
     else if (program === 'echo') write(echoOutput(args));
     else if (program === 'printf') write(printfOutput(args));
     else if (program === 'date') write(`${dateOutput(time)}\n`);

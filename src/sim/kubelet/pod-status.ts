@@ -111,6 +111,8 @@ export interface ContainerRecord {
   waiting?: { reason: string; message?: string };
   /** The readiness probe's verdict for the current instance. */
   ready: boolean;
+  /** The current instance has a startup probe that has not succeeded yet (`started: false`). */
+  startupPending?: boolean;
   /** The spec's volume mounts as container statuses list them, made once (status generation fills it in). */
   mountStatuses?: ContainerStatus['volumeMounts'];
 }
@@ -222,7 +224,7 @@ function containerStatus(record: ContainerRecord, view: PodRuntimeView, defaultW
   let started = false;
   if (current && isRunning(current)) {
     state = runningState(current.startedAt!);
-    started = true;
+    started = !record.startupPending;
     // A regular init container is ready once it has completed, not while it runs.
     ready = record.init && !isSidecar(record) ? false : record.ready;
   } else if (current && hasExited(current)) {

@@ -41,6 +41,7 @@ import {
   type PodStatus,
 } from './pod-status';
 import type { ContainerRuntime } from './runtime';
+import { startProbing, type ProbeHost, type ProbeKind } from './prober';
 
 /** What a node's kubelet lends to each of its pod workers. */
 export interface NodeServices {
@@ -70,8 +71,6 @@ const INIT_CONTAINER_RUN_MS = 1000;
 /** Time for a container that handles SIGTERM to shut down. */
 const GRACEFUL_STOP_MS = 150;
 const SANDBOX_STOP_MS = 60;
-/** A readiness probe's own duration (an HTTP GET or TCP connect to the container). */
-const PROBE_MS = 3;
 
 /** Pods meant to finish (a Job's): restartPolicy Never or OnFailure. */
 function runsToCompletion(restartPolicy: string | undefined): boolean {
@@ -136,7 +135,7 @@ function newInstance(id: string, attempt: number, image: string, imageId: string
  */
 function recordBits(record: ContainerRecord): number {
   const current = record.current;
-  return (record.ready ? 1 : 0) | (current?.startedAt !== undefined ? 2 : 0) | (current?.finishedAt !== undefined ? 4 : 0);
+  return (record.ready ? 1 : 0) | (current?.startedAt !== undefined ? 2 : 0) | (current?.finishedAt !== undefined ? 4 : 0) | (record.startupPending ? 8 : 0);
 }
 
 function sameWaiting(a: ContainerRecord['waiting'], b: ContainerRecord['waiting']): boolean {
@@ -161,7 +160,7 @@ function trackedRecords(specs: Container[] | undefined, init: boolean): readonly
 }
 
 /** What the kubelet assumed of a container since its last status write: an exit it could not read, or a run it keeps going unread. */
-type UnreportedAssumption = { container: string; exitCode: number; runMs: number; reason: string } | { container: string; reason: string };
+type UnreportedAssumption = { container: string; exitCode: number; runMs: number; reason: string } | { container: string; reason: string; probe?: ProbeKind };
 
 export class PodWorker {
   readonly uid: string;
@@ -203,6 +202,37 @@ export class PodWorker {
     this.startTime = ctx.clock.now();
     this.requestSync(ctx.clock.random.around(ctx.timings.controllerReaction));
     if (pod.metadata?.deletionTimestamp) this.terminate();
+  }
+
+  /** The probe workers' view of this pod worker (see prober.ts). */
+  private readonly probeHost: ProbeHost = {
+    now: () => this.ctx.clock.now(),
+    after: (ms, run) => {
+      this.ctx.clock.after(ms, run);
+    },
+    aborted: () => this.aborted(),
+    podIP: () => this.podIP ?? '',
+    podStartTime: () => this.startTime,
+    firstProbeDelay: () => this.ctx.timings.statusSync,
+    event: (type, reason, message) => this.event(type, reason, message),
+    statusChanged: () => {
+      this.writeStatus();
+    },
+    kill: (record, instance, graceMs) => this.killForProbe(record as TrackedRecord, instance, graceMs),
+    assume: (record, probe, reason) => {
+      (this.unreportedAssumptions ??= []).push({ container: record.spec.name, reason, probe });
+    },
+  };
+
+  /** A failed liveness or startup probe: stop the instance within the grace period; the next sync restarts it. */
+  private killForProbe(record: TrackedRecord, instance: ContainerInstance, graceMs: number): void {
+    const graceful = exitsOnSigterm(record.spec);
+    const stopMs = graceful ? Math.min(graceMs, this.jittered(GRACEFUL_STOP_MS)) : graceMs;
+    this.ctx.clock.after(stopMs, () => {
+      if (this.aborted() || record.current !== instance || !isRunning(instance)) return;
+      this.containerExited(record, instance, graceful ? 0 : 137);
+      this.requestSync(this.plegDelay());
+    });
   }
 
   private get ctx(): SimContext {
@@ -422,10 +452,13 @@ export class PodWorker {
     if (this.aborted()) return;
     instance.startedAt = this.ctx.clock.now();
     record.waiting = undefined;
-    record.ready = !record.spec.readinessProbe || (record.init && !isSidecar(record));
-    this.event('Normal', 'Started', startedMessage(record.spec.name));
+    const spec = record.spec;
+    const probed = (!record.init || isSidecar(record)) && (spec.readinessProbe || spec.livenessProbe || spec.startupProbe);
+    record.ready = !spec.readinessProbe && !spec.startupProbe;
+    record.startupPending = false;
+    this.event('Normal', 'Started', startedMessage(spec.name));
     this.scheduleExit(record, instance);
-    this.scheduleReadiness(record, instance);
+    if (probed) startProbing(this.probeHost, record, instance, this.gracePeriodMs());
     this.requestSync(this.jittered(this.ctx.timings.statusSync));
     done(true);
   }
@@ -528,27 +561,6 @@ export class PodWorker {
    * was added; no result counts before initialDelaySeconds, and successThreshold successes in a
    * row are needed.
    */
-  private scheduleReadiness(record: ContainerRecord, instance: ContainerInstance): void {
-    const probe = record.spec.readinessProbe;
-    if (!probe || record.init) return;
-    const startedAt = instance.startedAt!;
-    const periodMs = (probe.periodSeconds ?? 10) * 1000;
-    const initialDelayMs = (probe.initialDelaySeconds ?? 0) * 1000;
-    const triggeredAt = startedAt + this.ctx.timings.statusSync;
-    let firstSuccess: number;
-    if (triggeredAt - startedAt >= initialDelayMs) firstSuccess = triggeredAt;
-    else {
-      const earliest = startedAt + initialDelayMs;
-      const ticks = Math.ceil((earliest - this.startTime) / periodMs);
-      firstSuccess = this.startTime + Math.max(0, ticks) * periodMs;
-    }
-    const readyAt = firstSuccess + ((probe.successThreshold ?? 1) - 1) * periodMs + PROBE_MS;
-    this.ctx.clock.after(readyAt - this.ctx.clock.now(), () => {
-      if (this.aborted() || record.current !== instance || !isRunning(instance)) return;
-      record.ready = true;
-      this.writeStatus();
-    });
-  }
 
   // ------------------------------------------------------------------------------------------
   // Status
