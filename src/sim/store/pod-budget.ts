@@ -61,9 +61,9 @@ export class PodBudget {
   /** Wraps `admission` so that creating a pod past the budget is refused with 403 Forbidden. */
   guard(admission: Admission): Admission {
     return {
-      applyDefaults: (kind, object, old) => admission.applyDefaults(kind, object, old),
+      applyDefaults: (kind, object, old, warnings) => admission.applyDefaults(kind, object, old, warnings),
       prepareForCreate: admission.prepareForCreate && ((kind, object) => admission.prepareForCreate!(kind, object)),
-      validate: (kind, object, old) => (old === undefined ? this.refusal(kind, object) : undefined) ?? admission.validate(kind, object, old),
+      validate: (kind, object, old, warnings) => (old === undefined ? this.refusal(kind, object) : undefined) ?? admission.validate(kind, object, old, warnings),
     };
   }
 

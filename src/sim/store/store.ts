@@ -29,11 +29,12 @@ import {
 
 /** Defaulting and validation, injected so the store stays small and each can be tested alone. */
 export interface Admission {
-  applyDefaults(kind: ResourceKind, object: KubeObject, old?: KubeObject): void;
+  /** Defaults, then mutating admission, which may throw its refusal; `warnings` collects what the client is warned of. */
+  applyDefaults(kind: ResourceKind, object: KubeObject, old?: KubeObject, warnings?: string[]): void;
   /** Server-set state of a new object (a pod's status: Pending and its QoS class). Create only. */
   prepareForCreate?(kind: ResourceKind, object: KubeObject): void;
-  /** Returns the 422 (or other) error for an invalid object, or undefined. */
-  validate(kind: ResourceKind, object: KubeObject, old: KubeObject | undefined): ApiError | undefined;
+  /** Returns the 422 (or other) error for an invalid object, or the validating admission's refusal, or undefined. */
+  validate(kind: ResourceKind, object: KubeObject, old: KubeObject | undefined, warnings?: string[]): ApiError | undefined;
 }
 
 export interface StoreOptions {
@@ -324,9 +325,9 @@ export class MemoryStore implements StoreApi {
     // The uid is set before the strategies run, as FillObjectMetaSystemFields does before Validate:
     // a Job's generated selector names it.
     meta.uid = this.newUid();
-    this.admission.applyDefaults(kind, object);
+    this.admission.applyDefaults(kind, object, undefined, options.warnings);
     this.admission.prepareForCreate?.(kind, object);
-    const invalid = this.admission.validate(kind, object, undefined);
+    const invalid = this.admission.validate(kind, object, undefined, options.warnings);
     if (invalid) throw invalid;
     const name = meta.name ?? '';
     if (lookup(table, namespace, name)) {
@@ -419,8 +420,8 @@ export class MemoryStore implements StoreApi {
       newMeta.deletionGracePeriodSeconds = oldMeta.deletionGracePeriodSeconds;
     }
     if (options.subresource === undefined) {
-      this.admission.applyDefaults(table.info.kind, object, existing);
-      const invalid = this.admission.validate(table.info.kind, object, existing);
+      this.admission.applyDefaults(table.info.kind, object, existing, options.warnings);
+      const invalid = this.admission.validate(table.info.kind, object, existing, options.warnings);
       if (invalid) throw invalid;
     }
     if (oldMeta.generation !== undefined) {
