@@ -10,7 +10,8 @@ import type { SimContext } from '../../context';
 import { DEFAULT_SERVICE_ACCOUNT } from '../../admission/service-account';
 import { ApiError, type StoreChange } from '../../store/types';
 
-const COMPONENT = 'service-account-controller';
+/** The manager a real cluster records for the controller's writes (its user agent). */
+const FIELD_MANAGER = 'kube-controller-manager';
 
 export class ServiceAccountsController {
   private readonly unsubscribers: (() => void)[] = [];
@@ -41,7 +42,7 @@ export class ServiceAccountsController {
     if (!namespace || namespace.metadata?.deletionTimestamp || (namespace.status as { phase?: string } | undefined)?.phase !== 'Active') return;
     if (this.ctx.store.get('ServiceAccount', name, DEFAULT_SERVICE_ACCOUNT)) return;
     try {
-      this.ctx.store.create('ServiceAccount', { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: DEFAULT_SERVICE_ACCOUNT, namespace: name } }, { fieldManager: 'kube-controller-manager' });
+      this.ctx.store.create('ServiceAccount', { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: DEFAULT_SERVICE_ACCOUNT, namespace: name } }, { fieldManager: FIELD_MANAGER });
     } catch (error) {
       // Already made by someone else in the meantime, or the namespace went away: nothing to do.
       if (!(error instanceof ApiError && (error.code === 409 || error.code === 404 || error.code === 403))) throw error;
