@@ -1,8 +1,9 @@
 /**
  * The real kubectl against the simulator's admission plugins: a ResourceQuota's refusal as
  * `kubectl apply` and `kubectl create` print it, `kubectl describe quota` with Used beside Hard,
- * a LimitRange's refusal, PodSecurity's enforce refusal and its warning (`Warning: would violate
- * PodSecurity …`, from the `Warning` response header), and a pod naming a missing ServiceAccount.
+ * a LimitRange's refusal, PodSecurity's warnings (`Warning: …`, from `Warning` response headers)
+ * about the pods already in a namespace being labelled and about a Deployment, its enforce
+ * refusal, and a pod naming a missing ServiceAccount.
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync, writeFileSync } from 'node:fs';
@@ -140,9 +141,17 @@ for (const version of applyCapableVersionsUnderTest(installedKubectls())) {
       assert.match(applied.stderr, /pods "constraints-cpu-demo-2" is forbidden: maximum cpu usage per Container is 800m, but limit is 1500m\.?\n?$/);
     });
 
-    it('refuses a pod under an enforced restricted level and warns about a Deployment', async () => {
+    it('warns about existing pods when labelled, then refuses a pod under enforce and warns about a Deployment', async () => {
       assert.equal((await kubectl('apply', '-f', file('locked.yaml', namespace('locked')))).code, 0);
-      assert.equal((await kubectl('label', 'namespace', 'locked', 'pod-security.kubernetes.io/enforce=restricted')).code, 0);
+      assert.equal((await kubectl('apply', '-f', file('before.yaml', pod('before', 'locked')))).code, 0);
+      const labelled = await kubectl('label', 'namespace', 'locked', 'pod-security.kubernetes.io/enforce=restricted', 'pod-security.kubernetes.io/warn=restricted');
+      assert.equal(labelled.code, 0, labelled.stderr);
+      assert.equal(labelled.stdout.trim(), 'namespace/locked labeled');
+      assert.equal(
+        labelled.stderr.trim(),
+        'Warning: existing pods in namespace "locked" violate the new PodSecurity enforce level "restricted:latest"\n' +
+          'Warning: before: allowPrivilegeEscalation != false, unrestricted capabilities, runAsNonRoot != true, seccompProfile',
+      );
       const refused = await kubectl('apply', '-f', file('locked-pod.yaml', pod('x', 'locked')));
       assert.match(refused.stderr, new RegExp(`pods "x" is forbidden: violates PodSecurity "restricted:latest": ${escapeRegExp(RESTRICTED_VIOLATIONS)}`));
       const deployed = await kubectl('apply', '-f', file('locked-deployment.yaml', deployment('web', 'locked')));

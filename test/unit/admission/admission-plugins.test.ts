@@ -170,18 +170,51 @@ describe('admission: PodSecurity', () => {
     assert.ok(sim.store.create('Pod', compliant));
   });
 
-  it('warns about a Deployment whose pods would be refused, and about a pod under warn', () => {
+  it('warns about a workload template at the warn level only, and about a pod under warn', () => {
     const sim = new Simulator({ nodes: 1 });
     sim.store.create('Namespace', structuredClone(restrictedNamespace));
+    sim.store.create('Namespace', { metadata: { name: 'warned', labels: { 'pod-security.kubernetes.io/enforce': 'restricted', 'pod-security.kubernetes.io/warn': 'restricted' } } });
     sim.store.create('Namespace', { metadata: { name: 'watched', labels: { 'pod-security.kubernetes.io/warn': 'baseline', 'pod-security.kubernetes.io/warn-version': 'v1.32' } } });
-    const warnings: string[] = [];
-    sim.store.create('Deployment', {
-      metadata: { name: 'web', namespace: 'locked' },
+    const deployment = (namespace: string): KubeObject => ({
+      metadata: { name: 'web', namespace },
       spec: { selector: { matchLabels: { app: 'web' } }, template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'c', image: 'nginx' }] } } },
-    }, { warnings });
-    assert.deepEqual(warnings, [`would violate PodSecurity "restricted:latest": ${violations}`]);
+    });
+    const enforcedOnly: string[] = [];
+    sim.store.create('Deployment', deployment('locked'), { warnings: enforcedOnly });
+    assert.deepEqual(enforcedOnly, []);
+    const warned: string[] = [];
+    sim.store.create('Deployment', deployment('warned'), { warnings: warned });
+    assert.deepEqual(warned, [`would violate PodSecurity "restricted:latest": ${violations}`]);
     const podWarnings: string[] = [];
     sim.store.create('Pod', pod('host', 'watched', { hostNetwork: true, containers: [{ name: 'c', image: 'nginx', securityContext: { privileged: true } }] }), { warnings: podWarnings });
     assert.deepEqual(podWarnings, ['would violate PodSecurity "baseline:v1.32": host namespaces (hostNetwork), privileged (container "c" must not set securityContext.privileged=true)']);
+  });
+
+  it('warns about the pods already there when a namespace enforce level gets stricter', () => {
+    const sim = new Simulator({ nodes: 1 });
+    sim.store.create('Namespace', { metadata: { name: 'apps' } });
+    for (const name of ['web-b', 'web-a', 'web-c']) sim.store.create('Pod', pod(name, 'apps'));
+    sim.store.create('Pod', pod('root', 'apps', { securityContext: { runAsNonRoot: true, seccompProfile: { type: 'RuntimeDefault' } }, containers: [{ name: 'c', image: 'nginx', securityContext: { runAsUser: 0 } }] }));
+    const warnings: string[] = [];
+    sim.store.mutate('Namespace', undefined, 'apps', (namespace) => {
+      namespace.metadata!.labels = { ...namespace.metadata!.labels, 'pod-security.kubernetes.io/enforce': 'restricted' };
+    }, { warnings });
+    assert.deepEqual(warnings, [
+      'existing pods in namespace "apps" violate the new PodSecurity enforce level "restricted:latest"',
+      'root: allowPrivilegeEscalation != false, unrestricted capabilities, runAsUser=0',
+      'web-a (and 2 other pods): allowPrivilegeEscalation != false, unrestricted capabilities, runAsNonRoot != true, seccompProfile',
+    ]);
+    const relaxed: string[] = [];
+    sim.store.mutate('Namespace', undefined, 'apps', (namespace) => {
+      namespace.metadata!.labels = { ...namespace.metadata!.labels, 'pod-security.kubernetes.io/enforce': 'baseline' };
+    }, { warnings: relaxed });
+    assert.deepEqual(relaxed, []);
+  });
+
+  it('refuses a namespace whose labels name no level or version', () => {
+    const sim = new Simulator({ nodes: 1 });
+    const error = refusal(() => sim.store.create('Namespace', { metadata: { name: 'typo', labels: { 'pod-security.kubernetes.io/enforce': 'strict' } } }));
+    assert.equal(error.code, 422);
+    assert.equal(error.message, 'Namespace "typo" is invalid: metadata.labels[pod-security.kubernetes.io/enforce]: Invalid value: "strict": must be one of privileged, baseline, restricted');
   });
 });
