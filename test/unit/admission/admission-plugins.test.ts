@@ -103,6 +103,21 @@ describe('admission: ResourceQuota', () => {
     assert.deepEqual((quota.status as { used?: unknown }).used, { 'limits.cpu': '800m', 'limits.memory': '600Mi', 'requests.cpu': '800m', 'requests.memory': '600Mi' });
   });
 
+  it('recounts status.used when a pod goes, and counts only the pods a scoped quota selects', () => {
+    const sim = new Simulator({ nodes: 1 });
+    sim.store.create('ResourceQuota', { metadata: { name: 'best-effort', namespace: 'default' }, spec: { hard: { pods: '1' }, scopes: ['BestEffort'] } });
+    sim.store.create('Pod', pod('plain'));
+    const sized = pod('sized', 'default', { containers: [{ name: 'c', image: 'nginx', resources: { requests: { cpu: '100m' } } }] });
+    assert.ok(sim.store.create('Pod', sized), 'a Burstable pod is outside a BestEffort quota');
+    assert.match(refusal(() => sim.store.create('Pod', pod('second'))).message, /exceeded quota: best-effort, requested: pods=1, used: pods=1, limited: pods=1$/);
+    settle(sim);
+    assert.deepEqual((sim.store.get<KubeObject>('ResourceQuota', 'default', 'best-effort')!.status as { used?: unknown }).used, { pods: '1' });
+    sim.store.delete('Pod', 'default', 'plain', { gracePeriodSeconds: 0 });
+    settle(sim);
+    assert.deepEqual((sim.store.get<KubeObject>('ResourceQuota', 'default', 'best-effort')!.status as { used?: unknown }).used, { pods: '0' });
+    assert.ok(sim.store.create('Pod', pod('second')));
+  });
+
   it('counts objects by their legacy and count/ names', () => {
     const sim = new Simulator({ nodes: 1 });
     sim.store.create('ResourceQuota', { metadata: { name: 'object-counts', namespace: 'default' }, spec: { hard: { configmaps: '1', 'count/deployments.apps': '0' } } });
@@ -129,6 +144,21 @@ describe('admission: LimitRanger', () => {
     const container = (created.spec as { containers: { resources?: unknown }[] }).containers[0];
     assert.deepEqual(container.resources, { limits: { memory: '512Mi' }, requests: { memory: '256Mi' } });
     assert.equal(created.metadata?.annotations?.['kubernetes.io/limit-ranger'], 'LimitRanger plugin set: memory request for container c; memory limit for container c');
+  });
+
+  it('enforces maxLimitRequestRatio and a Pod-wide max', () => {
+    const sim = new Simulator({ nodes: 1 });
+    sim.store.create('LimitRange', { metadata: { name: 'limit-memory-ratio-pod', namespace: 'default' }, spec: { limits: [{ type: 'Pod', maxLimitRequestRatio: { memory: '2' }, max: { cpu: '1' } }] } });
+    const twoContainers = pod('ratio', 'default', {
+      containers: [
+        { name: 'a', image: 'nginx', resources: { requests: { memory: '100Mi', cpu: '600m' }, limits: { memory: '300Mi', cpu: '600m' } } },
+        { name: 'b', image: 'nginx', resources: { requests: { memory: '100Mi', cpu: '600m' }, limits: { memory: '300Mi', cpu: '600m' } } },
+      ],
+    });
+    assert.equal(
+      refusal(() => sim.store.create('Pod', twoContainers)).message,
+      'pods "ratio" is forbidden: [maximum cpu usage per Pod is 1, but limit is 1200m, memory max limit to request ratio per Pod is 2, but provided ratio is 3.000000]',
+    );
   });
 
   it('enforces min and max with upstream messages', () => {
