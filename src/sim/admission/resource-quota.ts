@@ -22,12 +22,13 @@ export class ResourceQuotaAdmission implements AdmissionPlugin {
   readonly name = 'ResourceQuota';
 
   validate(attributes: AdmissionAttributes, store: StoreApi): ApiError | undefined {
-    // Updates change no count; a pod's resources cannot change in place here.
-    if (attributes.old !== undefined || !attributes.namespace) return undefined;
+    const { kind, object, old } = attributes;
+    // Only a Service (its type, its node ports) and a claim (its size) can grow by an update;
+    // a pod's resources cannot change in place without InPlacePodVerticalScaling, off in 1.32.
+    if (!attributes.namespace || (old !== undefined && kind !== 'Service' && kind !== 'PersistentVolumeClaim')) return undefined;
     const quotas = store.list<QuotaObject>('ResourceQuota', { namespace: attributes.namespace }).items;
     if (quotas.length === 0) return undefined;
-    const { kind, object } = attributes;
-    const delta = usageOf(kind, object);
+    const delta = old === undefined ? usageOf(kind, object) : growth(usageOf(kind, object), usageOf(kind, old));
     if (delta.size === 0) return undefined;
     const interesting: { quota: QuotaObject; hard: QuantityMap }[] = [];
     for (const quota of quotas) {
@@ -52,6 +53,16 @@ export class ResourceQuotaAdmission implements AdmissionPlugin {
     }
     return undefined;
   }
+}
+
+/** SubtractWithNonNegativeResult, keeping only what grew. */
+function growth(now: QuantityMap, before: QuantityMap): QuantityMap {
+  const grown: QuantityMap = new Map();
+  for (const [name, quantity] of now) {
+    const increase = quantity.nano - (before.get(name)?.nano ?? 0n);
+    if (increase > 0n) grown.set(name, { nano: increase, format: quantity.format });
+  }
+  return grown;
 }
 
 /** podEvaluator.Constraints: `must specify limits.cpu for: a,b; requests.memory for: a`. */

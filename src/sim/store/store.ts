@@ -12,6 +12,7 @@ import type { InternalsLog } from '../internals-log';
 import { cloneJson, deepEqual } from '../../common/json';
 import { rfc3339 } from './object-utils';
 import { ManagedFieldStamps } from './managed-fields';
+import { namespaceDeletionRefusal } from '../admission/namespace-lifecycle';
 import { RESOURCES, qualifiedResource, resourceInfo } from './resources';
 import { parseFieldSelector, parseLabelSelector, type ObjectPredicate } from './selectors';
 import {
@@ -461,6 +462,10 @@ export class MemoryStore implements StoreApi {
     }
     if (options.preconditions?.resourceVersion && options.preconditions.resourceVersion !== meta.resourceVersion) {
       throw new ApiError(409, 'Conflict', `Operation cannot be fulfilled on ${qualifiedResource(info)} "${name}": Precondition failed: ResourceVersion in precondition: ${options.preconditions.resourceVersion}, ResourceVersion in object meta: ${meta.resourceVersion}`, { name, group: info.group, kind: info.plural });
+    }
+    if (kind === 'Namespace') {
+      const refusal = namespaceDeletionRefusal(name);
+      if (refusal) throw refusal;
     }
     if (options.dryRun) return existing;
     const actor = options.actor ?? 'kubectl';

@@ -62,6 +62,13 @@ describe('admission: ServiceAccount', () => {
 });
 
 describe('admission: NamespaceLifecycle', () => {
+  it('refuses deleting the namespaces kube-apiserver makes', () => {
+    const sim = new Simulator({ nodes: 1 });
+    for (const name of ['default', 'kube-system', 'kube-public']) {
+      assert.equal(refusal(() => sim.store.delete('Namespace', undefined, name)).message, `namespaces "${name}" is forbidden: this namespace may not be deleted`);
+    }
+  });
+
   it('refuses objects in a namespace that does not exist or is being deleted', () => {
     const sim = new Simulator({ nodes: 1, timings: {} });
     assert.equal(refusal(() => sim.store.create('Pod', pod('p', 'nowhere'))).message, 'namespaces "nowhere" not found');
@@ -116,6 +123,14 @@ describe('admission: ResourceQuota', () => {
     settle(sim);
     assert.deepEqual((sim.store.get<KubeObject>('ResourceQuota', 'default', 'best-effort')!.status as { used?: unknown }).used, { pods: '0' });
     assert.ok(sim.store.create('Pod', pod('second')));
+  });
+
+  it('refuses a Service update that takes node ports past the quota', () => {
+    const sim = new Simulator({ nodes: 1 });
+    sim.store.create('ResourceQuota', { metadata: { name: 'object-quota-demo', namespace: 'default' }, spec: { hard: { persistentvolumeclaims: '1', 'services.loadbalancers': '2', 'services.nodeports': '0' } } });
+    const service = sim.store.create('Service', { metadata: { name: 'web', namespace: 'default' }, spec: { ports: [{ port: 80 }] } });
+    const error = refusal(() => sim.store.update('Service', { ...structuredClone(service), spec: { ...(service.spec as object), type: 'NodePort' } }));
+    assert.equal(error.message, 'services "web" is forbidden: exceeded quota: object-quota-demo, requested: services.nodeports=1, used: services.nodeports=0, limited: services.nodeports=0');
   });
 
   it('counts objects by their legacy and count/ names', () => {
