@@ -1,7 +1,8 @@
 /**
  * ServiceAccount admission (plugin/pkg/admission/serviceaccount): a new pod without
  * `serviceAccountName` runs as `default`; a pod naming a ServiceAccount that does not exist is
- * refused (`error looking up service account default/foo: serviceaccount "foo" not found`).
+ * refused (`error looking up service account default/foo: serviceaccount "foo" not found`); a pod
+ * without `imagePullSecrets` gets its ServiceAccount's.
  *
  * Upstream retries a missing `default` briefly, since the ServiceAccount controller makes it just
  * after the namespace. Here the controller makes it in the same step as the namespace
@@ -20,6 +21,11 @@ export const DEFAULT_SERVICE_ACCOUNT = 'default';
 interface PodSpecAccounts {
   serviceAccountName?: string;
   serviceAccount?: string;
+  imagePullSecrets?: { name?: string }[];
+}
+
+interface ServiceAccountObject extends KubeObject {
+  imagePullSecrets?: { name?: string }[];
 }
 
 export class ServiceAccountAdmission implements AdmissionPlugin {
@@ -36,8 +42,11 @@ export class ServiceAccountAdmission implements AdmissionPlugin {
     const name = spec.serviceAccountName;
     // The v1 API writes the deprecated alias back beside it (Convert_core_PodSpec_To_v1_PodSpec).
     spec.serviceAccount = name;
-    if (!store.get<KubeObject>('ServiceAccount', attributes.namespace, name)) {
-      throw forbidden(attributes, `error looking up service account ${attributes.namespace}/${name}: serviceaccount "${name}" not found`);
+    const account = store.get<ServiceAccountObject>('ServiceAccount', attributes.namespace, name);
+    if (!account) throw forbidden(attributes, `error looking up service account ${attributes.namespace}/${name}: serviceaccount "${name}" not found`);
+    // A pod that names no pull secrets gets its ServiceAccount's.
+    if ((spec.imagePullSecrets?.length ?? 0) === 0 && (account.imagePullSecrets?.length ?? 0) > 0) {
+      spec.imagePullSecrets = account.imagePullSecrets!.map((secret) => ({ name: secret.name }));
     }
   }
 }

@@ -38,6 +38,15 @@ describe('admission: ServiceAccount', () => {
     assert.equal(error.message, 'pods "x" is forbidden: error looking up service account default/foo: serviceaccount "foo" not found');
   });
 
+  it("gives a pod without imagePullSecrets its ServiceAccount's", () => {
+    const sim = new Simulator({ nodes: 1 });
+    sim.store.create('ServiceAccount', { metadata: { name: 'puller', namespace: 'default' }, imagePullSecrets: [{ name: 'regcred' }] } as KubeObject);
+    const created = sim.store.create('Pod', pod('pulls', 'default', { serviceAccountName: 'puller' }));
+    assert.deepEqual((created.spec as { imagePullSecrets?: unknown }).imagePullSecrets, [{ name: 'regcred' }]);
+    const own = sim.store.create('Pod', pod('own', 'default', { serviceAccountName: 'puller', imagePullSecrets: [{ name: 'mine' }] }));
+    assert.deepEqual((own.spec as { imagePullSecrets?: unknown }).imagePullSecrets, [{ name: 'mine' }]);
+  });
+
   it('makes `default` again when it is deleted', () => {
     const sim = new Simulator({ nodes: 1 });
     const before = sim.store.get<KubeObject>('ServiceAccount', 'default', 'default')!.metadata?.uid;
