@@ -45,6 +45,14 @@ function checkFields(info: ResourceInfo, object: KubeObject, query: Query, res: 
   res.setHeader('Warning', unknown.map((field) => `299 - "unknown field \\"${field}\\""`));
 }
 
+/** Admission's warnings (PodSecurity's `would violate …`) as `Warning: 299 - "<text>"` headers, after any already set. */
+function sendWarnings(res: ServerResponse, warnings: readonly string[]): void {
+  if (warnings.length === 0) return;
+  const existing = res.getHeader('Warning');
+  const previous = existing === undefined ? [] : Array.isArray(existing) ? existing : [String(existing)];
+  res.setHeader('Warning', [...previous, ...warnings.map((text) => `299 - ${JSON.stringify(text)}`)]);
+}
+
 function checkBodyIdentity(info: ResourceInfo, path: ResourcePath, object: unknown): KubeObject {
   if (!object || typeof object !== 'object' || Array.isArray(object)) throw new ApiError(400, 'BadRequest', 'the request body must be a JSON object');
   const body = object as KubeObject;
@@ -130,8 +138,10 @@ async function create(req: IncomingMessage, res: ServerResponse, path: ResourceP
   const body = checkBodyIdentity(info, path, parseObjectBody(await readBody(req), req.headers['content-type'] ?? JSON_TYPE, info));
   checkFields(info, body, query, res);
   const dryRun = isDryRun(query);
-  const created = deps.store.create(info.kind, body, { fieldManager: query.get('fieldManager') ?? userAgentManager(req), dryRun });
+  const warnings: string[] = [];
+  const created = deps.store.create(info.kind, body, { fieldManager: query.get('fieldManager') ?? userAgentManager(req), dryRun, warnings });
   if (!dryRun) deps.afterWrite();
+  sendWarnings(res, warnings);
   respondObject(res, req, deps, info, 201, created, query);
 }
 
@@ -140,8 +150,10 @@ async function update(req: IncomingMessage, res: ServerResponse, path: ResourceP
   const body = checkBodyIdentity(info, path, parseObjectBody(await readBody(req), req.headers['content-type'] ?? JSON_TYPE, info));
   checkFields(info, body, query, res);
   const dryRun = isDryRun(query);
-  const updated = deps.store.update(info.kind, body, { fieldManager: query.get('fieldManager') ?? userAgentManager(req), dryRun });
+  const warnings: string[] = [];
+  const updated = deps.store.update(info.kind, body, { fieldManager: query.get('fieldManager') ?? userAgentManager(req), dryRun, warnings });
   if (!dryRun) deps.afterWrite();
+  sendWarnings(res, warnings);
   respondObject(res, req, deps, info, 200, updated, query);
 }
 
@@ -178,6 +190,7 @@ async function patch(req: IncomingMessage, res: ServerResponse, path: ResourcePa
   const dryRun = isDryRun(query);
   const fieldManager = query.get('fieldManager') ?? userAgentManager(req);
   const existing = deps.store.get(info.kind, path.namespace, name);
+  const warnings: string[] = [];
 
   if (contentType === 'application/apply-patch+yaml' || contentType === 'application/apply-patch+cbor') {
     let applied: unknown;
@@ -192,19 +205,21 @@ async function patch(req: IncomingMessage, res: ServerResponse, path: ResourcePa
     if (!configs) appliedConfigs.set(deps.store, (configs = new Map()));
     const key = appliedConfigKey(info, path.namespace, name, fieldManager);
     if (!existing) {
-      const created = deps.store.create(info.kind, structuredClone(config), { fieldManager, operation: 'Apply', dryRun });
+      const created = deps.store.create(info.kind, structuredClone(config), { fieldManager, operation: 'Apply', dryRun, warnings });
       if (!dryRun) {
         configs.set(key, config);
         deps.afterWrite();
       }
+      sendWarnings(res, warnings);
       respondObject(res, req, deps, info, 201, created, query);
       return;
     }
     const merged = applyStrategicMergePatch(structuredClone(existing), stripIdentity(config), info.kind) as KubeObject;
     const previous = configs.get(key);
     if (previous) removeDroppedFields(merged, previous, config);
-    const result = writePatched(deps, info, path, merged, existing, { fieldManager, operation: 'Apply', dryRun });
+    const result = writePatched(deps, info, path, merged, existing, { fieldManager, operation: 'Apply', dryRun, warnings });
     if (!dryRun) configs.set(key, config);
+    sendWarnings(res, warnings);
     respondObject(res, req, deps, info, 200, result, query);
     return;
   }
@@ -213,7 +228,8 @@ async function patch(req: IncomingMessage, res: ServerResponse, path: ResourcePa
   const patchBody = parseJsonBody(text, contentType);
   const patched = patchObject(contentType, existing, patchBody, info.kind);
   checkFields(info, patched, query, res);
-  const result = writePatched(deps, info, path, patched, existing, { fieldManager, operation: 'Update', dryRun });
+  const result = writePatched(deps, info, path, patched, existing, { fieldManager, operation: 'Update', dryRun, warnings });
+  sendWarnings(res, warnings);
   respondObject(res, req, deps, info, 200, result, query);
 }
 
@@ -241,7 +257,7 @@ function patchObject(contentType: string, existing: KubeObject, patchBody: unkno
 }
 
 /** Write a patched object: a resourceVersion inside the patch is a precondition, otherwise the current one is. */
-function writePatched(deps: ResourceHandlerDeps, info: ResourceInfo, path: ResourcePath, patched: KubeObject, existing: KubeObject, options: { fieldManager: string; operation: 'Apply' | 'Update'; dryRun: boolean; subresource?: 'status' }): KubeObject {
+function writePatched(deps: ResourceHandlerDeps, info: ResourceInfo, path: ResourcePath, patched: KubeObject, existing: KubeObject, options: { fieldManager: string; operation: 'Apply' | 'Update'; dryRun: boolean; subresource?: 'status'; warnings?: string[] }): KubeObject {
   const meta = (patched.metadata ??= {}) as { resourceVersion?: string; name?: string; namespace?: string };
   meta.resourceVersion ??= existing.metadata?.resourceVersion;
   meta.name = path.name;

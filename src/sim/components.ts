@@ -12,6 +12,8 @@ import { TTLAfterFinishedController } from './controllers/ttlafterfinished/ttlaf
 import { Scheduler } from './scheduler/scheduler';
 import { KubeletFleet } from './kubelet/fleet';
 import { makeNodes, type NodeOptions } from './nodes';
+import { ServiceAccountsController } from './controllers/serviceaccount/serviceaccounts-controller';
+import { ResourceQuotaController } from './controllers/resourcequota/resource-quota-controller';
 
 export interface ComponentOptions {
   nodes: number;
@@ -33,6 +35,8 @@ export interface Components {
   ttlAfterFinished: TTLAfterFinishedController;
   scheduler: Scheduler;
   kubelets: KubeletFleet;
+  serviceAccounts: ServiceAccountsController;
+  resourceQuotas: ResourceQuotaController;
   stop(): void;
 }
 
@@ -52,6 +56,10 @@ export function startComponents(ctx: SimContext, options: ComponentOptions): Com
   const cronJobs = new CronJobController(ctx);
   const ttlAfterFinished = new TTLAfterFinishedController(ctx);
   const garbageCollector = new GarbageCollector(ctx);
+  const serviceAccounts = new ServiceAccountsController(ctx);
+  const resourceQuotas = new ResourceQuotaController(ctx);
+  serviceAccounts.start();
+  resourceQuotas.start();
   garbageCollector.start();
   kubelets.start();
   scheduler.start();
@@ -77,7 +85,11 @@ export function startComponents(ctx: SimContext, options: ComponentOptions): Com
     ttlAfterFinished,
     scheduler,
     kubelets,
+    serviceAccounts,
+    resourceQuotas,
     stop() {
+      serviceAccounts.stop();
+      resourceQuotas.stop();
       deployments.stop();
       jobs.stop();
       cronJobs.stop();

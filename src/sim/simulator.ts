@@ -17,6 +17,7 @@ import { StoreEventRecorder } from './store/events';
 import { applyObject, type ApplyResult } from './apply';
 import { runUntil, type RunGuard, type RunOutcome } from './driver';
 import { startComponents, type Components } from './components';
+import { AdmissionChain } from './admission/chain';
 
 export interface SimulatorOptions {
   /** Worker nodes (default 3). */
@@ -31,7 +32,7 @@ export interface SimulatorOptions {
   detail?: 'full' | 'lean';
   /** Changes kept per kind for resuming watches. */
   historyPerKind?: number;
-  /** Defaulting and validation; kube-apiserver's by default. */
+  /** Defaulting and validation; kube-apiserver's, with its admission plugins (src/sim/admission), by default. */
   admission?: Admission;
   startTime?: number;
   /** The most pods the store holds; creating more is refused with 403 Forbidden (default 200,000, see pod-budget.ts). */
@@ -56,8 +57,10 @@ export class Simulator {
     this.clock = new VirtualClock({ seed: options.seed ?? 1, startTime: options.startTime });
     this.internals = new BoundedInternalsLog(100_000, !lean, !lean);
     this.podBudget = new PodBudget(options.maxPods ?? DEFAULT_MAX_PODS, options.maxPodsHint);
-    const admission = this.podBudget.guard(options.admission ?? { ...apiServerAdmission, prepareForCreate });
+    const chain = options.admission ? undefined : new AdmissionChain({ ...apiServerAdmission, prepareForCreate });
+    const admission = this.podBudget.guard(options.admission ?? chain!);
     this.store = new MemoryStore({ clock: this.clock, internals: this.internals, admission, historyPerKind: options.historyPerKind });
+    chain?.attach(this.store);
     this.podBudget.track(this.store);
     this.events = new StoreEventRecorder(this.store, this.clock);
     this.context = { store: this.store, clock: this.clock, events: this.events, internals: this.internals, timings: { ...defaultTimings, ...options.timings } };

@@ -118,7 +118,11 @@ export function kubectlInvalidMessage(kind: ResourceKind, name: string, causes: 
 export function validationError(kind: ResourceKind, object: KubeObject, old: KubeObject | undefined): ApiError | undefined {
   const causes = validate(kind, object, old);
   if (causes.length === 0) return undefined;
-  const name = object.metadata?.name ?? '';
+  return invalidError(kind, object.metadata?.name ?? '', causes);
+}
+
+/** apierrors.NewInvalid: the 422 `Invalid` status with its causes. */
+export function invalidError(kind: ResourceKind, name: string, causes: readonly FieldCause[]): ApiError {
   const statusCauses: StatusCause[] = causes.map((cause) => ({ reason: cause.reason, message: cause.message, field: cause.field }));
   return new ApiError(422, 'Invalid', invalidMessage(kind, name, causes), { name, group: GROUPS[kind] ?? '', kind, causes: statusCauses });
 }

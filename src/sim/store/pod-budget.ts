@@ -15,6 +15,7 @@
 import type { KubeObject, ResourceKind } from '../../core/k8s';
 import type { Admission } from './store';
 import { ApiError, type StoreApi } from './types';
+import { admissionName } from '../admission/plugin';
 
 /** How to raise the budget, named in the refusal (the CLI's flag, the extension's setting). */
 export const DEFAULT_BUDGET_HINT = 'the simulator option maxPods';
@@ -61,28 +62,17 @@ export class PodBudget {
   /** Wraps `admission` so that creating a pod past the budget is refused with 403 Forbidden. */
   guard(admission: Admission): Admission {
     return {
-      applyDefaults: (kind, object, old) => admission.applyDefaults(kind, object, old),
+      applyDefaults: (kind, object, old, warnings) => admission.applyDefaults(kind, object, old, warnings),
       prepareForCreate: admission.prepareForCreate && ((kind, object) => admission.prepareForCreate!(kind, object)),
-      validate: (kind, object, old) => (old === undefined ? this.refusal(kind, object) : undefined) ?? admission.validate(kind, object, old),
+      validate: (kind, object, old, warnings) => (old === undefined ? this.refusal(kind, object) : undefined) ?? admission.validate(kind, object, old, warnings),
     };
   }
 
   private refusal(kind: ResourceKind, object: KubeObject): ApiError | undefined {
     if (kind !== 'Pod' || this.pods < this.maxPods) return undefined;
     this.refusals++;
-    const name = admissionName(object);
+    const name = admissionName(object) || 'Unknown';
     this.lastRefusal = new ApiError(403, 'Forbidden', `pods "${name}" is forbidden: the simulator's pod budget of ${this.maxPods} pods is used up (raise it with ${this.hint})`, { name, kind: 'pods' });
     return this.lastRefusal;
   }
-}
-
-/**
- * The name admission errors show: upstream's admission runs before the name is generated
- * (`extractResourceName`), so a pod made from `generateName` shows the prefix, `web-7d4b9c-`.
- * The store generates names before this hook; a name that extends the prefix was generated.
- */
-function admissionName(object: KubeObject): string {
-  const { name, generateName } = object.metadata ?? {};
-  if (generateName && (!name || name.startsWith(generateName))) return generateName;
-  return name || 'Unknown';
 }

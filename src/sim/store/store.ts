@@ -12,6 +12,7 @@ import type { InternalsLog } from '../internals-log';
 import { cloneJson, deepEqual } from '../../common/json';
 import { rfc3339 } from './object-utils';
 import { ManagedFieldStamps } from './managed-fields';
+import { namespaceDeletionRefusal } from '../admission/namespace-lifecycle';
 import { RESOURCES, qualifiedResource, resourceInfo } from './resources';
 import { parseFieldSelector, parseLabelSelector, type ObjectPredicate } from './selectors';
 import {
@@ -29,11 +30,12 @@ import {
 
 /** Defaulting and validation, injected so the store stays small and each can be tested alone. */
 export interface Admission {
-  applyDefaults(kind: ResourceKind, object: KubeObject, old?: KubeObject): void;
+  /** Defaults, then mutating admission, which may throw its refusal; `warnings` collects what the client is warned of. */
+  applyDefaults(kind: ResourceKind, object: KubeObject, old?: KubeObject, warnings?: string[]): void;
   /** Server-set state of a new object (a pod's status: Pending and its QoS class). Create only. */
   prepareForCreate?(kind: ResourceKind, object: KubeObject): void;
-  /** Returns the 422 (or other) error for an invalid object, or undefined. */
-  validate(kind: ResourceKind, object: KubeObject, old: KubeObject | undefined): ApiError | undefined;
+  /** Returns the 422 (or other) error for an invalid object, or the validating admission's refusal, or undefined. */
+  validate(kind: ResourceKind, object: KubeObject, old: KubeObject | undefined, warnings?: string[]): ApiError | undefined;
 }
 
 export interface StoreOptions {
@@ -324,9 +326,9 @@ export class MemoryStore implements StoreApi {
     // The uid is set before the strategies run, as FillObjectMetaSystemFields does before Validate:
     // a Job's generated selector names it.
     meta.uid = this.newUid();
-    this.admission.applyDefaults(kind, object);
+    this.admission.applyDefaults(kind, object, undefined, options.warnings);
     this.admission.prepareForCreate?.(kind, object);
-    const invalid = this.admission.validate(kind, object, undefined);
+    const invalid = this.admission.validate(kind, object, undefined, options.warnings);
     if (invalid) throw invalid;
     const name = meta.name ?? '';
     if (lookup(table, namespace, name)) {
@@ -419,8 +421,8 @@ export class MemoryStore implements StoreApi {
       newMeta.deletionGracePeriodSeconds = oldMeta.deletionGracePeriodSeconds;
     }
     if (options.subresource === undefined) {
-      this.admission.applyDefaults(table.info.kind, object, existing);
-      const invalid = this.admission.validate(table.info.kind, object, existing);
+      this.admission.applyDefaults(table.info.kind, object, existing, options.warnings);
+      const invalid = this.admission.validate(table.info.kind, object, existing, options.warnings);
       if (invalid) throw invalid;
     }
     if (oldMeta.generation !== undefined) {
@@ -460,6 +462,10 @@ export class MemoryStore implements StoreApi {
     }
     if (options.preconditions?.resourceVersion && options.preconditions.resourceVersion !== meta.resourceVersion) {
       throw new ApiError(409, 'Conflict', `Operation cannot be fulfilled on ${qualifiedResource(info)} "${name}": Precondition failed: ResourceVersion in precondition: ${options.preconditions.resourceVersion}, ResourceVersion in object meta: ${meta.resourceVersion}`, { name, group: info.group, kind: info.plural });
+    }
+    if (kind === 'Namespace') {
+      const refusal = namespaceDeletionRefusal(name);
+      if (refusal) throw refusal;
     }
     if (options.dryRun) return existing;
     const actor = options.actor ?? 'kubectl';

@@ -31,6 +31,8 @@ export interface WriteOptions {
   subresource?: 'status' | 'binding';
   /** Which managedFields operation to record. */
   operation?: 'Apply' | 'Update';
+  /** Filled with admission's warnings (PodSecurity's `would violate …`), sent as `Warning` headers. */
+  warnings?: string[];
 }
 
 export interface DeleteOptions {
