@@ -125,7 +125,8 @@ for (const version of applyCapableVersionsUnderTest(installedKubectls())) {
         ['clusterrole', 'node-reader', 'create', 'clusterrole', 'node-reader', '--verb=get', '--resource=nodes'],
         ['clusterrolebinding', 'read-nodes', 'create', 'clusterrolebinding', 'read-nodes', '--clusterrole=node-reader', '--user=alice'],
         ['priorityclass', 'zero-priority', 'create', 'priorityclass', 'zero-priority', '--value=0', '--description=value 0 is kept'],
-        ['resourcequota', 'pods-max', 'create', 'quota', 'pods-max', '--hard=pods=10,requests.cpu=2'],
+        // A quota on pods or CPU would now be enforced on the tutorial's Deployment (it sets no requests).
+        ['resourcequota', 'objects-max', 'create', 'quota', 'objects-max', '--hard=configmaps=50,secrets=50'],
         ['poddisruptionbudget', 'bootcamp', 'create', 'pdb', 'bootcamp', '--selector=app=bootcamp', '--min-available=1'],
         ['ingress', 'bootcamp', 'create', 'ingress', 'bootcamp', '--class=nginx', '--rule=bootcamp.example.com/=bootcamp:8080'],
       ];

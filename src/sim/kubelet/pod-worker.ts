@@ -220,7 +220,9 @@ export class PodWorker {
     },
     kill: (record, instance, graceMs) => this.killForProbe(record as TrackedRecord, instance, graceMs),
     assume: (record, probe, reason) => {
+      // Nothing to write for a probe that passes: reported at once, against the pod version it ran at.
       (this.unreportedAssumptions ??= []).push({ container: record.spec.name, reason, probe });
+      this.reportAssumptions();
     },
   };
 
