@@ -40,7 +40,7 @@ import {
   type PodStatus,
 } from './pod-status';
 import type { ContainerRuntime } from './runtime';
-import { containerConfigError, missingPullSecrets, pullSecretsWarning, type SourceLookup } from './pod-sources';
+import { containerConfigError, missingPullSecrets, pullSecretsWarning, volumeSetUpError, type SourceLookup } from './pod-sources';
 import { PodVolumeMounts } from './volume-mounts';
 
 /** What a node's kubelet lends to each of its pod workers. */
@@ -317,6 +317,14 @@ export class PodWorker {
 
   /** Whether every volume is set up; if not, the volume manager keeps trying and resumes the sync. */
   private mountVolumes(): boolean {
+    if (!this.volumeMounts) {
+      // Nearly every pod mounts at once: only one that waits gets the volume manager's retry state.
+      const lookup = this.sourceLookup();
+      if (!this.pod.spec?.volumes?.some((volume) => volumeSetUpError(volume, lookup) !== undefined)) {
+        this.volumesMounted = true;
+        return true;
+      }
+    }
     this.volumeMounts ??= new PodVolumeMounts(
       {
         clock: this.ctx.clock,
