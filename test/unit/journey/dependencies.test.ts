@@ -132,6 +132,23 @@ describe('journey: what a stuck pod waits for', () => {
     assert.equal(journey().status, 'complete');
   });
 
+  it('is never stuck on a missing pull secret, which the kubelet only warns about', () => {
+    const sim = new Simulator({ nodes: 1, seed: 3 });
+    const tracer = new JourneyTracer();
+    connectTracer(sim, tracer);
+    sim.apply({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'private-reg', namespace: 'default' }, spec: { containers: [{ name: 'app', image: 'nginx:1.25' }], imagePullSecrets: [{ name: 'regcred' }] } } as KubeObject);
+    const id = tracer.begin({ kind: 'Pod', namespace: 'default', name: 'private-reg' }, sim.clock.now());
+    let everStuck = false;
+    tracer.onDidChange(() => {
+      everStuck ||= tracer.journey(id)?.stuck === true;
+    });
+    sim.runUntil(() => tracer.journey(id)?.done === true, 60_000);
+    const journey = tracer.journey(id) as Journey;
+    assert.equal(journey.status, 'complete');
+    assert.ok(journey.tree?.stages.some((stage) => stage.evidence.event?.reason === 'FailedToRetrieveImagePullSecret'), 'the warning is in the journey');
+    assert.equal(everStuck, false);
+  });
+
   it('makes kube-journey trace exit 1 with the kubelet’s words, and 0 when the ConfigMap comes with the Deployment', async () => {
     const run = async (file: string): Promise<{ code: number; err: string }> => {
       const out = new Capture();
