@@ -13,6 +13,7 @@ import type { ApplyDocumentArg } from './commands';
 import { Disposable } from './headless/disposable';
 import { Batcher } from './headless/batcher';
 import { dependencyDiagnostics } from './headless/dependency-diagnostics';
+import type { RootQuery } from '../core/explain/hover';
 import type { ApplyOutcome } from './headless/journey-source';
 import type { Log } from './log';
 import { readSetting, SETTINGS_SECTION } from './headless/settings';
@@ -49,8 +50,10 @@ export interface ApplyDeps {
 interface TrackedApply {
   uri: vscode.Uri;
   plan: ApplyPlan;
-  /** The journey of each applied document, by position in `plan.documents`. */
-  journeyIds: (string | undefined)[];
+  /** The root of each applied document's journey, by position in `plan.documents` (a newer apply of it takes over). */
+  roots: (RootQuery | undefined)[];
+  /** The journey ids last looked at, as a string to compare. */
+  lastIds: string;
   /** The server's errors, kept under the journeys' warnings. */
   serverProblems: PlannedDiagnostic[];
   source: string;
@@ -83,9 +86,14 @@ export class ApplyController extends Disposable {
 
   /** A stuck pod that waits for a missing ConfigMap, Secret or claim puts a warning on the line that names it. */
   private showDependencyProblems(changed: ReadonlySet<string>): void {
+    const session = this.deps.session;
     for (const tracked of this.tracked.values()) {
-      if (!tracked.journeyIds.some((id) => id !== undefined && changed.has(id))) continue;
-      const journeys = tracked.journeyIds.map((id) => (id === undefined ? undefined : this.deps.session.journey(id)));
+      const ids = tracked.roots.map((root) => (root ? session.latestJourneyId(root) : undefined));
+      const idsKey = JSON.stringify(ids);
+      if (idsKey === tracked.lastIds && !ids.some((id) => id !== undefined && changed.has(id))) continue;
+      tracked.lastIds = idsKey;
+      // Only a stuck journey can hold such a problem: the others are not built into snapshots.
+      const journeys = ids.map((id) => (id !== undefined && session.tracer.progress(id)?.stuck ? session.journey(id) : undefined));
       const warnings = dependencyDiagnostics(tracked.plan, journeys);
       const shown = JSON.stringify(warnings);
       if (shown === tracked.shown) continue;
@@ -241,7 +249,8 @@ export class ApplyController extends Disposable {
     const applied = { ...plan, documents: plan.documents.slice(0, run.outcomes.length) };
     const serverProblems = outcomeDiagnostics(applied, run.outcomes);
     this.setDiagnostics(source.uri, serverProblems, diagnosticSource);
-    this.tracked.set(source.uri.toString(), { uri: source.uri, plan: applied, journeyIds: journeyIds.slice(0, run.outcomes.length), serverProblems, source: diagnosticSource, shown: '[]' });
+    const roots = run.outcomes.map((outcome, i) => (journeyIds[i] === undefined ? undefined : { kind: outcome.kind as TraceableKind, namespace: outcome.namespace, name: outcome.name }));
+    this.tracked.set(source.uri.toString(), { uri: source.uri, plan: applied, roots, lastIds: '', serverProblems, source: diagnosticSource, shown: '[]' });
     const entries = outcomeEntries(applied, run.outcomes).map((entry, i) => ({ ...entry, journeyId: journeyIds[i] }));
     const manifest: AppliedManifest = { key: source.uri.toString(), label, target: targetName, appliedAt: run.outcomes[0]?.requestedAt ?? Date.now(), entries };
     if (entries.length > 0) this.deps.session.recordManifest(manifest);
