@@ -27,10 +27,15 @@ function hasKey(map: unknown, key: string): boolean {
   return typeof map === 'object' && map !== null && Object.prototype.hasOwnProperty.call(map, key);
 }
 
-/** A ConfigMap's keys live in `data` and `binaryData`. */
+/** A volume reads a ConfigMap's keys from `data` and `binaryData`. */
 function configMapHasKey(configMap: KubeObject, key: string): boolean {
   const object = configMap as { data?: unknown; binaryData?: unknown };
   return hasKey(object.data, key) || hasKey(object.binaryData, key);
+}
+
+/** An environment variable only from `data` (`configMap.Data[key]`): a binaryData key is not found. */
+function configMapHasStringKey(configMap: KubeObject, key: string): boolean {
+  return hasKey((configMap as { data?: unknown }).data, key);
 }
 
 /** A Secret's keys live in `data`; `stringData` is write-only and folded into `data`, read both in case it was not. */
@@ -62,7 +67,7 @@ export function containerConfigError(container: Container, namespace: string, lo
       const configMap = lookup.configMap(name);
       if (configMapKeyRef.optional) continue;
       if (!configMap) return notFound('configmap', name);
-      if (!configMapHasKey(configMap, configMapKeyRef.key)) return `couldn't find key ${configMapKeyRef.key} in ConfigMap ${namespace}/${name}`;
+      if (!configMapHasStringKey(configMap, configMapKeyRef.key)) return `couldn't find key ${configMapKeyRef.key} in ConfigMap ${namespace}/${name}`;
     } else if (secretKeyRef) {
       const name = secretKeyRef.name ?? '';
       const secret = lookup.secret(name);

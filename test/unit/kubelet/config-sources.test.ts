@@ -37,6 +37,9 @@ describe('kubelet: environment from ConfigMaps and Secrets (makeEnvironmentVaria
     assert.equal(containerConfigError(specialLevel, 'default', none), 'configmap "special-config" not found');
     assert.equal(containerConfigError(specialLevel, 'default', lookupOf([configMap('special-config', { other: '1' })])), "couldn't find key SPECIAL_LEVEL in ConfigMap default/special-config");
     assert.equal(containerConfigError(specialLevel, 'default', lookupOf([configMap('special-config', { SPECIAL_LEVEL: 'very' })])), undefined);
+    const binary = { ...configMap('special-config', {}), binaryData: { SPECIAL_LEVEL: 'dmVyeQ==' } } as KubeObject;
+    assert.equal(containerConfigError(specialLevel, 'default', lookupOf([binary])), "couldn't find key SPECIAL_LEVEL in ConfigMap default/special-config", 'env reads data only');
+    assert.equal(volumeSetUpError({ name: 'v', configMap: { name: 'special-config', items: [{ key: 'SPECIAL_LEVEL', path: 'l' }] } }, lookupOf([binary])), undefined, 'a volume reads binaryData too');
     const optional: Container = { name: 'c', env: [{ name: 'A', valueFrom: { configMapKeyRef: { name: 'special-config', key: 'K', optional: true } } }] };
     assert.equal(containerConfigError(optional, 'default', none), undefined);
     const fromSecret: Container = { name: 'c', env: [{ name: 'U', valueFrom: { secretKeyRef: { name: 'backend-user', key: 'backend-username' } } }] };
