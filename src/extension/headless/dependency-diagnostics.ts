@@ -9,7 +9,8 @@ import type { PodSpec } from '../../core/k8s';
 import { lineOfField } from '../../core/manifest';
 import type { ApplyPlan, PlannedDiagnostic } from './apply-plan';
 
-function describeDependency(dependency: MissingDependency): string {
+/** `ConfigMap "web-config"`, `key "greeting" of ConfigMap "web-config"`. */
+export function describeDependency(dependency: MissingDependency): string {
   const object = dependency.name !== undefined ? `${dependency.kind} "${dependency.name}"` : `the ${dependency.kind} of volume "${dependency.volume ?? ''}"`;
   return dependency.key !== undefined ? `key "${dependency.key}" of ${object}` : object;
 }

@@ -5,6 +5,7 @@ import { JourneyTracer } from '../../../src/core/journey/tracer';
 import type { Journey, TraceableKind } from '../../../src/core/journey/types';
 import { planApply } from '../../../src/extension/headless/apply-plan';
 import { dependencyDiagnostics } from '../../../src/extension/headless/dependency-diagnostics';
+import { podTooltip } from '../../../src/extension/headless/journey-tree-model';
 import { Simulator } from '../../../src/sim/simulator';
 import { simulatedJourneys } from './fixtures';
 
@@ -49,6 +50,13 @@ describe('dependency diagnostics: a stuck pod’s missing object on the manifest
     assert.equal(others.length, 0);
     assert.equal(diagnostic.line, lineOf(text, 'secretName: "test-secret"') + 10);
     assert.match(diagnostic.message, /^Pod secret-test-pod waits for Secret "test-secret": FailedMount: MountVolume\.SetUp failed for volume "secret-volume" : secret "test-secret" not found$/);
+  });
+
+  it('names the missing object in the stuck pod’s tooltip in the Journeys view', () => {
+    const plan = planApply(readFileSync('test/corpus/docs/pods/inject/secret-pod.yaml', 'utf8'));
+    const [journey] = journeysAfter(plan, 10_000);
+    assert.ok(journey?.tree);
+    assert.match(podTooltip(journey.tree), /Waits for Secret "test-secret", which does not exist yet\./);
   });
 
   it('says nothing once the object exists, nor for a journey stuck for another reason', () => {
