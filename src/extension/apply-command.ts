@@ -11,6 +11,9 @@ import type { TraceableKind } from '../core/journey/types';
 import { needsConfirmation, outcomeDiagnostics, outcomeEntries, planApply, planObjects, resultMessage, type ApplyPlan, type PlannedDiagnostic } from './headless/apply-plan';
 import type { ApplyDocumentArg } from './commands';
 import { Disposable } from './headless/disposable';
+import { Batcher } from './headless/batcher';
+import { dependencyDiagnostics } from './headless/dependency-diagnostics';
+import type { RootQuery } from '../core/explain/hover';
 import type { ApplyOutcome } from './headless/journey-source';
 import type { Log } from './log';
 import { readSetting, SETTINGS_SECTION } from './headless/settings';
@@ -43,6 +46,21 @@ export interface ApplyDeps {
   openTimeline: (journeyId: string) => void;
 }
 
+/** An applied file whose journeys may still get stuck on a missing object: its diagnostics follow them. */
+interface TrackedApply {
+  uri: vscode.Uri;
+  plan: ApplyPlan;
+  /** The root of each applied document's journey, by position in `plan.documents` (a newer apply of it takes over). */
+  roots: (RootQuery | undefined)[];
+  /** The journey ids last looked at, as a string to compare. */
+  lastIds: string;
+  /** The server's errors, kept under the journeys' warnings. */
+  serverProblems: PlannedDiagnostic[];
+  source: string;
+  /** The dependency warnings shown, as a string to compare. */
+  shown: string;
+}
+
 function isApplyDocumentArg(value: unknown): value is ApplyDocumentArg {
   return typeof value === 'object' && value !== null && typeof (value as ApplyDocumentArg).uri === 'string' && typeof (value as ApplyDocumentArg).documentIndex === 'number';
 }
@@ -50,9 +68,38 @@ function isApplyDocumentArg(value: unknown): value is ApplyDocumentArg {
 export class ApplyController extends Disposable {
   readonly diagnostics = this._register(vscode.languages.createDiagnosticCollection('kube-journey'));
 
+  private readonly tracked = new Map<string, TrackedApply>();
+  /** Journeys change on every watch event: their warnings are recomputed at most twice a second. */
+  private readonly journeyChanges = this._register(new Batcher<string>(500, (ids) => this.showDependencyProblems(ids)));
+
   constructor(private readonly deps: ApplyDeps) {
     super();
-    this._register(vscode.workspace.onDidCloseTextDocument((document) => this.diagnostics.delete(document.uri)));
+    this._register(
+      vscode.workspace.onDidCloseTextDocument((document) => {
+        this.diagnostics.delete(document.uri);
+        this.tracked.delete(document.uri.toString());
+      }),
+    );
+    this._register(deps.session.onDidChangeJourney((id) => this.journeyChanges.add(id)));
+    this._register(deps.session.onDidClear(() => this.tracked.clear()));
+  }
+
+  /** A stuck pod that waits for a missing ConfigMap, Secret or claim puts a warning on the line that names it. */
+  private showDependencyProblems(changed: ReadonlySet<string>): void {
+    const session = this.deps.session;
+    for (const tracked of this.tracked.values()) {
+      const ids = tracked.roots.map((root) => (root ? session.latestJourneyId(root) : undefined));
+      const idsKey = JSON.stringify(ids);
+      if (idsKey === tracked.lastIds && !ids.some((id) => id !== undefined && changed.has(id))) continue;
+      tracked.lastIds = idsKey;
+      // Only a stuck journey can hold such a problem: the others are not built into snapshots.
+      const journeys = ids.map((id) => (id !== undefined && session.tracer.progress(id)?.stuck ? session.journey(id) : undefined));
+      const warnings = dependencyDiagnostics(tracked.plan, journeys);
+      const shown = JSON.stringify(warnings);
+      if (shown === tracked.shown) continue;
+      tracked.shown = shown;
+      this.setDiagnostics(tracked.uri, [...tracked.serverProblems, ...warnings], tracked.source);
+    }
   }
 
   /** The command handler: from a menu (uri, multi-selection), a CodeLens (one document) or the palette (active editor). */
@@ -200,7 +247,10 @@ export class ApplyController extends Disposable {
 
     run.journeyIds = journeyIds.filter((id): id is string => id !== undefined);
     const applied = { ...plan, documents: plan.documents.slice(0, run.outcomes.length) };
-    this.setDiagnostics(source.uri, outcomeDiagnostics(applied, run.outcomes), diagnosticSource);
+    const serverProblems = outcomeDiagnostics(applied, run.outcomes);
+    this.setDiagnostics(source.uri, serverProblems, diagnosticSource);
+    const roots = run.outcomes.map((outcome, i) => (journeyIds[i] === undefined ? undefined : { kind: outcome.kind as TraceableKind, namespace: outcome.namespace, name: outcome.name }));
+    this.tracked.set(source.uri.toString(), { uri: source.uri, plan: applied, roots, lastIds: '', serverProblems, source: diagnosticSource, shown: '[]' });
     const entries = outcomeEntries(applied, run.outcomes).map((entry, i) => ({ ...entry, journeyId: journeyIds[i] }));
     const manifest: AppliedManifest = { key: source.uri.toString(), label, target: targetName, appliedAt: run.outcomes[0]?.requestedAt ?? Date.now(), entries };
     if (entries.length > 0) this.deps.session.recordManifest(manifest);

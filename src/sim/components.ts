@@ -6,6 +6,7 @@ import { GarbageCollector } from './controllers/garbage-collector';
 import { CronJobController } from './controllers/cronjob/cronjob-controller';
 import { JobController } from './controllers/job/job-controller';
 import { PodGCController } from './controllers/podgc/gc-controller';
+import { RootCACertPublisher } from './controllers/root-ca-cert-publisher';
 import { REPLICATION_CONTROLLERS, ReplicaSetController } from './controllers/replicaset-controller';
 import { StatefulSetController } from './controllers/statefulset/stateful-set';
 import { TTLAfterFinishedController } from './controllers/ttlafterfinished/ttlafterfinished-controller';
@@ -33,6 +34,7 @@ export interface Components {
   jobs: JobController;
   cronJobs: CronJobController;
   ttlAfterFinished: TTLAfterFinishedController;
+  rootCACertPublisher: RootCACertPublisher;
   scheduler: Scheduler;
   kubelets: KubeletFleet;
   serviceAccounts: ServiceAccountsController;
@@ -60,6 +62,8 @@ export function startComponents(ctx: SimContext, options: ComponentOptions): Com
   const resourceQuotas = new ResourceQuotaController(ctx);
   serviceAccounts.start();
   resourceQuotas.start();
+  const rootCACertPublisher = new RootCACertPublisher(ctx);
+  rootCACertPublisher.start();
   garbageCollector.start();
   kubelets.start();
   scheduler.start();
@@ -83,6 +87,7 @@ export function startComponents(ctx: SimContext, options: ComponentOptions): Com
     jobs,
     cronJobs,
     ttlAfterFinished,
+    rootCACertPublisher,
     scheduler,
     kubelets,
     serviceAccounts,
@@ -94,6 +99,7 @@ export function startComponents(ctx: SimContext, options: ComponentOptions): Com
       jobs.stop();
       cronJobs.stop();
       ttlAfterFinished.stop();
+      rootCACertPublisher.stop();
       replicaSets.stop();
       statefulSets.stop();
       replicationControllers.stop();

@@ -5,6 +5,7 @@
  */
 import { FAILURE_WAITING_REASONS, waitingKey, waitingStageKind } from './derive-pod';
 import { scalingKey, scalingTitle } from './derive-workload';
+import { missingDependency } from './dependencies';
 import {
   isImageAlreadyPresent,
   parseContainerMessage,
@@ -81,10 +82,21 @@ function podPlacement(ev: NormalizedEvent): EventPlacement {
         return { key: waitingKey(c, 'CrashLoopBackOff'), kind: 'backOff', component: 'kubelet', title: `Container ${c} waiting: CrashLoopBackOff`, container, warning: true, counting: 'repeat' };
       }
       return { ...other(ev), kind: 'backOff', warning: true };
+    case 'FailedMount': {
+      const volume = /^MountVolume\.SetUp failed for volume "([^"]*)"/.exec(ev.message)?.[1];
+      if (volume === undefined) return { ...other(ev), kind: 'failed', warning: true };
+      return { key: `failedMount:${volume}`, kind: 'failed', component: 'kubelet', title: `MountVolume.SetUp failed for volume "${volume}"`, warning: true, counting: 'repeat' };
+    }
     case 'Failed': {
       const reason = parseErrorReason(ev.message);
       if (reason && FAILURE_WAITING_REASONS.has(reason)) {
         return { key: waitingKey(c, reason), kind: waitingStageKind(reason), component: 'kubelet', title: `Container ${c} waiting: ${reason}`, container, warning: true, counting: 'repeat', secondary: true };
+      }
+      // The kubelet's `Error: <message>` for a container whose environment cannot be made.
+      const configError = /^Error: (.*)$/s.exec(ev.message)?.[1];
+      if (configError !== undefined && missingDependency('CreateContainerConfigError', configError)) {
+        const reason = 'CreateContainerConfigError';
+        return { key: waitingKey(c, reason), kind: 'failed', component: 'kubelet', title: `Container ${c} waiting: ${reason}`, container, warning: true, counting: 'repeat', secondary: true };
       }
       if (/^Failed to pull image/.test(ev.message)) {
         return { key: `pullFailed:${c}`, kind: 'failed', component: 'container-runtime', title: `Pulling image ${parseImage(ev.message) ?? ''} failed`.replace('  ', ' '), container, warning: true, counting: 'repeat' };

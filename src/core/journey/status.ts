@@ -10,6 +10,7 @@ import { stageOf, type ObjectRecord } from './records';
 import { CONTROLLER_OF } from './controllers';
 import { daemonSetRolledOut, statefulSetRolledOut } from './derive-sets';
 import { jobComplete, jobFailed } from './derive-batch';
+import { missingDependency } from './dependencies';
 import type { JourneyObjectRef, JourneyStatus, PodPhaseDurations, PodPhaseMarks, Stage, StuckDetail } from './types';
 
 export interface StatusResult {
@@ -48,8 +49,11 @@ function containerProblem(record: ObjectRecord, pod: PodDigest): StuckDetail | u
     let lastSeen = current ? lastOccurrence(current) : undefined;
     // The streak began at the first failure of this container (ErrImagePull before ImagePullBackOff).
     for (const { stage } of record.stages) {
-      if (stage.container !== c.name || !stage.warning) continue;
-      if (!stage.key.startsWith(`waiting:${c.name}:`) && !stage.key.startsWith(`pullFailed:${c.name}`)) continue;
+      if (!stage.warning) continue;
+      // An event without the container's fieldPath (the kubelet's `Error: …`) still dates the streak of its reason.
+      const unnamed = stage.container === undefined && stage.key === `waiting::${c.reason}`;
+      if (stage.container !== c.name && !unnamed) continue;
+      if (!unnamed && !stage.key.startsWith(`waiting:${c.name}:`) && !stage.key.startsWith(`pullFailed:${c.name}`)) continue;
       if (since === undefined || stage.time < since) since = stage.time;
       const last = lastOccurrence(stage);
       if (lastSeen === undefined || last > lastSeen) lastSeen = last;
@@ -71,6 +75,14 @@ function containerProblem(record: ObjectRecord, pod: PodDigest): StuckDetail | u
 }
 
 const EVENT_PROBLEM_KINDS = new Set(['event', 'failed', 'unhealthy', 'backOff', 'failedScheduling']);
+/** Warnings after which the kubelet goes on: the pod is not held up by them. */
+const ADVISORY_EVENT_REASONS = new Set(['FailedToRetrieveImagePullSecret']);
+
+/** A stuck pod's detail with the object it waits for, when its message names one. */
+function naming(stuck: StuckDetail): StuckDetail {
+  const dependency = missingDependency(stuck.reason, stuck.message);
+  return dependency ? { ...stuck, dependency } : stuck;
+}
 
 /** A pod of a Job: its failure is one try of several, not the journey's problem. */
 export function retriedByJob(record: ObjectRecord): boolean {
@@ -103,14 +115,19 @@ export function podStatus(record: ObjectRecord): StatusResult {
     if (failed) {
       const condition = findCondition(pod.conditions, 'PodScheduled');
       const message = condition?.status === 'False' && condition.message ? condition.message : (failed.evidence.event?.message ?? failed.message);
-      return { status: 'stuck', own: true, stuck: stuckFromStage(record, failed, 'FailedScheduling', message) };
+      return { status: 'stuck', own: true, stuck: naming(stuckFromStage(record, failed, 'FailedScheduling', message)) };
     }
   }
   const problem = containerProblem(record, pod);
-  if (problem) return { status: 'stuck', own: true, stuck: problem };
+  if (problem) return { status: 'stuck', own: true, stuck: naming(problem) };
   const latest = record.stages[record.stages.length - 1]?.stage;
-  if (latest?.warning && EVENT_PROBLEM_KINDS.has(latest.kind) && !(latest.kind === 'failedScheduling' && pod.nodeName)) {
-    return { status: 'stuck', own: true, stuck: stuckFromStage(record, latest, latest.evidence.event?.reason ?? latest.kind, latest.evidence.event?.message) };
+  const latestReason = latest?.evidence.event?.reason;
+  if (latest?.warning && EVENT_PROBLEM_KINDS.has(latest.kind) && !(latest.kind === 'failedScheduling' && pod.nodeName) && !(latestReason && ADVISORY_EVENT_REASONS.has(latestReason))) {
+    // A container's waiting stage seen through the kubelet's `Error: …` event, before the status says it.
+    const waiting = /^waiting:[^:]*:(.+)$/.exec(latest.key)?.[1];
+    const message = latest.evidence.event?.message;
+    if (waiting) return { status: 'stuck', own: true, stuck: naming(stuckFromStage(record, latest, waiting, message?.replace(/^Error: /, ''))) };
+    return { status: 'stuck', own: true, stuck: naming(stuckFromStage(record, latest, latestReason ?? latest.kind, message)) };
   }
   return { status: pod.nodeName ? 'progressing' : 'pending', own: false };
 }

@@ -276,6 +276,19 @@ export interface StuckDetail {
   object: JourneyObjectRef;
   /** For crash loops: how the container last ended. */
   lastTermination?: { reason?: string; exitCode?: number; finishedAt?: number };
+  /** The object the pod waits for, when the message names one (a ConfigMap, Secret or claim that does not exist). */
+  dependency?: MissingDependency;
+}
+
+/** An object (or one of its keys) a pod refers to and cannot start without. */
+export interface MissingDependency {
+  kind: 'ConfigMap' | 'Secret' | 'PersistentVolumeClaim';
+  /** Unknown when only a key is named (`configmap references non-existent config key: x`). */
+  name?: string;
+  /** The missing key, when the object exists without it. */
+  key?: string;
+  /** The volume whose set-up failed, for FailedMount. */
+  volume?: string;
 }
 
 /** clusterloader2's PodStartupLatency transitions plus time to Ready, for one pod, in ms. */

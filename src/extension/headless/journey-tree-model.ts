@@ -13,6 +13,7 @@
  * Above POD_LIMIT pods under one owner, the view shows the stuck and failed pods first, then
  * the others up to the limit, and one summary node for the rest.
  */
+import { describeDependency } from './dependency-diagnostics';
 import { escapeMarkdown, humanDuration, inlineCode, plural } from '../../core/explain/format';
 import { journeySummary } from '../../core/explain/lens';
 import { clockTime, podExit, workloadState } from '../../core/explain/workloads';
@@ -186,6 +187,7 @@ export function podTooltip(object: ObjectJourney): string {
     const who = object.stuck.component;
     const count = object.stuck.count && object.stuck.count > 1 ? ` (×${object.stuck.count})` : '';
     lines.push(`$(warning) **${escapeMarkdown(object.stuck.reason)}**${count} — ${escapeMarkdown(String(who))}:\n\n${inlineCode(object.stuck.message)}`);
+    if (object.stuck.dependency) lines.push(`Waits for ${escapeMarkdown(describeDependency(object.stuck.dependency))}, which does not exist yet.`);
   }
   return lines.join('\n\n');
 }

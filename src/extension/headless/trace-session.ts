@@ -114,13 +114,19 @@ export class TraceSession extends Disposable {
 
   /** The newest journey for a root as a manifest names it (any namespace when the manifest names none, the newest winning). */
   readonly lookup: JourneyLookup = (root: RootQuery) => {
+    const id = this.latestJourneyId(root);
+    return id === undefined ? undefined : this.tracerInstance.journey(id);
+  };
+
+  /** The id of `lookup`'s journey: a newer apply of the same object takes over from an older journey. */
+  latestJourneyId(root: RootQuery): string | undefined {
     const list = this.rootJourneys.get(`${root.kind}/${root.name}`);
     if (!list) return undefined;
     for (let i = list.length - 1; i >= 0; i--) {
-      if (root.namespace === undefined || list[i].namespace === root.namespace) return this.tracerInstance.journey(list[i].id);
+      if (root.namespace === undefined || list[i].namespace === root.namespace) return list[i].id;
     }
     return undefined;
-  };
+  }
 
   /** Forgets every journey, object and manifest (a new target or a reset simulator). */
   clear(): void {

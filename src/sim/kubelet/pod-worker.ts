@@ -42,6 +42,8 @@ import {
 } from './pod-status';
 import type { ContainerRuntime } from './runtime';
 import { startProbing, type ProbeHost, type ProbeKind } from './prober';
+import { containerConfigError, missingPullSecrets, pullSecretsWarning, volumeSetUpError, type SourceLookup } from './pod-sources';
+import { PodVolumeMounts } from './volume-mounts';
 
 /** What a node's kubelet lends to each of its pod workers. */
 export interface NodeServices {
@@ -188,6 +190,10 @@ export class PodWorker {
   /** `gateStatuses` at the last status write. */
   private writtenGates: string | undefined;
   private lastPhase: GeneratedPodStatus['phase'] = 'Pending';
+  /** Every volume is set up (checked once; mounted volumes stay mounted). */
+  private volumesMounted = false;
+  /** The volume manager's work for this pod while some volume cannot be set up. */
+  private volumeMounts: PodVolumeMounts | undefined;
 
   constructor(
     private readonly node: NodeServices,
@@ -266,6 +272,7 @@ export class PodWorker {
     this.gone = true;
     this.finished = true;
     this.ctx.clock.cancel(this.syncTimer);
+    this.volumeMounts?.stop();
     this.node.releasePodIP(this.uid);
     this.forgetBackoffs(this.initContainers);
     this.forgetBackoffs(this.containers);
@@ -326,9 +333,52 @@ export class PodWorker {
       this.finishTerminalPod();
       return;
     }
+    if (!this.volumesMounted && !this.mountVolumes()) {
+      // WaitForAttachAndMount: the sync waits; the volume manager resumes it once everything is mounted.
+      this.syncing = false;
+      return;
+    }
+    if (this.pod.spec?.imagePullSecrets?.length) this.warnMissingPullSecrets();
     const toStart = this.containersToStart();
     if (this.sandboxReady) this.startContainers(toStart, 0, false, false);
     else this.createSandbox(toStart);
+  }
+
+  /** Objects of the pod's namespace, as the kubelet's ConfigMap and Secret managers serve them. */
+  private sourceLookup(): SourceLookup {
+    const store = this.ctx.store;
+    const namespace = this.namespace;
+    return { configMap: (name) => store.get('ConfigMap', namespace, name), secret: (name) => store.get('Secret', namespace, name) };
+  }
+
+  /** Whether every volume is set up; if not, the volume manager keeps trying and resumes the sync. */
+  private mountVolumes(): boolean {
+    if (!this.volumeMounts) {
+      // Nearly every pod mounts at once: only one that waits gets the volume manager's retry state.
+      const lookup = this.sourceLookup();
+      if (!this.pod.spec?.volumes?.some((volume) => volumeSetUpError(volume, lookup) !== undefined)) {
+        this.volumesMounted = true;
+        return true;
+      }
+    }
+    this.volumeMounts ??= new PodVolumeMounts(
+      {
+        clock: this.ctx.clock,
+        lookup: this.sourceLookup(),
+        failedMount: (message) => this.event('Warning', 'FailedMount', message),
+        mounted: (delayMs) => this.requestSync(delayMs),
+      },
+      this.pod.spec?.volumes,
+    );
+    if (!this.volumeMounts.ready()) return false;
+    this.volumeMounts = undefined;
+    this.volumesMounted = true;
+    return true;
+  }
+
+  private warnMissingPullSecrets(): void {
+    const missing = missingPullSecrets(this.pod.spec, this.sourceLookup());
+    if (missing.length > 0) this.event('Warning', 'FailedToRetrieveImagePullSecret', pullSecretsWarning(missing));
   }
 
   /** Start `toStart[index…]` one after another, in spec order, then end the sync. */
@@ -429,6 +479,14 @@ export class PodWorker {
       if (!image.ok) {
         this.event('Warning', 'Failed', `Error: ${image.reason}`);
         record.waiting = { reason: image.reason, message: image.message };
+        done(false);
+        return;
+      }
+      // generateContainerConfig: the environment is made after the image is there, before the container is created.
+      const configError = containerConfigError(record.spec, this.namespace, this.sourceLookup());
+      if (configError !== undefined) {
+        this.event('Warning', 'Failed', `Error: ${configError}`);
+        record.waiting = { reason: 'CreateContainerConfigError', message: configError };
         done(false);
         return;
       }
@@ -690,6 +748,7 @@ export class PodWorker {
     this.syncing = false;
     const clock = this.ctx.clock;
     clock.cancel(this.syncTimer);
+    this.volumeMounts?.stop();
     this.syncTimer = undefined;
     this.syncDueAt = Infinity;
     clock.after(this.jittered(this.ctx.timings.controllerReaction), () => {

@@ -144,9 +144,10 @@ describe('admission: ResourceQuota', () => {
 
   it('counts objects by their legacy and count/ names', () => {
     const sim = new Simulator({ nodes: 1 });
-    sim.store.create('ResourceQuota', { metadata: { name: 'object-counts', namespace: 'default' }, spec: { hard: { configmaps: '1', 'count/deployments.apps': '0' } } });
+    // kube-root-ca.crt, published in every namespace, counts as on a real cluster.
+    sim.store.create('ResourceQuota', { metadata: { name: 'object-counts', namespace: 'default' }, spec: { hard: { configmaps: '2', 'count/deployments.apps': '0' } } });
     sim.store.create('ConfigMap', { metadata: { name: 'one', namespace: 'default' } });
-    assert.equal(refusal(() => sim.store.create('ConfigMap', { metadata: { name: 'two', namespace: 'default' } })).message, 'configmaps "two" is forbidden: exceeded quota: object-counts, requested: configmaps=1, used: configmaps=1, limited: configmaps=1');
+    assert.equal(refusal(() => sim.store.create('ConfigMap', { metadata: { name: 'two', namespace: 'default' } })).message, 'configmaps "two" is forbidden: exceeded quota: object-counts, requested: configmaps=1, used: configmaps=2, limited: configmaps=2');
     const deployment: KubeObject = {
       metadata: { name: 'web', namespace: 'default' },
       spec: { selector: { matchLabels: { app: 'web' } }, template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'c', image: 'nginx' }] } } },
