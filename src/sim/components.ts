@@ -9,6 +9,9 @@ import { PodGCController } from './controllers/podgc/gc-controller';
 import { REPLICATION_CONTROLLERS, ReplicaSetController } from './controllers/replicaset-controller';
 import { StatefulSetController } from './controllers/statefulset/stateful-set';
 import { TTLAfterFinishedController } from './controllers/ttlafterfinished/ttlafterfinished-controller';
+import { LocalPathProvisioner } from './controllers/volume/local-path-provisioner';
+import { PersistentVolumeController } from './controllers/volume/pv-controller';
+import { kindDefaultStorageClass } from './storage/storage-objects';
 import { Scheduler } from './scheduler/scheduler';
 import { KubeletFleet } from './kubelet/fleet';
 import { makeNodes, type NodeOptions } from './nodes';
@@ -31,6 +34,8 @@ export interface Components {
   jobs: JobController;
   cronJobs: CronJobController;
   ttlAfterFinished: TTLAfterFinishedController;
+  persistentVolumes: PersistentVolumeController;
+  localPathProvisioner: LocalPathProvisioner;
   scheduler: Scheduler;
   kubelets: KubeletFleet;
   stop(): void;
@@ -40,6 +45,8 @@ export function startComponents(ctx: SimContext, options: ComponentOptions): Com
   for (const node of makeNodes(options.nodes, { ...options.node, now: ctx.clock.now() })) {
     ctx.store.create('Node', node, { fieldManager: 'kubelet' });
   }
+  // kind installs local-path-provisioner and its `standard` class, the default, with the cluster.
+  ctx.store.create('StorageClass', kindDefaultStorageClass(), { fieldManager: 'kubectl-client-side-apply' });
   const deployments = new DeploymentController(ctx);
   const replicaSets = new ReplicaSetController(ctx);
   const statefulSets = new StatefulSetController(ctx);
@@ -52,7 +59,11 @@ export function startComponents(ctx: SimContext, options: ComponentOptions): Com
   const cronJobs = new CronJobController(ctx);
   const ttlAfterFinished = new TTLAfterFinishedController(ctx);
   const garbageCollector = new GarbageCollector(ctx);
+  const persistentVolumes = new PersistentVolumeController(ctx);
+  const localPathProvisioner = new LocalPathProvisioner(ctx);
   garbageCollector.start();
+  persistentVolumes.start();
+  localPathProvisioner.start();
   kubelets.start();
   scheduler.start();
   replicaSets.start();
@@ -75,6 +86,8 @@ export function startComponents(ctx: SimContext, options: ComponentOptions): Com
     jobs,
     cronJobs,
     ttlAfterFinished,
+    persistentVolumes,
+    localPathProvisioner,
     scheduler,
     kubelets,
     stop() {
@@ -88,6 +101,8 @@ export function startComponents(ctx: SimContext, options: ComponentOptions): Com
       daemonSets.stop();
       podGC.stop();
       garbageCollector.stop();
+      persistentVolumes.stop();
+      localPathProvisioner.stop();
       scheduler.stop();
       kubelets.stop();
     },
