@@ -65,6 +65,13 @@ export class LocalPathProvisioner {
   private onClaim(change: StoreChange): void {
     if (change.type === 'DELETED') return;
     const claim = change.object as ClaimObject;
+    // Its informer and work queue, in another process than kube-controller-manager.
+    this.ctx.clock.after(this.ctx.timings.controllerReaction, () => this.syncClaim(claim));
+  }
+
+  private syncClaim(seen: ClaimObject): void {
+    const claim = this.ctx.store.get<ClaimObject>('PersistentVolumeClaim', seen.metadata?.namespace, seen.metadata?.name ?? '');
+    if (!claim || claim.metadata?.uid !== seen.metadata?.uid) return;
     const annotations = claim.metadata?.annotations ?? {};
     if (annotations[ANN_STORAGE_PROVISIONER] !== LOCAL_PATH_PROVISIONER || claim.spec?.volumeName || claim.metadata?.deletionTimestamp) return;
     const storageClass = getStorageClass(this.ctx.store, claimClass(claim));

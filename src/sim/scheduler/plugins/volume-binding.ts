@@ -1,7 +1,8 @@
 /**
  * The scheduler's volume plugins for PersistentVolumeClaims (pkg/scheduler/framework/plugins):
  *
- * - VolumeRestrictions' PreFilter: a ReadWriteOncePod claim another pod already uses refuses the pod.
+ * - VolumeRestrictions: a ReadWriteOncePod claim another scheduled pod uses refuses every node
+ *   (Unschedulable: preempting that pod would help, if it had a lower priority).
  * - VolumeBinding's PreFilter (`GetPodVolumeClaims`): a missing or deleting claim, or an unbound
  *   claim whose class binds immediately (or does not exist), refuses the pod on every node. An
  *   unbound claim of a WaitForFirstConsumer class is left to the Filter.
@@ -43,11 +44,14 @@ export const ERR_REASON_ZONE_CONFLICT = 'node(s) had no available volume zone';
 /** VolumeRestrictions' `ErrReasonReadWriteOncePodConflict`. */
 export const ERR_REASON_RWOP_CONFLICT = 'node has pod using PersistentVolumeClaim with the same name and ReadWriteOncePod access mode';
 
+const RWOP_CONFLICT = failure('VolumeRestrictions', 'Unschedulable', ERR_REASON_RWOP_CONFLICT);
 const NOTHING_EXCLUDED: ReadonlySet<string> = new Set();
 const ZONE_LABELS = ['topology.kubernetes.io/zone', 'topology.kubernetes.io/region', 'failure-domain.beta.kubernetes.io/zone', 'failure-domain.beta.kubernetes.io/region'];
 
 /** What the Filter needs, read once per attempt by the PreFilter. */
 export interface PodVolumes {
+  /** A ReadWriteOncePod claim of the pod is used by a scheduled pod (VolumeRestrictions refuses every node). */
+  readWriteOncePodConflict: boolean;
   /** The volumes of the pod's bound claims. */
   bound: VolumeObject[];
   /** A bound claim names a volume that does not exist. */
@@ -77,7 +81,7 @@ export function usesClaims(pod: Pod): boolean {
   return claimNames(pod).length > 0;
 }
 
-/** The PreFilters of VolumeRestrictions and VolumeBinding, and what the Filters will need. */
+/** VolumeBinding's PreFilter, and what the Filters will need. */
 export function preFilterVolumes(store: StoreApi, pod: Pod & KubeObject): VolumePreFilter {
   const names = claimNames(pod);
   if (names.length === 0) return { volumes: undefined };
@@ -89,8 +93,10 @@ export function preFilterVolumes(store: StoreApi, pod: Pod & KubeObject): Volume
     if (claim.metadata?.deletionTimestamp) return { rejection: `persistentvolumeclaim "${name}" is being deleted`, plugin: 'VolumeBinding' };
     claims.push(claim);
   }
-  if (claims.some((claim) => readWriteOncePodInUse(store, pod, claim))) return { rejection: ERR_REASON_RWOP_CONFLICT, plugin: 'VolumeRestrictions' };
-  const volumes: PodVolumes = { bound: [], boundVolumeMissing: false, delayed: [], zones: [], plugins: ['VolumeBinding'], excluded: NOTHING_EXCLUDED };
+  const readWriteOncePodConflict = claims.some((claim) => readWriteOncePodInUse(store, pod, claim));
+  // VolumeRestrictions skips its Filter unless a ReadWriteOncePod claim is in use.
+  const plugins: FilterPluginName[] = readWriteOncePodConflict ? ['VolumeRestrictions', 'VolumeBinding'] : ['VolumeBinding'];
+  const volumes: PodVolumes = { readWriteOncePodConflict, bound: [], boundVolumeMissing: false, delayed: [], zones: [], plugins, excluded: NOTHING_EXCLUDED };
   let unboundImmediate = false;
   let allVolumes: VolumeObject[] | undefined;
   for (const claim of claims) {
@@ -133,8 +139,9 @@ function readWriteOncePodInUse(store: StoreApi, pod: Pod & KubeObject, claim: Cl
   return false;
 }
 
-/** VolumeBinding's Filter, then VolumeZone's, for one node. */
+/** VolumeRestrictions', VolumeBinding's and VolumeZone's Filters, in that order, for one node. */
 export function filterVolumes(volumes: PodVolumes, node: SelectableNode): FilterFailure | null {
+  if (volumes.readWriteOncePodConflict) return RWOP_CONFLICT;
   const binding = filterVolumeBinding(volumes, node, volumes.excluded);
   if (binding.length > 0) return failure('VolumeBinding', 'UnschedulableAndUnresolvable', ...binding);
   for (const [key, values] of volumes.zones) {
