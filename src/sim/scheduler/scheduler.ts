@@ -228,7 +228,8 @@ export class Scheduler {
     this.cache.placePod(chosen.name, assumedContribution(info), true);
     this.recordCycle(qp, info, placement, totalNodes, undefined);
     const volumes = info.volumes;
-    if (!volumes) {
+    // PreBind has nothing to do when every claim is bound already (upstream's `allBound`).
+    if (!volumes || volumes.delayed.length === 0) {
       this.ctx.clock.after(0, () => this.bind(qp, info, chosen.name));
       return;
     }
