@@ -21,6 +21,7 @@
 import type { Container, KubeObject, Pod } from '../../core/k8s';
 import type { TimerHandle } from '../clock';
 import type { EventSource, SimContext } from '../context';
+import { claimMountError } from './claim-volumes';
 import { ApiError } from '../store/types';
 import type { Backoff } from './backoff';
 import { assumedExit, exitsOnSigterm, plannedExit, type AssumedExitPlan, type ExitPlan } from './container-behaviour';
@@ -291,8 +292,12 @@ export class PodWorker {
       return;
     }
     const toStart = this.containersToStart();
-    if (this.sandboxReady) this.startContainers(toStart, 0, false, false);
-    else this.createSandbox(toStart);
+    if (this.sandboxReady) return this.startContainers(toStart, 0, false, false);
+    // WaitForAttachAndMount: the pod's claims are mounted before its sandbox exists.
+    const mountError = claimMountError(this.ctx.store, this.pod);
+    if (mountError === undefined) return this.createSandbox(toStart);
+    this.event('Warning', 'FailedMount', mountError);
+    this.completeSync(true, false);
   }
 
   /** Start `toStart[index…]` one after another, in spec order, then end the sync. */
