@@ -27,7 +27,7 @@ async function trace(file: string, timeoutMs = 120_000): Promise<{ code: number;
 
 /** The detail column of each stage line of one pod's section, in order. */
 function podStages(out: string, pod: string): string[] {
-  const section = out.split(/\n(?=  Pod )/).find((part) => part.startsWith(`  Pod default/${pod} `));
+  const section = out.split(/\n(?= {2}Pod )/).find((part) => part.startsWith(`  Pod default/${pod} `));
   assert.ok(section, `no section for pod ${pod} in:\n${out}`);
   return section
     .split('\n')
