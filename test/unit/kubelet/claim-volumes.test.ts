@@ -29,7 +29,7 @@ describe('kubelet: PersistentVolumeClaim volumes', () => {
     );
     assert.equal(failedMount?.type, 'Warning');
 
-    simulator.store.create('PersistentVolume', { apiVersion: 'v1', kind: 'PersistentVolume', metadata: { name: 'task-pv-volume' }, spec: { storageClassName: 'manual', capacity: { storage: '10Gi' }, accessModes: ['ReadWriteOnce'], hostPath: { path: '/mnt/data' } } });
+    simulator.store.create('PersistentVolume', { apiVersion: 'v1', kind: 'PersistentVolume', metadata: { name: 'task-pv-volume' }, spec: { storageClassName: 'manual', capacity: { storage: '10Gi' }, accessModes: ['ReadWriteOnce'], hostPath: { path: '/data/task-pv' } } });
     simulator.store.create('PersistentVolumeClaim', { apiVersion: 'v1', kind: 'PersistentVolumeClaim', metadata: { name: 'task-pv-claim', namespace: 'default' }, spec: { storageClassName: 'manual', accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '3Gi' } } } });
     const outcome = simulator.runUntil(() => pod().status?.phase === 'Running', 60_000);
     assert.equal(outcome, 'done');

@@ -35,7 +35,7 @@ function localVolume(name: string, node: string, className = 'local-storage', la
       accessModes: ['ReadWriteOnce'],
       storageClassName: className,
       persistentVolumeReclaimPolicy: 'Retain',
-      local: { path: '/mnt/disks/ssd1' },
+      local: { path: '/data/disks/ssd1' },
       nodeAffinity: { required: { nodeSelectorTerms: [{ matchExpressions: [{ key: 'kubernetes.io/hostname', operator: 'In', values: [node] }] }] } },
     },
   };

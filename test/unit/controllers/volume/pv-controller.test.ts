@@ -17,7 +17,7 @@ function volume(name: string, storage: string, extra: { className?: string; acce
       accessModes: extra.accessModes ?? ['ReadWriteOnce'],
       storageClassName: extra.className ?? 'manual',
       persistentVolumeReclaimPolicy: extra.reclaim ?? 'Retain',
-      hostPath: { path: `/mnt/${name}` },
+      hostPath: { path: `/data/${name}` },
     },
   };
 }
