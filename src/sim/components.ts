@@ -11,6 +11,7 @@ import { StatefulSetController } from './controllers/statefulset/stateful-set';
 import { TTLAfterFinishedController } from './controllers/ttlafterfinished/ttlafterfinished-controller';
 import { LocalPathProvisioner } from './controllers/volume/local-path-provisioner';
 import { PersistentVolumeController } from './controllers/volume/pv-controller';
+import { StorageProtectionController } from './controllers/volume/protection-controller';
 import { kindDefaultStorageClass } from './storage/storage-objects';
 import { Scheduler } from './scheduler/scheduler';
 import { KubeletFleet } from './kubelet/fleet';
@@ -36,6 +37,7 @@ export interface Components {
   ttlAfterFinished: TTLAfterFinishedController;
   persistentVolumes: PersistentVolumeController;
   localPathProvisioner: LocalPathProvisioner;
+  storageProtection: StorageProtectionController;
   scheduler: Scheduler;
   kubelets: KubeletFleet;
   stop(): void;
@@ -61,9 +63,11 @@ export function startComponents(ctx: SimContext, options: ComponentOptions): Com
   const garbageCollector = new GarbageCollector(ctx);
   const persistentVolumes = new PersistentVolumeController(ctx);
   const localPathProvisioner = new LocalPathProvisioner(ctx);
+  const storageProtection = new StorageProtectionController(ctx);
   garbageCollector.start();
   persistentVolumes.start();
   localPathProvisioner.start();
+  storageProtection.start();
   kubelets.start();
   scheduler.start();
   replicaSets.start();
@@ -88,6 +92,7 @@ export function startComponents(ctx: SimContext, options: ComponentOptions): Com
     ttlAfterFinished,
     persistentVolumes,
     localPathProvisioner,
+    storageProtection,
     scheduler,
     kubelets,
     stop() {
@@ -103,6 +108,7 @@ export function startComponents(ctx: SimContext, options: ComponentOptions): Com
       garbageCollector.stop();
       persistentVolumes.stop();
       localPathProvisioner.stop();
+      storageProtection.stop();
       scheduler.stop();
       kubelets.stop();
     },

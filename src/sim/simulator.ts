@@ -14,6 +14,7 @@ import { prepareForCreate } from './store/defaults';
 import { DEFAULT_MAX_PODS } from '../common/simulator-defaults';
 import { PodBudget } from './store/pod-budget';
 import { withDefaultStorageClass } from './storage/default-storage-class';
+import { withStorageObjectInUseProtection } from './storage/in-use-protection';
 import { StoreEventRecorder } from './store/events';
 import { applyObject, type ApplyResult } from './apply';
 import { runUntil, type RunGuard, type RunOutcome } from './driver';
@@ -57,7 +58,8 @@ export class Simulator {
     this.clock = new VirtualClock({ seed: options.seed ?? 1, startTime: options.startTime });
     this.internals = new BoundedInternalsLog(100_000, !lean, !lean);
     this.podBudget = new PodBudget(options.maxPods ?? DEFAULT_MAX_PODS, options.maxPodsHint);
-    const admission = withDefaultStorageClass(this.podBudget.guard(options.admission ?? { ...apiServerAdmission, prepareForCreate }), () => this.store);
+    const storageAdmission = withStorageObjectInUseProtection(withDefaultStorageClass(options.admission ?? { ...apiServerAdmission, prepareForCreate }, () => this.store));
+    const admission = this.podBudget.guard(storageAdmission);
     this.store = new MemoryStore({ clock: this.clock, internals: this.internals, admission, historyPerKind: options.historyPerKind });
     this.podBudget.track(this.store);
     this.events = new StoreEventRecorder(this.store, this.clock);

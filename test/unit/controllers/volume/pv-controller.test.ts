@@ -168,4 +168,25 @@ describe('PersistentVolume controller', () => {
     assert.equal(pv.status?.phase, 'Released');
     assert.equal(pv.spec?.claimRef?.name, 'manual-claim');
   });
+
+  it('keeps a claim a running pod uses Terminating until the pod is gone (pvc-protection), then reclaims its volume', () => {
+    const simulator = new Simulator({ nodes: 1 });
+    simulator.store.create('PersistentVolumeClaim', claim('notes', '10Mi', { className: null }));
+    simulator.store.create('Pod', { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'writer', namespace: 'default' }, spec: { containers: [{ name: 'app', image: 'busybox:1.36', command: ['sleep', 'infinity'] }], volumes: [{ name: 'data', persistentVolumeClaim: { claimName: 'notes' } }] } });
+    simulator.runUntil(() => simulator.store.read<KubeObject & { status?: { phase?: string } }>('Pod', 'default', 'writer').status?.phase === 'Running', 60_000);
+    const notes = readClaim(simulator, 'notes');
+    const volumeName = notes.spec!.volumeName!;
+    assert.deepEqual(notes.metadata?.finalizers, ['kubernetes.io/pvc-protection']);
+    assert.deepEqual(readVolume(simulator, volumeName)?.metadata?.finalizers, ['kubernetes.io/pv-protection']);
+
+    simulator.store.delete('PersistentVolumeClaim', 'default', 'notes');
+    settle(simulator, 5_000);
+    assert.ok(readClaim(simulator, 'notes').metadata?.deletionTimestamp, 'the claim in use is Terminating');
+    assert.equal(readVolume(simulator, volumeName)?.status?.phase, 'Bound');
+
+    simulator.store.delete('Pod', 'default', 'writer', { gracePeriodSeconds: 0 });
+    simulator.runUntil(() => readVolume(simulator, volumeName) === undefined, 60_000);
+    assert.equal(simulator.store.get('PersistentVolumeClaim', 'default', 'notes'), undefined);
+    assert.equal(readVolume(simulator, volumeName), undefined);
+  });
 });
