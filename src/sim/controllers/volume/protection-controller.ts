@@ -13,6 +13,11 @@ import { ControllerQueue } from '../work-scheduling';
 
 const COMPONENT = 'persistentvolume-controller';
 
+/** Only pods with claims are delivered (and recorded on the internals stream): most pods have none. */
+function mountsClaims(object: KubeObject): boolean {
+  return ((object as Pod).spec?.volumes ?? []).some((volume) => volume.persistentVolumeClaim !== undefined);
+}
+
 function usesClaim(pod: Pod & KubeObject, claimName: string): boolean {
   if (pod.status?.phase === 'Succeeded' || pod.status?.phase === 'Failed') return false;
   return (pod.spec?.volumes ?? []).some((volume) => volume.persistentVolumeClaim?.claimName === claimName);
@@ -33,7 +38,7 @@ export class StorageProtectionController {
       informer(this.ctx, COMPONENT, 'PersistentVolumeClaim', (change) => this.onObject(change, this.claims), (object) => !!object.metadata?.deletionTimestamp),
       informer(this.ctx, COMPONENT, 'PersistentVolume', (change) => this.onObject(change, this.volumes), (object) => !!object.metadata?.deletionTimestamp),
       // A pod that finished or went away may free the claims it used.
-      informer(this.ctx, COMPONENT, 'Pod', (change) => this.onPod(change)),
+      informer(this.ctx, COMPONENT, 'Pod', (change) => this.onPod(change), mountsClaims),
     ];
   }
 
@@ -48,9 +53,8 @@ export class StorageProtectionController {
 
   private onPod(change: StoreChange): void {
     const pod = change.object as Pod & KubeObject;
-    const volumes = pod.spec?.volumes;
-    if (!volumes || (change.type !== 'DELETED' && pod.status?.phase !== 'Succeeded' && pod.status?.phase !== 'Failed')) return;
-    for (const volume of volumes) {
+    if (change.type !== 'DELETED' && pod.status?.phase !== 'Succeeded' && pod.status?.phase !== 'Failed') return;
+    for (const volume of pod.spec?.volumes ?? []) {
       const claimName = volume.persistentVolumeClaim?.claimName;
       if (claimName) this.claims.add(`${pod.metadata?.namespace ?? 'default'}/${claimName}`);
     }
