@@ -45,7 +45,7 @@ export class VolumeBinder {
     const deadline = this.ctx.clock.now() + BIND_TIMEOUT_MS;
     const check = (): void => {
       if (!running()) return this.forget(plan);
-      const outcome = this.checkBindings(plan, claims);
+      const outcome = this.checkBindings(plan, claims, nodeName);
       if (outcome === true || typeof outcome === 'string') {
         this.forget(plan);
         return done(outcome === true ? undefined : outcome);
@@ -77,14 +77,17 @@ export class VolumeBinder {
   }
 
   /** `checkBindings`: true when every claim is bound, an error message, or false to keep waiting. */
-  private checkBindings(plan: VolumeBindingPlan, claims: readonly ClaimObject[]): boolean | string {
+  private checkBindings(plan: VolumeBindingPlan, claims: readonly ClaimObject[], nodeName: string): boolean | string {
     let all = true;
     for (const claim of claims) {
       const current = this.ctx.store.get<ClaimObject & KubeObject>('PersistentVolumeClaim', claim.metadata?.namespace, claim.metadata?.name ?? '');
       if (!current || current.metadata?.uid !== claim.metadata?.uid) return `persistentvolumeclaim "${claim.metadata?.name}" not found`;
       if (isClaimBound(current)) continue;
-      if (plan.provisions.includes(claim) && current.metadata?.annotations?.[ANN_SELECTED_NODE] === undefined) {
-        return `selectedNode annotation reset for PVC "${claim.metadata?.name}"`;
+      if (plan.provisions.includes(claim)) {
+        // A provisioner that gives up removes the node it was given, to have the pod rescheduled.
+        const annotations = current.metadata?.annotations;
+        if (!annotations) return `selectedNode annotation reset for PVC "${claim.metadata?.name}"`;
+        if (annotations[ANN_SELECTED_NODE] !== nodeName) return `provisioning failed for PVC "${claim.metadata?.name}"`;
       }
       all = false;
     }
