@@ -12,8 +12,8 @@
  * - A volume whose claim is gone is Released; the Delete policy of a provisioned volume is carried
  *   out by its provisioner (local-path-provisioner.ts), Retain keeps it.
  *
- * Upstream also resyncs every 15 s; here a volume turning Available re-examines the pending claims,
- * which is when a resync would bind them.
+ * Upstream also resyncs every 15 s; here a volume turning Available, or a StorageClass created or
+ * changed, re-examines the unbound claims, which is when a resync would bind them.
  */
 import type { KubeObject } from '../../../core/k8s';
 import { informer, objectKey, splitKey, type SimContext } from '../../context';
@@ -21,12 +21,14 @@ import { ApiError, type StoreChange } from '../../store/types';
 import { recordEvent } from '../controller-events';
 import { ControllerQueue } from '../work-scheduling';
 import {
+  ANN_BETA_STORAGE_CLASS,
   ANN_BETA_STORAGE_PROVISIONER,
   ANN_BIND_COMPLETED,
   ANN_BOUND_BY_CONTROLLER,
   ANN_SELECTED_NODE,
   ANN_STORAGE_PROVISIONER,
   claimClass,
+  defaultStorageClass,
   getStorageClass,
   isDelayBindingMode,
   type ClaimObject,
@@ -59,6 +61,8 @@ export class PersistentVolumeController {
     this.unsubscribe = [
       informer(this.ctx, COMPONENT, 'PersistentVolumeClaim', (change) => this.onClaim(change)),
       informer(this.ctx, COMPONENT, 'PersistentVolume', (change) => this.onVolume(change)),
+      // A default class appearing, or a class created late, concerns the claims still unbound (the next resync's work).
+      informer(this.ctx, COMPONENT, 'StorageClass', (change) => this.onStorageClass(change)),
     ];
     for (const claim of this.ctx.store.list<ClaimObject>('PersistentVolumeClaim').items) this.claims.add(objectKey(claim));
     for (const volume of this.ctx.store.list<VolumeObject>('PersistentVolume').items) this.volumes.add(objectKey(volume));
@@ -86,9 +90,16 @@ export class PersistentVolumeController {
     if (change.type === 'DELETED') return;
     this.volumes.add(objectKey(volume));
     const becameAvailable = volume.status?.phase === 'Available' && (change.previous as VolumeObject | undefined)?.status?.phase !== 'Available';
-    if (becameAvailable) {
-      for (const claim of this.ctx.store.list<ClaimObject>('PersistentVolumeClaim').items) if (!claim.spec?.volumeName) this.claims.add(objectKey(claim));
-    }
+    if (becameAvailable) this.requeueUnboundClaims();
+  }
+
+  private onStorageClass(change: StoreChange): void {
+    if (change.type === 'DELETED') return;
+    this.requeueUnboundClaims();
+  }
+
+  private requeueUnboundClaims(): void {
+    for (const claim of this.ctx.store.list<ClaimObject>('PersistentVolumeClaim').items) if (!claim.spec?.volumeName) this.claims.add(objectKey(claim));
   }
 
   private syncClaimKey(key: string): void {
@@ -120,6 +131,7 @@ export class PersistentVolumeController {
   /** `syncUnboundClaim`. */
   private syncUnboundClaim(claim: ClaimObject): void {
     const volumeName = claim.spec?.volumeName;
+    if (!volumeName && this.assignDefaultStorageClass(claim)) return;
     if (!volumeName) {
       const delayBinding = isDelayBindingMode(this.ctx.store, claim);
       const volumes = this.ctx.store.list<VolumeObject>('PersistentVolume').items;
@@ -142,6 +154,21 @@ export class PersistentVolumeController {
     // Pre-bound by the user to a volume another claim holds: it waits.
     recordEvent(this.ctx, COMPONENT, claim, 'Warning', 'FailedBinding', `volume "${volumeName}" already bound to a different claim.`);
     this.setClaimPhase(claim, 'Pending');
+  }
+
+  /**
+   * `assignDefaultStorageClass` (RetroactiveDefaultStorageClass, GA in 1.28): an unbound claim created
+   * without a class while no default class existed gets the default once there is one. The update
+   * brings the claim back for binding.
+   */
+  private assignDefaultStorageClass(claim: ClaimObject): boolean {
+    if ((claim.spec?.storageClassName !== undefined && claim.spec.storageClassName !== null) || claim.metadata?.annotations?.[ANN_BETA_STORAGE_CLASS] !== undefined) return false;
+    const fallback = defaultStorageClass(this.ctx.store)?.metadata?.name;
+    if (!fallback) return false;
+    this.ctx.store.mutate<ClaimObject>('PersistentVolumeClaim', claim.metadata?.namespace, claim.metadata?.name ?? '', (copy) => {
+      copy.spec = { ...copy.spec, storageClassName: fallback };
+    }, { fieldManager: 'kube-controller-manager' });
+    return true;
   }
 
   /** `syncBoundClaim`: a bound claim whose volume vanished is Lost. */

@@ -189,4 +189,17 @@ describe('PersistentVolume controller', () => {
     assert.equal(simulator.store.get('PersistentVolumeClaim', 'default', 'notes'), undefined);
     assert.equal(readVolume(simulator, volumeName), undefined);
   });
+
+  it('gives a claim made while no default class existed the default class once one exists (RetroactiveDefaultStorageClass)', () => {
+    const simulator = new Simulator({ nodes: 1 });
+    simulator.store.delete('StorageClass', undefined, 'standard');
+    simulator.store.create('PersistentVolumeClaim', claim('early', '1Gi', { className: null }));
+    settle(simulator, 2_000);
+    assert.equal(readClaim(simulator, 'early').spec?.storageClassName, undefined);
+    assert.deepEqual(claimEvents(simulator, 'early'), [['FailedBinding', 'no persistent volumes available for this claim and no storage class is set']]);
+    simulator.store.create('StorageClass', { apiVersion: 'storage.k8s.io/v1', kind: 'StorageClass', metadata: { name: 'fast', annotations: { 'storageclass.kubernetes.io/is-default-class': 'true' } }, provisioner: 'rancher.io/local-path', volumeBindingMode: 'WaitForFirstConsumer' });
+    simulator.runUntil(() => readClaim(simulator, 'early').spec?.storageClassName !== undefined, 10_000);
+    assert.equal(readClaim(simulator, 'early').spec?.storageClassName, 'fast');
+  });
 });
+
