@@ -17,6 +17,7 @@ import { qualifiedResource, resourceInfo } from '../sim/store/resources';
 import { servedKind } from '../sim/apply';
 import { tuneHeapForSimulator } from '../server/heap-tuning';
 import { TRACEABLE_KIND_NAMES, isTraceableKind } from '../common/traceable-kinds';
+import { claimNotes, claimsSettled, type AppliedClaim } from './claim-notes';
 import { HeapGuard, heapAdvice, podCount, type HeapNumbers } from '../server/heap-guard';
 import { tracedPodBudget } from './trace-budget';
 
@@ -39,7 +40,8 @@ export interface TraceOptions {
   err: Writable;
 }
 
-const TRACED_KINDS: readonly ResourceKind[] = [...TRACEABLE_KIND_NAMES, 'Event', 'Node'];
+// Claims: the journey shows each pod's claims binding (see core/journey/claims.ts).
+const TRACED_KINDS: readonly ResourceKind[] = [...TRACEABLE_KIND_NAMES, 'Event', 'Node', 'PersistentVolumeClaim'];
 /** Kinds an applied object starts a journey from. */
 /** Time watched after every journey finished, to catch crash loops. */
 export const SETTLE_MS = 30_000;
@@ -158,6 +160,7 @@ export async function runTrace(options: TraceOptions): Promise<number> {
 
   const results: DocumentResult[] = [];
   const journeyIds: string[] = [];
+  const claims: AppliedClaim[] = [];
   for (const document of manifest.documents) {
     const object = document.object!;
     const result: DocumentResult = { document: document.index, line: document.startLine, object: displayName(object) };
@@ -168,6 +171,7 @@ export async function runTrace(options: TraceOptions): Promise<number> {
       if (isTraceableKind(kind)) {
         journeyIds.push(tracer.begin({ kind, namespace: applied.object.metadata?.namespace, name: applied.object.metadata?.name ?? '' }, simulator.clock.now()));
       }
+      if (kind === 'PersistentVolumeClaim') claims.push({ namespace: applied.object.metadata?.namespace ?? 'default', name: applied.object.metadata?.name ?? '' });
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
       const field = error.details?.causes?.[0]?.field;
@@ -200,6 +204,10 @@ export async function runTrace(options: TraceOptions): Promise<number> {
   // A crash-looping container can look Ready for a moment, as in a real cluster; watch a little
   // longer so a journey that only looked finished is reported as stuck.
   if (outcome === 'done' && journeyIds.length > 0) await run(anyStuck, SETTLE_MS);
+  if (claims.length > 0) {
+    await run(() => claimsSettled(simulator.store, claims), SETTLE_MS);
+    if (!options.json) for (const note of claimNotes(simulator.store, claims)) options.out.write(`${note}\n`);
+  }
   const journeys = journeyIds.map((id) => tracer.journey(id)).filter((j): j is Journey => j !== undefined);
   return finishTrace({ ...options, results, journeys, outcome, limit: `within ${options.timeoutMs / 1000}s of simulated time` });
 }

@@ -14,10 +14,10 @@ import { InternalsReader, type InternalsFunction, type InternalsState } from './
 import type { ServerClock } from './server-clock';
 import { Reflector, type DelayFunction, type ListFunction, type ReflectorStats, type StreamProblem, type WatchFunction } from './reflector';
 
-export type WatchedKind = TraceableKind | 'Event' | 'Node';
+export type WatchedKind = TraceableKind | 'Event' | 'Node' | 'PersistentVolumeClaim';
 
-/** Every traceable kind, plus the Events about them and the Nodes their pods land on. */
-export const WATCHED_KINDS: readonly WatchedKind[] = [...TRACEABLE_KIND_NAMES, 'Event', 'Node'];
+/** Every traceable kind, plus the Events about them, the Nodes their pods land on and the claims they mount. */
+export const WATCHED_KINDS: readonly WatchedKind[] = [...TRACEABLE_KIND_NAMES, 'Event', 'Node', 'PersistentVolumeClaim'];
 
 interface Collection {
   apiVersion: string;
@@ -38,6 +38,7 @@ const COLLECTIONS: Record<WatchedKind, Collection> = {
   Pod: { apiVersion: 'v1', prefix: '/api/v1', resource: 'pods', namespaced: true },
   Event: { apiVersion: 'v1', prefix: '/api/v1', resource: 'events', namespaced: true },
   Node: { apiVersion: 'v1', prefix: '/api/v1', resource: 'nodes', namespaced: false },
+  PersistentVolumeClaim: { apiVersion: 'v1', prefix: '/api/v1', resource: 'persistentvolumeclaims', namespaced: true },
 };
 
 export function collectionPath(kind: WatchedKind, namespace?: string): string {

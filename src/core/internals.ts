@@ -26,6 +26,8 @@ export type ComponentName =
   | 'cronjob-controller'
   | 'ttl-after-finished-controller'
   | 'garbage-collector'
+  | 'persistentvolume-controller'
+  | 'local-path-provisioner'
   | 'default-scheduler'
   | 'kubelet'
   | 'container-runtime';

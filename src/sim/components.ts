@@ -10,6 +10,10 @@ import { RootCACertPublisher } from './controllers/root-ca-cert-publisher';
 import { REPLICATION_CONTROLLERS, ReplicaSetController } from './controllers/replicaset-controller';
 import { StatefulSetController } from './controllers/statefulset/stateful-set';
 import { TTLAfterFinishedController } from './controllers/ttlafterfinished/ttlafterfinished-controller';
+import { LocalPathProvisioner } from './controllers/volume/local-path-provisioner';
+import { PersistentVolumeController } from './controllers/volume/pv-controller';
+import { StorageProtectionController } from './controllers/volume/protection-controller';
+import { kindDefaultStorageClass } from './storage/storage-objects';
 import { Scheduler } from './scheduler/scheduler';
 import { KubeletFleet } from './kubelet/fleet';
 import { makeNodes, type NodeOptions } from './nodes';
@@ -35,6 +39,9 @@ export interface Components {
   cronJobs: CronJobController;
   ttlAfterFinished: TTLAfterFinishedController;
   rootCACertPublisher: RootCACertPublisher;
+  persistentVolumes: PersistentVolumeController;
+  localPathProvisioner: LocalPathProvisioner;
+  storageProtection: StorageProtectionController;
   scheduler: Scheduler;
   kubelets: KubeletFleet;
   serviceAccounts: ServiceAccountsController;
@@ -46,6 +53,8 @@ export function startComponents(ctx: SimContext, options: ComponentOptions): Com
   for (const node of makeNodes(options.nodes, { ...options.node, now: ctx.clock.now() })) {
     ctx.store.create('Node', node, { fieldManager: 'kubelet' });
   }
+  // kind installs local-path-provisioner and its `standard` class, the default, with the cluster.
+  ctx.store.create('StorageClass', kindDefaultStorageClass(), { fieldManager: 'kubectl-client-side-apply' });
   const deployments = new DeploymentController(ctx);
   const replicaSets = new ReplicaSetController(ctx);
   const statefulSets = new StatefulSetController(ctx);
@@ -64,7 +73,13 @@ export function startComponents(ctx: SimContext, options: ComponentOptions): Com
   resourceQuotas.start();
   const rootCACertPublisher = new RootCACertPublisher(ctx);
   rootCACertPublisher.start();
+  const persistentVolumes = new PersistentVolumeController(ctx);
+  const localPathProvisioner = new LocalPathProvisioner(ctx);
+  const storageProtection = new StorageProtectionController(ctx);
   garbageCollector.start();
+  persistentVolumes.start();
+  localPathProvisioner.start();
+  storageProtection.start();
   kubelets.start();
   scheduler.start();
   replicaSets.start();
@@ -88,6 +103,9 @@ export function startComponents(ctx: SimContext, options: ComponentOptions): Com
     cronJobs,
     ttlAfterFinished,
     rootCACertPublisher,
+    persistentVolumes,
+    localPathProvisioner,
+    storageProtection,
     scheduler,
     kubelets,
     serviceAccounts,
@@ -106,6 +124,9 @@ export function startComponents(ctx: SimContext, options: ComponentOptions): Com
       daemonSets.stop();
       podGC.stop();
       garbageCollector.stop();
+      persistentVolumes.stop();
+      localPathProvisioner.stop();
+      storageProtection.stop();
       scheduler.stop();
       kubelets.stop();
     },

@@ -6,6 +6,11 @@ export interface EventSource {
   component: ComponentName;
   /** The node name, for kubelet events. */
   host?: string;
+  /**
+   * The source an external controller reports instead of its component name (the local-path
+   * provisioner's `rancher.io/local-path_<pod>_<uuid>`), as `kubectl describe` shows it under From.
+   */
+  reportAs?: string;
 }
 
 export interface EventRecorder {

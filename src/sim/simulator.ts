@@ -13,6 +13,8 @@ import { apiServerAdmission } from './apis/validation';
 import { prepareForCreate } from './store/defaults';
 import { DEFAULT_MAX_PODS } from '../common/simulator-defaults';
 import { PodBudget } from './store/pod-budget';
+import { withDefaultStorageClass } from './storage/default-storage-class';
+import { withStorageObjectInUseProtection } from './storage/in-use-protection';
 import { StoreEventRecorder } from './store/events';
 import { applyObject, type ApplyResult } from './apply';
 import { runUntil, type RunGuard, type RunOutcome } from './driver';
@@ -57,7 +59,9 @@ export class Simulator {
     this.clock = new VirtualClock({ seed: options.seed ?? 1, startTime: options.startTime });
     this.internals = new BoundedInternalsLog(100_000, !lean, !lean);
     this.podBudget = new PodBudget(options.maxPods ?? DEFAULT_MAX_PODS, options.maxPodsHint);
-    const chain = options.admission ? undefined : new AdmissionChain({ ...apiServerAdmission, prepareForCreate });
+    // The API server's own steps (defaults, DefaultStorageClass, in-use protection, validation), then the admission plugins.
+    const base = withStorageObjectInUseProtection(withDefaultStorageClass({ ...apiServerAdmission, prepareForCreate }, () => this.store));
+    const chain = options.admission ? undefined : new AdmissionChain(base);
     const admission = this.podBudget.guard(options.admission ?? chain!);
     this.store = new MemoryStore({ clock: this.clock, internals: this.internals, admission, historyPerKind: options.historyPerKind });
     chain?.attach(this.store);

@@ -62,6 +62,7 @@ describe('cluster ClusterWatcher', () => {
     assert.equal(watcher.isWatching(), false);
     const perNamespace = (ns: string) => [
       `/api/v1/namespaces/${ns}/events`,
+      `/api/v1/namespaces/${ns}/persistentvolumeclaims`,
       `/api/v1/namespaces/${ns}/pods`,
       `/api/v1/namespaces/${ns}/replicationcontrollers`,
       `/apis/apps/v1/namespaces/${ns}/daemonsets`,

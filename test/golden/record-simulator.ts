@@ -15,12 +15,14 @@ const RECORDINGS: { name: string; file: string; virtualMs: number }[] = [
   { name: 'sim-nginx-deployment', file: 'examples/nginx-deployment.yaml', virtualMs: 20_000 },
   { name: 'sim-too-big', file: 'examples/too-big.yaml', virtualMs: 5_000 },
   { name: 'sim-statefulset', file: 'examples/statefulset.yaml', virtualMs: 15_000 },
+  { name: 'sim-statefulset-storage', file: 'examples/statefulset-storage.yaml', virtualMs: 20_000 },
   { name: 'sim-daemonset', file: 'test/corpus/docs/controllers/daemonset.yaml', virtualMs: 15_000 },
   { name: 'sim-job', file: 'test/corpus/docs/controllers/job.yaml', virtualMs: 40_000 },
   { name: 'sim-cronjob', file: 'examples/cronjob.yaml', virtualMs: 75_000 },
 ];
 
-const KINDS: readonly ResourceKind[] = [...TRACEABLE_KIND_NAMES, 'Event', 'Node'];
+// Claims: a pod's journey shows its claims binding (core/journey/claims.ts).
+const KINDS: readonly ResourceKind[] = [...TRACEABLE_KIND_NAMES, 'Event', 'Node', 'PersistentVolumeClaim'];
 
 for (const recording of RECORDINGS) {
   const simulator = new Simulator({ nodes: 3, seed: 1 });

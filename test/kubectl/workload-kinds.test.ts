@@ -197,7 +197,8 @@ for (const version of applyCapableVersionsUnderTest(installedKubectls())) {
       const rollout = await kubectl('rollout', 'status', 'ds/agent', '--timeout=30s');
       assert.equal(rollout.code, 0, rollout.stderr);
       assert.match(rollout.stdout, /daemon set "agent" successfully rolled out/);
-      assert.match((await kubectl('get', 'ds', 'agent', '--no-headers')).stdout, /^agent\s+3\s+3\s+3\s+3\s+3\s+kubernetes\.io\/os=linux\s/);
+      // The simulator's own DaemonSet controller also writes this status: wait for its pods to be ready too.
+      await until('3 ready daemon pods in kubectl get ds', async () => (/^agent\s+3\s+3\s+3\s+3\s+3\s+kubernetes\.io\/os=linux\s/.test((await kubectl('get', 'ds', 'agent', '--no-headers')).stdout) ? true : undefined));
       assert.equal((await kubectl('rollout', 'restart', 'ds/agent')).stdout.trim(), 'daemonset.apps/agent restarted');
     });
 

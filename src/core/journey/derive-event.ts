@@ -32,6 +32,8 @@ export interface EventPlacement {
    * `occurrence`: the n-th occurrence is its own stage (each container start is one).
    */
   counting: 'repeat' | 'occurrence';
+  /** The object the event is about when it is not the stage's own (`PersistentVolumeClaim www-web-0` on its pod): the message names it first. */
+  subject?: string;
   /** Restates what another event or the state already says better ("Error: ErrImagePull"): evidence only, never the message. */
   secondary?: boolean;
 }

@@ -81,6 +81,8 @@ export interface PodDigest extends CommonDigest {
   /** Containers in the spec (statuses may be missing early on). */
   /** The containers READY counts: sidecars first, then the regular containers. */
   specContainers: { name: string; image?: string; sidecar?: true }[];
+  /** The PersistentVolumeClaims the pod mounts; absent when none. */
+  claims?: string[];
 }
 
 /** A StatefulSet's own fields. */
@@ -300,7 +302,7 @@ export function digestPod(object: KubeObject): PodDigest | undefined {
     const name = str(c?.name);
     if (name) specContainers.push({ name, image: str(c?.image) });
   }
-  return {
+  const digest: PodDigest = {
     kind: 'Pod',
     uid: base.uid,
     name: base.name,
@@ -321,6 +323,19 @@ export function digestPod(object: KubeObject): PodDigest | undefined {
     containers,
     specContainers,
   };
+  const claims = podClaimNames(spec);
+  if (claims) digest.claims = claims;
+  return digest;
+}
+
+/** The claims a pod mounts (`spec.volumes[].persistentVolumeClaim.claimName`); undefined for none. */
+function podClaimNames(spec: Record<string, unknown> | undefined): string[] | undefined {
+  let names: string[] | undefined;
+  for (const raw of list(spec?.volumes)) {
+    const claimName = str(record(record(raw)?.persistentVolumeClaim)?.claimName);
+    if (claimName) (names ??= []).push(claimName);
+  }
+  return names;
 }
 
 /** The pod template of a workload: a CronJob's is inside its jobTemplate. */

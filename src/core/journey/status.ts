@@ -74,6 +74,18 @@ function containerProblem(record: ObjectRecord, pod: PodDigest): StuckDetail | u
   return undefined;
 }
 
+/**
+ * The scheduler's words about a pod's claims do not name them (`pod has unbound immediate
+ * PersistentVolumeClaims`): the latest problem of one of its claims, when there is one, follows.
+ */
+function withClaimProblem(record: ObjectRecord, message: string | undefined): string | undefined {
+  let problem: Stage | undefined;
+  for (const { stage } of record.stages) {
+    if (stage.key.startsWith('claim:') && (stage.warning || stage.reason === 'FailedBinding') && (!problem || stage.time >= problem.time)) problem = stage;
+  }
+  return problem && message ? `${message} (${problem.message ?? problem.title})` : message;
+}
+
 const EVENT_PROBLEM_KINDS = new Set(['event', 'failed', 'unhealthy', 'backOff', 'failedScheduling']);
 /** Warnings after which the kubelet goes on: the pod is not held up by them. */
 const ADVISORY_EVENT_REASONS = new Set(['FailedToRetrieveImagePullSecret']);
@@ -115,7 +127,7 @@ export function podStatus(record: ObjectRecord): StatusResult {
     if (failed) {
       const condition = findCondition(pod.conditions, 'PodScheduled');
       const message = condition?.status === 'False' && condition.message ? condition.message : (failed.evidence.event?.message ?? failed.message);
-      return { status: 'stuck', own: true, stuck: naming(stuckFromStage(record, failed, 'FailedScheduling', message)) };
+      return { status: 'stuck', own: true, stuck: naming(stuckFromStage(record, failed, 'FailedScheduling', withClaimProblem(record, message))) };
     }
   }
   const problem = containerProblem(record, pod);

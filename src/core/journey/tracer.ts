@@ -25,6 +25,7 @@ import { CONTROLLER_OF } from './controllers';
 import { clientManager, digestPod, digestWorkload, read, type ObjectDigest } from './digest';
 import { normalizeEvent, type NormalizedEvent } from './events';
 import { Interner } from './intern';
+import { claimBoundDraft, claimKey, placeClaimEvent } from './claims';
 import { addStepEvidence, applySchedulingCycle, assumptionOf, markAssumed, rememberEarlyStep } from './internals-evidence';
 import { PendingBuffer } from './pending';
 import { countPod } from './pod-counters';
@@ -131,6 +132,11 @@ function digestOf(kind: TraceableKind, object: KubeObject): ObjectDigest | undef
   return kind === 'Pod' ? digestPod(object) : digestWorkload(object, kind);
 }
 
+/** The stage's message: the event's words, after the object they are about when it is not the stage's own (a pod's claim). */
+function stageMessage(event: NormalizedEvent, placement: EventPlacement): string {
+  return placement.subject ? `${placement.subject}: ${event.message}` : event.message;
+}
+
 function rvNumber(rv: string | undefined): number {
   const n = Number(rv);
   return Number.isFinite(n) ? n : NaN;
@@ -148,6 +154,14 @@ export class JourneyTracer {
   private readonly untraced = new Map<string, PendingObject>();
   private readonly pendingObjects: PendingBuffer<PendingObject>;
   private readonly pendingEvents: PendingBuffer<PendingEvent>;
+  /**
+   * Claims and their events, kept for the pods that mount them: a claim's first events come
+   * before its pod exists (a StatefulSet creates the claim first). Bounded like the pending buffers.
+   */
+  private readonly claimEvents = new Map<string, PendingEvent[]>();
+  private readonly claimObjects = new Map<string, KubeObject>();
+  /** Pod records per claim they mount. */
+  private readonly claimUsers = new Map<string, ObjectRecord[]>();
   private readonly pendingInternals: PendingBuffer<InternalStep>;
   private readonly listeners: ((change: JourneyChange) => void)[] = [];
   private readonly changed = new Set<JourneyRecord>();
@@ -216,6 +230,7 @@ export class JourneyTracer {
     this.changeTime = receivedAt;
     if (kind === 'Event') this.ingestEvent(event.type, object, receivedAt);
     else if (kind === 'Node') this.ingestNode(event.type, object);
+    else if (kind === 'PersistentVolumeClaim') this.ingestClaim(event.type, object, receivedAt);
     else if (isTraceableKind(kind)) {
       const digest = digestOf(kind, object);
       if (digest) this.ingestDigest(kind, event.type, digest, receivedAt);
@@ -563,6 +578,7 @@ export class JourneyTracer {
     // An Event's DELETED is its expiry: what it showed stays in the journey.
     if (type === 'DELETED') return;
     const kind = read.record(object.involvedObject)?.kind ?? read.record(object.regarding)?.kind;
+    if (kind === 'PersistentVolumeClaim') return this.ingestClaimEvent(object, receivedAt);
     if (!isTraceableKind(kind)) return;
     const event = normalizeEvent(object);
     if (!event) return;
@@ -612,7 +628,7 @@ export class JourneyTracer {
         timeSource: 'observed',
         component: placement.component,
         title: this.intern.string(placement.title),
-        message: event.message,
+        message: stageMessage(event, placement),
         evidence: { event: evidence },
       };
       if (event.reason) stage.reason = event.reason;
@@ -641,7 +657,7 @@ export class JourneyTracer {
         edit.evidence.event = evidence;
         existing.eventSecondary = placement.secondary === true;
         if (!placement.secondary) {
-          stage.message = event.message;
+          stage.message = stageMessage(event, placement);
           existing.messageFrom = 'event';
         } else if (stage.message === undefined) {
           stage.message = event.message;
@@ -704,7 +720,64 @@ export class JourneyTracer {
     this.touch(record);
   }
 
+  // ---- claims --------------------------------------------------------------------------------
+
+  private ingestClaimEvent(object: KubeObject, receivedAt: number): void {
+    const event = normalizeEvent(object);
+    if (!event) return;
+    const key = claimKey(event.involved.namespace, event.involved.name);
+    const placement = placeClaimEvent(event);
+    const kept = this.claimEvents.get(key) ?? [];
+    // A repeat of an aggregated event replaces what was kept of it.
+    const others = kept.filter((pending) => pending.event.name !== event.name);
+    others.push({ event, placement, receivedAt });
+    this.keepClaimState(this.claimEvents, key, others);
+    for (const record of this.claimUsers.get(key) ?? []) this.applyEvent(record, event, placement, receivedAt);
+  }
+
+  private ingestClaim(type: WatchEvent['type'], object: KubeObject, receivedAt: number): void {
+    const namespace = read.str(read.record(object.metadata)?.namespace) ?? 'default';
+    const key = claimKey(namespace, read.str(read.record(object.metadata)?.name) ?? '');
+    if (type === 'DELETED') {
+      this.claimObjects.delete(key);
+      return;
+    }
+    const draft = claimBoundDraft(object);
+    if (!draft) return;
+    this.keepClaimState(this.claimObjects, key, object);
+    for (const record of this.claimUsers.get(key) ?? []) this.addClaimBound(record, draft, receivedAt);
+  }
+
+  private addClaimBound(record: ObjectRecord, draft: StageDraft, observedAt: number): void {
+    if (record.journey.superseded || findStage(record, draft.key)) return;
+    this.upsert(record, draft, observedAt, undefined, true);
+    this.touch(record);
+  }
+
+  /** A pod seen for the first time: it shows what its claims went through so far, and from now on. */
+  private attachClaims(record: ObjectRecord): void {
+    const claims = record.digest?.kind === 'Pod' ? record.digest.claims : undefined;
+    if (!claims) return;
+    for (const name of claims) {
+      const key = claimKey(record.namespace, name);
+      const users = this.claimUsers.get(key);
+      if (users) users.push(record);
+      else this.keepClaimState(this.claimUsers, key, [record]);
+      for (const pending of this.claimEvents.get(key) ?? []) this.applyEvent(record, pending.event, pending.placement, pending.receivedAt);
+      const bound = this.claimObjects.get(key);
+      const draft = bound && claimBoundDraft(bound);
+      if (draft) this.addClaimBound(record, draft, record.journey.appliedAt);
+    }
+  }
+
+  private keepClaimState<T>(map: Map<string, T>, key: string, value: T): void {
+    map.delete(key);
+    map.set(key, value);
+    if (map.size > this.options.pendingLimit) map.delete(map.keys().next().value!);
+  }
+
   private flushPending(record: ObjectRecord): void {
+    this.attachClaims(record);
     const events = this.pendingEvents.take(record.key);
     if (events) for (const pending of events) this.applyEvent(record, pending.event, pending.placement, pending.receivedAt);
     for (const key of [record.key, record.uid]) {

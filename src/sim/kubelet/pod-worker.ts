@@ -21,6 +21,7 @@
 import type { Container, KubeObject, Pod } from '../../core/k8s';
 import type { TimerHandle } from '../clock';
 import type { EventSource, SimContext } from '../context';
+import { claimMountError } from './claim-volumes';
 import { ApiError } from '../store/types';
 import type { Backoff } from './backoff';
 import { assumedExit, assumedRunningReason, exitsOnSigterm, plannedExit, unreadableCommandReason, type AssumedExitPlan, type ExitPlan } from './container-behaviour';
@@ -340,8 +341,12 @@ export class PodWorker {
     }
     if (this.pod.spec?.imagePullSecrets?.length) this.warnMissingPullSecrets();
     const toStart = this.containersToStart();
-    if (this.sandboxReady) this.startContainers(toStart, 0, false, false);
-    else this.createSandbox(toStart);
+    if (this.sandboxReady) return this.startContainers(toStart, 0, false, false);
+    // WaitForAttachAndMount: the pod's claims are mounted before its sandbox exists.
+    const mountError = claimMountError(this.ctx.store, this.pod);
+    if (mountError === undefined) return this.createSandbox(toStart);
+    this.event('Warning', 'FailedMount', mountError);
+    this.completeSync(true, false);
   }
 
   /** Objects of the pod's namespace, as the kubelet's ConfigMap and Secret managers serve them. */

@@ -15,6 +15,7 @@ import * as nodePorts from './plugins/node-ports';
 import * as resourcesFit from './plugins/node-resources-fit';
 import * as nodeUnschedulable from './plugins/node-unschedulable';
 import * as taintToleration from './plugins/taint-toleration';
+import { filterVolumes } from './plugins/volume-binding';
 import { type NodeTable, FLAG_HARD_TAINTS, FLAG_PREFER_NO_SCHEDULE_TAINTS, FLAG_UNSCHEDULABLE, FLAG_USED_PORTS } from './node-table';
 import { MAX_NODE_SCORE, type FilterFailure, type FilterPluginName, type ScorePluginName } from './plugins/types';
 
@@ -47,7 +48,7 @@ export const SCORE_PLUGINS: readonly { name: ScorePluginName; weight: number }[]
   { name: 'ImageLocality', weight: 1 },
 ];
 
-/** Filters in upstream order; evaluation stops at the first rejection. */
+/** Filters in upstream order; evaluation stops at the first rejection. The volume filters run only for pods with claims. */
 export function runFilters(pod: PodSchedulingInfo, node: NodeInfo): FilterFailure | null {
   return (
     filterNodeUnschedulable(pod, node) ??
@@ -55,7 +56,8 @@ export function runFilters(pod: PodSchedulingInfo, node: NodeInfo): FilterFailur
     filterTaintToleration(pod, node) ??
     filterNodeAffinity(pod, node) ??
     filterNodePorts(pod, node) ??
-    filterNodeResourcesFit(pod, node)
+    filterNodeResourcesFit(pod, node) ??
+    (pod.volumes === undefined ? null : filterVolumes(pod.volumes, node))
   );
 }
 
@@ -151,7 +153,7 @@ export interface Placement {
  * numbers straight from the node table. The outcome is the same as running every filter.
  */
 function needsOnlyResourceChecks(pod: PodSchedulingInfo): boolean {
-  return pod.nodeName === '' && pod.nodeSelector.length === 0 && pod.requiredTerms === undefined && pod.resources.scalar.length === 0;
+  return pod.nodeName === '' && pod.nodeSelector.length === 0 && pod.requiredTerms === undefined && pod.resources.scalar.length === 0 && pod.volumes === undefined;
 }
 
 /**

@@ -7,6 +7,7 @@ import { anyTermMatches as anyMatches, compilePreferredTerms, compileTerm, type 
 import { podHostPorts, type HostPort } from './host-ports';
 import { computePodResources, type PodResources } from './resources';
 import { tolerationsTolerateTaint } from './tolerations';
+import type { PodVolumes } from './plugins/volume-binding';
 
 export interface PodSchedulingInfo {
   pod: Pod;
@@ -30,6 +31,11 @@ export interface PodSchedulingInfo {
   /** Normalized image names of init and regular containers (ImageLocality). */
   images: string[];
   preemptionPolicyNever: boolean;
+  /**
+   * The pod's claims as VolumeBinding's PreFilter read them for the current attempt (set by the
+   * scheduler before each walk); undefined for a pod without PersistentVolumeClaims.
+   */
+  volumes?: PodVolumes;
 }
 
 // A module-local copy for the per-node path (see plugins/types.ts on imported bindings).

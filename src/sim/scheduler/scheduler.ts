@@ -20,7 +20,9 @@ import { podHostPorts } from './host-ports';
 import { NodeCache } from './node-cache';
 import type { PodContribution } from './node-info';
 import { podSchedulingInfo, type PodSchedulingInfo } from './pod-info';
-import { preFilterVolumeBinding } from './plugins/volume-binding';
+import { planVolumeBinding, preFilterVolumes, type VolumeBindingPlan } from './plugins/volume-binding';
+import { VolumeBinder } from './volume-binder';
+import type { ClaimObject } from '../storage/storage-objects';
 import { preemptionVerdict } from './preemption';
 import { SchedulingQueue, type QueuedPod, type QueueOptions } from './queue';
 import { computePodResources } from './resources';
@@ -69,6 +71,7 @@ export class Scheduler {
   private readonly cache = new NodeCache();
   private readonly queue: SchedulingQueue;
   private readonly algorithm: SchedulingAlgorithm;
+  private readonly volumeBinder: VolumeBinder;
   private readonly cycles = new Map<string, SchedulingCycle>();
   /** Pods whose stored cycle still has verdicts, oldest first. */
   private readonly withVerdicts = new Set<string>();
@@ -88,6 +91,7 @@ export class Scheduler {
     this.verdictRetention = options.verdictRetention ?? 1_000;
     this.queue = new SchedulingQueue(ctx.clock, { ...options.queue, queueingDelayMs: () => ctx.timings.schedulingLatency }, () => this.kick());
     this.algorithm = new SchedulingAlgorithm(this.cache, () => ctx.clock.random.next(), options.percentageOfNodesToScore ?? 0);
+    this.volumeBinder = new VolumeBinder(ctx);
   }
 
   /** Watch nodes and pods (existing ones first) and start scheduling. */
@@ -97,8 +101,10 @@ export class Scheduler {
     this.unsubscribe = [
       informer(this.ctx, DEFAULT_SCHEDULER_NAME, 'Node', (change) => this.onNodeChange(change)),
       informer(this.ctx, DEFAULT_SCHEDULER_NAME, 'Pod', (change) => this.onPodChange(change)),
-      // A claim created or bound may make a pod the VolumeBinding PreFilter refused schedulable.
+      // A claim, volume or class created or changed may make a pod the volume plugins refused schedulable.
       informer(this.ctx, DEFAULT_SCHEDULER_NAME, 'PersistentVolumeClaim', () => this.queue.moveAllToActiveOrBackoff()),
+      informer(this.ctx, DEFAULT_SCHEDULER_NAME, 'PersistentVolume', () => this.queue.moveAllToActiveOrBackoff()),
+      informer(this.ctx, DEFAULT_SCHEDULER_NAME, 'StorageClass', () => this.queue.moveAllToActiveOrBackoff()),
     ];
     for (const node of this.ctx.store.list<Node & KubeObject>('Node').items) this.cache.addNode(node);
     for (const pod of this.ctx.store.list<PodObject>('Pod').items) this.observePod(pod, undefined);
@@ -200,12 +206,13 @@ export class Scheduler {
       this.recordCycle(qp, info, undefined, totalNodes, NO_NODES_AVAILABLE);
       return this.fail(qp, NO_NODES_AVAILABLE);
     }
-    const unboundClaims = preFilterVolumeBinding(this.ctx.store, pod);
-    if (unboundClaims !== undefined) {
-      const message = preFilterFitErrorMessage(totalNodes, unboundClaims, preemptionVerdict(info, totalNodes, [], this.fitErrorStyle).message, this.fitErrorStyle);
+    const volumeCheck = preFilterVolumes(this.ctx.store, pod);
+    if ('rejection' in volumeCheck) {
+      const message = preFilterFitErrorMessage(totalNodes, volumeCheck.rejection, preemptionVerdict(info, totalNodes, [], this.fitErrorStyle).message, this.fitErrorStyle);
       this.recordCycle(qp, info, undefined, totalNodes, message);
       return this.fail(qp, message);
     }
+    info.volumes = volumeCheck.volumes && { ...volumeCheck.volumes, excluded: this.volumeBinder.assumedVolumes };
     const placement = this.algorithm.findPlacement(info, this.fullVerdicts);
     const chosen = placement.chosen;
     if (!chosen) {
@@ -220,7 +227,31 @@ export class Scheduler {
     // Assume: the node's resources count this pod from now on, before the binding write lands.
     this.cache.placePod(chosen.name, assumedContribution(info), true);
     this.recordCycle(qp, info, placement, totalNodes, undefined);
-    this.ctx.clock.after(0, () => this.bind(qp, info, chosen.name));
+    const volumes = info.volumes;
+    // PreBind has nothing to do when every claim is bound already (upstream's `allBound`).
+    if (!volumes || volumes.delayed.length === 0) {
+      this.ctx.clock.after(0, () => this.bind(qp, info, chosen.name));
+      return;
+    }
+    const plan = planVolumeBinding(volumes, chosen);
+    this.volumeBinder.assume(plan);
+    const claims = volumes.delayed.map((entry) => entry.claim);
+    this.ctx.clock.after(0, () => this.preBindVolumes(qp, info, chosen.name, plan, claims));
+  }
+
+  /** VolumeBinding's PreBind: the pod is bound once its claims are; a failure sends it back to the queue. */
+  private preBindVolumes(qp: QueuedPod, info: PodSchedulingInfo, nodeName: string, plan: VolumeBindingPlan, claims: readonly ClaimObject[]): void {
+    if (!this.running) return;
+    this.volumeBinder.bindPodVolumes(plan, claims, nodeName, () => this.running, (error) => {
+      if (error === undefined) return this.bind(qp, info, nodeName);
+      if (this.cache.placement(info.uid)?.assumed) {
+        this.cache.removePod(info.uid);
+        this.queue.moveAllToActiveOrBackoff();
+      }
+      const message = `running PreBind plugin "VolumeBinding": ${error}`;
+      this.ctx.events.record(qp.pod, 'Warning', 'FailedScheduling', truncateEventMessage(message), { component: DEFAULT_SCHEDULER_NAME }, { eventsV1: { action: 'Scheduling' } });
+      this.queue.markFailed(qp);
+    });
   }
 
   private bind(qp: QueuedPod, info: PodSchedulingInfo, nodeName: string): void {
@@ -261,7 +292,7 @@ export class Scheduler {
       feasibleNodes: placement?.feasibleCount ?? 0,
       result: chosen ? 'Scheduled' : 'Unschedulable',
       ...(chosen ? { node: chosen.name } : { message }),
-      verdicts: this.fullVerdicts && placement ? buildVerdicts(placement) : [],
+      verdicts: this.fullVerdicts && placement ? buildVerdicts(placement, info.volumes?.plugins) : [],
     };
     this.cycles.set(info.uid, cycle);
     this.ctx.internals.record(cycle);

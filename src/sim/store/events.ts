@@ -130,7 +130,7 @@ export class StoreEventRecorder implements EventRecorder {
   ) {}
 
   record(involved: KubeObject, type: 'Normal' | 'Warning', reason: string, message: string, source: EventSource, options?: EventOptions): void {
-    const component = this.componentOf(source.component);
+    const component = this.componentOf(source.reportAs ?? source.component);
     const text = this.shared(message);
     const now = this.clock.now();
     if (options?.eventsV1) this.recordSeries(component, involved, type, reason, text, source, options.eventsV1.action, now);
@@ -151,7 +151,7 @@ export class StoreEventRecorder implements EventRecorder {
     if (!correlator.allows(memory, host, now)) return;
     const text = combined ? flattened(COMBINED_EVENT_PREFIX + message) : message;
     // A repeat patches the Event; when that is gone (expired, or never written because filtered), it is created.
-    if (observed.count > 1 && this.patched(observed, text, now, source.component)) return;
+    if (observed.count > 1 && this.patched(observed, text, now, (source.reportAs ?? source.component))) return;
     const event: KubeObject = {
       metadata: this.newMetadata(observed.name, namespace),
       involvedObject: involvedObject(memory, involved),
@@ -163,13 +163,13 @@ export class StoreEventRecorder implements EventRecorder {
       count: observed.count,
       type,
       eventTime: null,
-      reportingComponent: source.component,
+      reportingComponent: (source.reportAs ?? source.component),
       reportingInstance: host,
       // As create would add them, last: spelled here so the object keeps one shape.
       apiVersion: 'v1',
       kind: 'Event',
     };
-    this.create(event, source.component, now);
+    this.create(event, (source.reportAs ?? source.component), now);
   }
 
   private patched(observed: ObservedEvent, message: string, now: number, component: string): boolean {

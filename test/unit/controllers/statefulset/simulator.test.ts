@@ -65,22 +65,29 @@ describe('StatefulSet through the simulator', () => {
     );
   });
 
-  it('with volumeClaimTemplates: the claim stays Pending (no storage provisioner), so web-0 stays unschedulable and web-1 is never created', () => {
+  it("with volumeClaimTemplates: each claim binds through the default class standard (provisioned on its pod's node), and the set reaches 2/2 Ready", () => {
     const simulator = new Simulator({ nodes: 2, seed: 4 });
     simulator.apply(docsWeb(true));
-    simulator.runUntil(() => false, 60_000);
-    const pods = simulator.store.list<PodObject>('Pod').items;
-    assert.deepEqual(pods.map((p) => p.metadata!.name), ['web-0']);
-    assert.equal(pods[0].status?.phase, 'Pending');
-    assert.equal(pods[0].spec?.nodeName, undefined);
-    const scheduled = pods[0].status?.conditions?.find((c) => c.type === 'PodScheduled');
-    assert.equal(scheduled?.reason, 'Unschedulable');
-    const message = '0/2 nodes are available: pod has unbound immediate PersistentVolumeClaims. preemption: 0/2 nodes are available: 2 Preemption is not helpful for scheduling.';
-    assert.equal(scheduled?.message, message);
-    assert.equal(events(simulator, 'Pod', 'web-0').find((e) => e.reason === 'FailedScheduling')?.message, message);
-    const claim = simulator.store.read<KubeObject & { status?: { phase?: string } }>('PersistentVolumeClaim', 'default', 'www-web-0');
-    assert.equal(claim.status?.phase, 'Pending');
-    assert.deepEqual(events(simulator, 'StatefulSet', 'web').map((e) => e.message), ['create Claim www-web-0 Pod web-0 in StatefulSet web success', 'create Pod web-0 in StatefulSet web successful']);
-    assert.equal(set(simulator).status?.readyReplicas ?? 0, 0);
+    const outcome = simulator.runUntil(() => (set(simulator).status?.readyReplicas ?? 0) === 2, 120_000);
+    assert.equal(outcome, 'done');
+    for (const ordinal of [0, 1]) {
+      const pod = simulator.store.read<PodObject>('Pod', 'default', `web-${ordinal}`);
+      assert.equal(pod.status?.phase, 'Running');
+      const claim = simulator.store.read<KubeObject & { spec?: { volumeName?: string; storageClassName?: string }; status?: { phase?: string } }>('PersistentVolumeClaim', 'default', `www-web-${ordinal}`);
+      assert.equal(claim.status?.phase, 'Bound');
+      assert.equal(claim.spec?.storageClassName, 'standard');
+      assert.equal(claim.spec?.volumeName, `pvc-${claim.metadata?.uid}`);
+      assert.equal(claim.metadata?.annotations?.['volume.kubernetes.io/selected-node'], pod.spec?.nodeName);
+      assert.deepEqual(
+        simulator.store.list<Event & KubeObject>('Event').items.filter((e) => e.involvedObject.name === `www-web-${ordinal}`).map((e) => e.reason),
+        ['WaitForFirstConsumer', 'ExternalProvisioning', 'Provisioning', 'ProvisioningSucceeded'],
+      );
+    }
+    assert.deepEqual(events(simulator, 'StatefulSet', 'web').map((e) => e.message), [
+      'create Claim www-web-0 Pod web-0 in StatefulSet web success',
+      'create Pod web-0 in StatefulSet web successful',
+      'create Claim www-web-1 Pod web-1 in StatefulSet web success',
+      'create Pod web-1 in StatefulSet web successful',
+    ]);
   });
 });
