@@ -12,6 +12,9 @@ import { TTLAfterFinishedController } from './controllers/ttlafterfinished/ttlaf
 import { Scheduler } from './scheduler/scheduler';
 import { KubeletFleet } from './kubelet/fleet';
 import { makeNodes, type NodeOptions } from './nodes';
+import { EndpointSliceController } from './controllers/endpointslice/endpointslice-controller';
+import { EndpointsController } from './controllers/endpoint/endpoints-controller';
+import { KubeProxyFleet } from './proxy/kube-proxy';
 
 export interface ComponentOptions {
   nodes: number;
@@ -33,6 +36,9 @@ export interface Components {
   ttlAfterFinished: TTLAfterFinishedController;
   scheduler: Scheduler;
   kubelets: KubeletFleet;
+  endpointSlices: EndpointSliceController;
+  endpoints: EndpointsController;
+  kubeProxies: KubeProxyFleet;
   stop(): void;
 }
 
@@ -52,7 +58,13 @@ export function startComponents(ctx: SimContext, options: ComponentOptions): Com
   const cronJobs = new CronJobController(ctx);
   const ttlAfterFinished = new TTLAfterFinishedController(ctx);
   const garbageCollector = new GarbageCollector(ctx);
+  const endpointSlices = new EndpointSliceController(ctx);
+  const endpoints = new EndpointsController(ctx);
+  const kubeProxies = new KubeProxyFleet(ctx);
   garbageCollector.start();
+  endpointSlices.start();
+  endpoints.start();
+  kubeProxies.start();
   kubelets.start();
   scheduler.start();
   replicaSets.start();
@@ -77,7 +89,13 @@ export function startComponents(ctx: SimContext, options: ComponentOptions): Com
     ttlAfterFinished,
     scheduler,
     kubelets,
+    endpointSlices,
+    endpoints,
+    kubeProxies,
     stop() {
+      endpointSlices.stop();
+      endpoints.stop();
+      kubeProxies.stop();
       deployments.stop();
       jobs.stop();
       cronJobs.stop();

@@ -679,7 +679,7 @@ export class JourneyTracer {
   }
 
   private attachInternal(record: ObjectRecord, step: InternalStep): void {
-    if (record.journey.superseded) return;
+    if (record.journey.superseded || step.type === 'proxySync') return;
     if (step.type === 'assumedExit') {
       record.journey.assumptions.push(assumptionOf(record, step));
       if (!markAssumed(record, step)) (record.pendingAssumptions ??= []).push(step);

@@ -1,0 +1,82 @@
+/**
+ * Which pods each Service selects, kept up to date from pod and Service changes, so a pod's change
+ * costs a look at the Services of its namespace and a Service's sync costs its own pods, never a
+ * list of every pod (the informers' namespace index and `GetPodServiceMemberships` upstream).
+ */
+import type { StoreApi } from '../../store/types';
+import { selectorOf, serviceKeyOf, type PodObject, type ServiceObject } from './service-types';
+
+interface Selection {
+  selector: Record<string, string>;
+  pods: Set<string>;
+}
+
+function matches(selector: Record<string, string>, labels: Record<string, string> | undefined): boolean {
+  if (!labels) return false;
+  for (const key in selector) if (labels[key] !== selector[key]) return false;
+  return true;
+}
+
+function sameSelector(a: Record<string, string>, b: Record<string, string>): boolean {
+  const keys = Object.keys(a);
+  return keys.length === Object.keys(b).length && keys.every((key) => a[key] === b[key]);
+}
+
+export class ServicePodIndex {
+  /** namespace → Service name → its selector and the names of the pods it selects. */
+  private readonly byNamespace = new Map<string, Map<string, Selection>>();
+
+  constructor(private readonly store: Pick<StoreApi, 'list'>) {}
+
+  /** Record a Service's selector; returns whether its selection changed (a new selector rescans its namespace). */
+  serviceChanged(service: ServiceObject): boolean {
+    const namespace = service.metadata?.namespace ?? 'default';
+    const name = service.metadata?.name ?? '';
+    const selector = selectorOf(service);
+    const services = this.byNamespace.get(namespace);
+    const current = services?.get(name);
+    if (!selector) return this.serviceDeleted(namespace, name);
+    if (current && sameSelector(current.selector, selector)) return false;
+    const pods = new Set<string>();
+    for (const pod of this.store.list<PodObject>('Pod', { namespace }).items) if (matches(selector, pod.metadata?.labels)) pods.add(pod.metadata?.name ?? '');
+    if (services) services.set(name, { selector, pods });
+    else this.byNamespace.set(namespace, new Map([[name, { selector, pods }]]));
+    return true;
+  }
+
+  serviceDeleted(namespace: string, name: string): boolean {
+    const services = this.byNamespace.get(namespace);
+    if (!services?.delete(name)) return false;
+    if (services.size === 0) this.byNamespace.delete(namespace);
+    return true;
+  }
+
+  /** Record a pod's labels; returns the keys of the Services that selected it before or select it now. */
+  podChanged(pod: PodObject, previous: PodObject | undefined, deleted: boolean): string[] {
+    const namespace = pod.metadata?.namespace ?? 'default';
+    const services = this.byNamespace.get(namespace);
+    if (!services) return [];
+    const name = pod.metadata?.name ?? '';
+    const labels = pod.metadata?.labels;
+    const labelsChanged = previous !== undefined && previous.metadata?.labels !== labels;
+    const affected: string[] = [];
+    for (const [serviceName, selection] of services) {
+      const selectedBefore = selection.pods.has(name);
+      const selectedNow = !deleted && (labelsChanged || !selectedBefore ? matches(selection.selector, labels) : true);
+      if (selectedNow && !selectedBefore) selection.pods.add(name);
+      else if (!selectedNow && selectedBefore) selection.pods.delete(name);
+      if (selectedNow || selectedBefore) affected.push(serviceKeyOf(namespace, serviceName));
+    }
+    return affected;
+  }
+
+  /** Whether a namespace has a Service with a selector: pods elsewhere concern no endpoint controller. */
+  hasServicesIn(namespace: string): boolean {
+    return this.byNamespace.has(namespace);
+  }
+
+  /** The names of the pods a Service selects (empty when it has no selector). */
+  podsOf(namespace: string, name: string): ReadonlySet<string> {
+    return this.byNamespace.get(namespace)?.get(name)?.pods ?? new Set();
+  }
+}
