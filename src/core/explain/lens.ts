@@ -63,6 +63,8 @@ const SUMMARY_TOOLTIPS: Readonly<Record<TraceableKind, string>> = {
   Job: 'How the Job ended · time from apply to Complete',
   CronJob: 'Its latest Job · time from apply to the first Job Complete',
   Pod: 'Whether the pod is Ready · time from apply to Ready',
+  Service: 'Ready endpoints programmed by kube-proxy · time from apply to every selected pod serving',
+  EndpointSlice: 'Ready endpoints of the slice',
 };
 
 /** Lenses for every Kubernetes document of the file; none for other YAML. */

@@ -10,6 +10,7 @@ import { stageOf, type ObjectRecord } from './records';
 import { CONTROLLER_OF } from './controllers';
 import { daemonSetRolledOut, statefulSetRolledOut } from './derive-sets';
 import { jobComplete, jobFailed } from './derive-batch';
+import { endpointSliceStatus, serviceStatus } from './service-status';
 import type { JourneyObjectRef, JourneyStatus, PodPhaseDurations, PodPhaseMarks, Stage, StuckDetail } from './types';
 
 export interface StatusResult {
@@ -253,6 +254,10 @@ export function statusOf(record: ObjectRecord): StatusResult {
       return cronJobStatus(record);
     case 'Deployment':
       return deploymentStatus(record);
+    case 'Service':
+      return serviceStatus(record);
+    case 'EndpointSlice':
+      return endpointSliceStatus(record);
   }
 }
 

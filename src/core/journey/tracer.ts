@@ -13,13 +13,14 @@
  * How it stays fast: every event costs O(1) index lookups plus work on one object and its two
  * ancestors (pod tallies and phase values are updated by delta, never by rescanning pods).
  */
-import type { InternalStep, ObjectRef } from '../internals';
+import type { InternalStep, ObjectRef, ProxySync } from '../internals';
 import type { KubeObject, WatchEvent } from '../k8s';
 import { placeEvent, type EventPlacement } from './derive-event';
 import { deleterOf, finalDeleterOf } from './deletion';
 import { derivePod } from './derive-pod';
 import { deriveCronJob, deriveJob } from './derive-batch';
 import { deriveDaemonSet, deriveStatefulSet } from './derive-sets';
+import { deriveEndpointSlice, deriveService } from './derive-service';
 import { deriveDeployment, deriveReplicaSet } from './derive-workload';
 import { CONTROLLER_OF } from './controllers';
 import { clientManager, digestPod, digestWorkload, read, type ObjectDigest } from './digest';
@@ -47,6 +48,7 @@ import {
   type StageRecord,
 } from './records';
 import { isFinished, journeySnapshot, journeyStatus, type SnapshotContext } from './snapshot';
+import { NO_ENDPOINTS } from './service-status';
 import { podMarks, podPhases, statusOf } from './status';
 import {
   PHASE_NAMES,
@@ -156,6 +158,8 @@ export class JourneyTracer {
   private internalsSeen = false;
   private readonly snapshotContext: SnapshotContext;
   private readonly intern = new Interner();
+  /** namespace → the traced Services there with a selector, matched against every pod change. */
+  private readonly servicesByNamespace = new Map<string, Set<ObjectRecord>>();
 
   constructor(options: TracerOptions = {}) {
     this.options = {
@@ -217,6 +221,7 @@ export class JourneyTracer {
     if (kind === 'Event') this.ingestEvent(event.type, object, receivedAt);
     else if (kind === 'Node') this.ingestNode(event.type, object);
     else if (isTraceableKind(kind)) {
+      if (kind === 'Pod') this.matchServices(event.type, object);
       const digest = digestOf(kind, object);
       if (digest) this.ingestDigest(kind, event.type, digest, receivedAt);
     }
@@ -256,10 +261,14 @@ export class JourneyTracer {
    * `journey(id)` without building a snapshot, for callers that ask after every step of a run
    * (a snapshot of a journey with thousands of pods costs milliseconds).
    */
-  progress(id: string): { done: boolean; stuck: boolean } | undefined {
+  progress(id: string): { done: boolean; stuck: boolean; settled: boolean } | undefined {
     const journey = this.journeys.get(id);
     if (!journey) return undefined;
-    return { done: isFinished(journeyStatus(journey)), stuck: journey.stuckObjects.size > 0 };
+    const done = isFinished(journeyStatus(journey));
+    // A Service no pod matches waits for pods only a new apply can bring: nothing to wait for.
+    const root = journey.rootRecord;
+    const settled = done || (root?.kind === 'Service' && root.stuck?.reason === NO_ENDPOINTS);
+    return { done, stuck: journey.stuckObjects.size > 0, settled };
   }
 
   journeyIds(): string[] {
@@ -366,6 +375,12 @@ export class JourneyTracer {
     };
     this.byUid.set(record.uid, record);
     this.byKey.set(record.key, record);
+    if (kind === 'Service') {
+      record.service = { selected: new Set(), proxyVisible: this.internalsSeen };
+      let services = this.servicesByNamespace.get(record.namespace);
+      if (!services) this.servicesByNamespace.set(record.namespace, (services = new Set()));
+      services.add(record);
+    }
     if (parent) {
       parent.children.push(record);
     } else {
@@ -427,6 +442,15 @@ export class JourneyTracer {
         case 'CronJob':
           drafts = deriveCronJob(before, next, ctx);
           break;
+        case 'Service':
+          drafts = deriveService(before, next, ctx);
+          break;
+        case 'EndpointSlice': {
+          const derived = deriveEndpointSlice(before, next, { ...ctx, serviceName: record.parent?.name ?? '' });
+          drafts = derived.own;
+          if (record.parent) for (const draft of derived.forOwner) this.upsert(record.parent, draft, receivedAt, undefined, live);
+          break;
+        }
         case 'ReplicaSet':
         case 'ReplicationController': {
           const derived = deriveReplicaSet(before, next, { ...ctx, ownedByDeployment: record.parent?.kind === 'Deployment', controller: CONTROLLER_OF[next.kind] });
@@ -679,7 +703,11 @@ export class JourneyTracer {
   }
 
   private attachInternal(record: ObjectRecord, step: InternalStep): void {
-    if (record.journey.superseded || step.type === 'proxySync') return;
+    if (record.journey.superseded) return;
+    if (step.type === 'proxySync') {
+      this.applyProxySync(record, step);
+      return;
+    }
     if (step.type === 'assumedExit') {
       record.journey.assumptions.push(assumptionOf(record, step));
       if (!markAssumed(record, step)) (record.pendingAssumptions ??= []).push(step);
@@ -702,6 +730,60 @@ export class JourneyTracer {
     if (!entry.stage) return;
     addStepEvidence(record, entry.stage, entry.created, step);
     this.touch(record);
+  }
+
+  /**
+   * kube-proxy programmed a Service: a stage on the Service, and on each pod it now routes to a
+   * stage saying the pod serves traffic for it (where the pod's journey ends).
+   */
+  private applyProxySync(record: ObjectRecord, step: ProxySync): void {
+    const trace = record.service;
+    if (!trace) return;
+    trace.proxyVisible = true;
+    trace.programmed = step.endpoints;
+    trace.programmedNodes = step.nodes;
+    const count = step.endpoints.length;
+    const nodes = `${step.nodes} node${step.nodes === 1 ? '' : 's'}`;
+    let n = 1;
+    while (findStage(record, `programmed#${n}`)) n++;
+    this.upsert(record, {
+      key: `programmed#${n}`,
+      kind: 'programmed',
+      component: 'kube-proxy',
+      title: count > 0 ? `Programmed on ${nodes}: traffic goes to ${count} endpoint${count === 1 ? '' : 's'}` : `Programmed on ${nodes}: no endpoint, connections are rejected`,
+      warning: count === 0,
+    }, step.time, undefined, true);
+    this.refresh(record, step.time);
+    for (const podName of step.endpoints) {
+      const pod = this.byKey.get(objectKey('Pod', record.namespace, podName));
+      const key = `servingTraffic:${record.name}`;
+      if (!pod || pod.journey.superseded || findStage(pod, key)) continue;
+      this.upsert(pod, { key, kind: 'servingTraffic', component: 'kube-proxy', title: `Serving traffic for Service ${record.name}` }, step.time, undefined, true);
+      this.refresh(pod, step.time);
+    }
+  }
+
+  /** Keep each traced Service's set of live pods its selector matches (the tracer's own view of `kubectl get pods -l`). */
+  private matchServices(type: WatchEvent['type'], pod: KubeObject): void {
+    const namespace = read.str(pod.metadata?.namespace) ?? 'default';
+    const services = this.servicesByNamespace.get(namespace);
+    if (!services) return;
+    const name = read.str(pod.metadata?.name) ?? '';
+    const labels = pod.metadata?.labels ?? {};
+    const phase = read.str(read.record(pod.status)?.phase);
+    const live = type !== 'DELETED' && phase !== 'Succeeded' && phase !== 'Failed' && !pod.metadata?.deletionTimestamp;
+    for (const service of services) {
+      if (service.deleted) continue;
+      const selector = service.digest?.kind === 'Service' ? service.digest.service?.selector : undefined;
+      const trace = service.service;
+      if (!trace) continue;
+      const matches = live && selector !== undefined && Object.entries(selector).every(([key, value]) => labels[key] === value);
+      const before = trace.selected.has(name);
+      if (matches === before) continue;
+      if (matches) trace.selected.add(name);
+      else trace.selected.delete(name);
+      this.refresh(service, this.changeTime);
+    }
   }
 
   private flushPending(record: ObjectRecord): void {

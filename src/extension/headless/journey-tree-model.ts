@@ -83,6 +83,8 @@ export const CONTEXT_VALUES = {
   job: 'kubeJourney.job',
   cronJob: 'kubeJourney.cronJob',
   replicationController: 'kubeJourney.replicationController',
+  service: 'kubeJourney.service',
+  endpointSlice: 'kubeJourney.endpointSlice',
   pod: 'kubeJourney.pod',
   /** A pod the scheduler has not bound: offers the scheduler's per-node verdicts. */
   unscheduledPod: 'kubeJourney.pod.unscheduled',
@@ -97,6 +99,8 @@ const WORKLOAD_CONTEXT: Readonly<Record<Exclude<TraceableKind, 'Pod'>, string>> 
   Job: CONTEXT_VALUES.job,
   CronJob: CONTEXT_VALUES.cronJob,
   ReplicationController: CONTEXT_VALUES.replicationController,
+  Service: CONTEXT_VALUES.service,
+  EndpointSlice: CONTEXT_VALUES.endpointSlice,
 };
 
 export function statusIcon(status: JourneyStatus): ItemIcon {
