@@ -8,12 +8,11 @@
  * truncated and annotated `endpoints.kubernetes.io/over-capacity: truncated`, as upstream.
  */
 import type { KubeObject } from '../../../core/k8s';
-import { informer, splitKey, type SimContext } from '../../context';
-import { ApiError, type StoreChange } from '../../store/types';
-import { ControllerQueue } from '../work-scheduling';
+import { splitKey, type SimContext } from '../../context';
+import type { StoreChange } from '../../store/types';
 import { isPodReady } from '../pod-util';
 import { endpointHostname, findPort, podReference, portsKey, shouldPodBeInEndpoints } from '../endpointslice/endpoint-util';
-import { ServicePodIndex } from '../endpointslice/service-pods';
+import { ServiceEndpointsController, unlessGoneOrChanged } from '../endpointslice/service-pods';
 import { HEADLESS_LABEL, isHeadless, selectorOf, serviceKeyOf, type EndpointPort, type PodObject, type ServiceObject } from '../endpointslice/service-types';
 
 const COMPONENT = 'endpoints-controller';
@@ -88,27 +87,12 @@ function toSubsets(groups: Map<string, { ports: EndpointPort[]; ready: EndpointA
   return subsets;
 }
 
-export class EndpointsController {
-  private readonly queue: ControllerQueue;
-  private readonly index: ServicePodIndex;
-  private readonly unsubscribers: Array<() => void> = [];
-
-  constructor(private readonly ctx: SimContext) {
-    this.index = new ServicePodIndex(ctx.store);
-    this.queue = new ControllerQueue(ctx.clock, ctx.timings.controllerReaction, (key) => this.syncService(key));
+export class EndpointsController extends ServiceEndpointsController {
+  constructor(ctx: SimContext) {
+    super(ctx, COMPONENT);
   }
 
-  start(): void {
-    this.unsubscribers.push(informer(this.ctx, COMPONENT, 'Service', (change) => this.onService(change)));
-    this.unsubscribers.push(informer(this.ctx, COMPONENT, 'Pod', (change) => this.onPod(change), (pod) => this.index.hasServicesIn(pod.metadata?.namespace ?? 'default')));
-    for (const service of this.ctx.store.list<ServiceObject>('Service').items) this.onService({ type: 'ADDED', kind: 'Service', object: service, resourceVersion: 0 });
-  }
-
-  stop(): void {
-    for (const unsubscribe of this.unsubscribers.splice(0)) unsubscribe();
-  }
-
-  private onService(change: StoreChange): void {
+  protected onService(change: StoreChange): void {
     const service = change.object as ServiceObject;
     const namespace = service.metadata?.namespace ?? 'default';
     const name = service.metadata?.name ?? '';
@@ -117,7 +101,7 @@ export class EndpointsController {
     if (change.type === 'DELETED' || selectorOf(service) || selectorOf(change.previous as ServiceObject | undefined)) this.queue.add(serviceKeyOf(namespace, name));
   }
 
-  private onPod(change: StoreChange): void {
+  protected onPod(change: StoreChange): void {
     for (const key of this.index.podChanged(change.object as PodObject, change.previous as PodObject | undefined, change.type === 'DELETED')) this.queue.add(key);
   }
 
@@ -128,7 +112,7 @@ export class EndpointsController {
     const existing = this.ctx.store.get<EndpointsObject>('Endpoints', namespace, name);
     if (!service) {
       // Endpoints the controller made go with their Service (they have no owner reference).
-      if (existing) this.write(() => this.ctx.store.delete('Endpoints', namespace, name, { actor: COMPONENT }));
+      if (existing) unlessGoneOrChanged(() => this.ctx.store.delete('Endpoints', namespace, name, { actor: COMPONENT }));
       return;
     }
     if (!selectorOf(service)) return;
@@ -151,17 +135,10 @@ export class EndpointsController {
     if (!existing) {
       const created: EndpointsObject = { metadata: { name, namespace } };
       apply(created);
-      this.write(() => this.ctx.store.create('Endpoints', created, { fieldManager: COMPONENT }));
+      unlessGoneOrChanged(() => this.ctx.store.create('Endpoints', created, { fieldManager: COMPONENT }));
     } else {
-      this.write(() => this.ctx.store.mutate<EndpointsObject>('Endpoints', namespace, name, apply, { fieldManager: COMPONENT }));
+      unlessGoneOrChanged(() => this.ctx.store.mutate<EndpointsObject>('Endpoints', namespace, name, apply, { fieldManager: COMPONENT }));
     }
   }
 
-  private write(action: () => void): void {
-    try {
-      action();
-    } catch (error) {
-      if (!(error instanceof ApiError) || (error.code !== 404 && error.code !== 409)) throw error;
-    }
-  }
 }

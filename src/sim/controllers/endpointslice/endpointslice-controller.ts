@@ -15,12 +15,11 @@
  */
 import { deepEqual } from '../../../common/json';
 import type { KubeObject, Node } from '../../../core/k8s';
-import { informer, splitKey, type SimContext } from '../../context';
-import { ApiError, type StoreChange } from '../../store/types';
-import { ControllerQueue } from '../work-scheduling';
+import { splitKey, type SimContext } from '../../context';
+import type { StoreChange } from '../../store/types';
 import { isPodReady } from '../pod-util';
 import { endpointHostname, endpointPorts, podReference, portsKey, shouldPodBeInEndpoints } from './endpoint-util';
-import { ServicePodIndex } from './service-pods';
+import { ServiceEndpointsController, unlessGoneOrChanged } from './service-pods';
 import {
   ENDPOINTSLICE_CONTROLLER_NAME,
   HEADLESS_LABEL,
@@ -65,32 +64,17 @@ export function sliceLabels(service: ServiceObject): Record<string, string> {
   return labels;
 }
 
-export class EndpointSliceController {
-  private readonly queue: ControllerQueue;
-  private readonly unsubscribers: Array<() => void> = [];
+export class EndpointSliceController extends ServiceEndpointsController {
   /** Service key → names of the pods whose endpoints may have changed since its last sync. */
   private readonly dirtyPods = new Map<string, Set<string>>();
   /** Services to reconcile in full (new, changed, or their slices changed by someone else). */
   private readonly fullSync = new Set<string>();
 
-  private readonly index: ServicePodIndex;
-
-  constructor(private readonly ctx: SimContext) {
-    this.index = new ServicePodIndex(ctx.store);
-    this.queue = new ControllerQueue(ctx.clock, ctx.timings.controllerReaction, (key) => this.syncService(key));
+  constructor(ctx: SimContext) {
+    super(ctx, COMPONENT);
   }
 
-  start(): void {
-    this.unsubscribers.push(informer(this.ctx, COMPONENT, 'Service', (change) => this.onService(change)));
-    this.unsubscribers.push(informer(this.ctx, COMPONENT, 'Pod', (change) => this.onPod(change), (pod) => this.index.hasServicesIn(pod.metadata?.namespace ?? 'default')));
-    for (const service of this.ctx.store.list<ServiceObject>('Service').items) this.onService({ type: 'ADDED', kind: 'Service', object: service, resourceVersion: 0 });
-  }
-
-  stop(): void {
-    for (const unsubscribe of this.unsubscribers.splice(0)) unsubscribe();
-  }
-
-  private onService(change: StoreChange): void {
+  protected onService(change: StoreChange): void {
     const service = change.object as ServiceObject;
     const namespace = service.metadata?.namespace ?? 'default';
     const name = service.metadata?.name ?? '';
@@ -106,7 +90,7 @@ export class EndpointSliceController {
     this.queue.add(key);
   }
 
-  private onPod(change: StoreChange): void {
+  protected onPod(change: StoreChange): void {
     const pod = change.object as PodObject;
     const name = pod.metadata?.name ?? '';
     for (const key of this.index.podChanged(pod, change.previous as PodObject | undefined, change.type === 'DELETED')) {
@@ -221,11 +205,11 @@ export class EndpointSliceController {
       endpoints: state.endpoints,
       ports: state.ports,
     };
-    this.write(() => this.ctx.store.create('EndpointSlice', slice as KubeObject, { fieldManager: COMPONENT }));
+    unlessGoneOrChanged(() => this.ctx.store.create('EndpointSlice', slice as KubeObject, { fieldManager: COMPONENT }));
   }
 
   private updateSlice(slice: EndpointSliceObject, labels: Record<string, string>, state: SliceState): void {
-    this.write(() =>
+    unlessGoneOrChanged(() =>
       this.ctx.store.mutate<EndpointSliceObject>('EndpointSlice', slice.metadata?.namespace, slice.metadata?.name ?? '', (copy) => {
         (copy.metadata ??= {}).labels = labels;
         copy.endpoints = state.endpoints;
@@ -235,15 +219,7 @@ export class EndpointSliceController {
   }
 
   private deleteSlice(slice: EndpointSliceObject): void {
-    this.write(() => this.ctx.store.delete('EndpointSlice', slice.metadata?.namespace, slice.metadata?.name ?? '', { actor: COMPONENT }));
+    unlessGoneOrChanged(() => this.ctx.store.delete('EndpointSlice', slice.metadata?.namespace, slice.metadata?.name ?? '', { actor: COMPONENT }));
   }
 
-  /** A write that fails because the world moved (slice gone, Service gone) is dropped; the next change syncs again. */
-  private write(action: () => void): void {
-    try {
-      action();
-    } catch (error) {
-      if (!(error instanceof ApiError) || (error.code !== 404 && error.code !== 409)) throw error;
-    }
-  }
 }

@@ -3,7 +3,10 @@
  * costs a look at the Services of its namespace and a Service's sync costs its own pods, never a
  * list of every pod (the informers' namespace index and `GetPodServiceMemberships` upstream).
  */
-import type { StoreApi } from '../../store/types';
+import type { ComponentName } from '../../../core/internals';
+import { informer, type SimContext } from '../../context';
+import { ApiError, type StoreApi, type StoreChange } from '../../store/types';
+import { ControllerQueue } from '../work-scheduling';
 import { selectorOf, serviceKeyOf, type PodObject, type ServiceObject } from './service-types';
 
 interface Selection {
@@ -78,5 +81,47 @@ export class ServicePodIndex {
   /** The names of the pods a Service selects (empty when it has no selector). */
   podsOf(namespace: string, name: string): ReadonlySet<string> {
     return this.byNamespace.get(namespace)?.get(name)?.pods ?? new Set();
+  }
+}
+
+/**
+ * What both endpoint controllers share: their own index of Services and their pods, a work queue
+ * of Service keys, and informers on Services and on the pods of namespaces that have a Service
+ * with a selector (the Services that exist already are handed over at start).
+ */
+export abstract class ServiceEndpointsController {
+  protected readonly queue: ControllerQueue;
+  protected readonly index: ServicePodIndex;
+  private readonly unsubscribers: Array<() => void> = [];
+
+  constructor(
+    protected readonly ctx: SimContext,
+    private readonly component: ComponentName,
+  ) {
+    this.index = new ServicePodIndex(ctx.store);
+    this.queue = new ControllerQueue(ctx.clock, ctx.timings.controllerReaction, (key) => this.syncService(key));
+  }
+
+  start(): void {
+    this.unsubscribers.push(informer(this.ctx, this.component, 'Service', (change) => this.onService(change)));
+    this.unsubscribers.push(informer(this.ctx, this.component, 'Pod', (change) => this.onPod(change), (pod) => this.index.hasServicesIn(pod.metadata?.namespace ?? 'default')));
+    for (const service of this.ctx.store.list<ServiceObject>('Service').items) this.onService({ type: 'ADDED', kind: 'Service', object: service, resourceVersion: 0 });
+  }
+
+  stop(): void {
+    for (const unsubscribe of this.unsubscribers.splice(0)) unsubscribe();
+  }
+
+  protected abstract onService(change: StoreChange): void;
+  protected abstract onPod(change: StoreChange): void;
+  abstract syncService(key: string): void;
+}
+
+/** A write that fails because the world moved (object gone, changed meanwhile) is dropped: the next change syncs again. */
+export function unlessGoneOrChanged(write: () => void): void {
+  try {
+    write();
+  } catch (error) {
+    if (!(error instanceof ApiError) || (error.code !== 404 && error.code !== 409)) throw error;
   }
 }

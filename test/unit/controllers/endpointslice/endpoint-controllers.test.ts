@@ -4,7 +4,7 @@ import { VirtualClock } from '../../../../src/sim/clock';
 import { defaultTimings, type SimContext } from '../../../../src/sim/context';
 import { EndpointsController, type EndpointsObject } from '../../../../src/sim/controllers/endpoint/endpoints-controller';
 import { EndpointSliceController } from '../../../../src/sim/controllers/endpointslice/endpointslice-controller';
-import type { EndpointSliceObject, PodObject } from '../../../../src/sim/controllers/endpointslice/service-types';
+import type { EndpointSliceObject } from '../../../../src/sim/controllers/endpointslice/service-types';
 import { GarbageCollector } from '../../../../src/sim/controllers/garbage-collector';
 import { MemoryStore } from '../../../../src/sim/store/store';
 
