@@ -38,56 +38,82 @@ function ipValue(ip: string): number {
   return ip.split('.').reduce((value, part) => value * 256 + Number(part), 0);
 }
 
-/** Each pod's address with the ports it resolves, grouped into subsets by identical port lists. */
-export function endpointSubsets(service: ServiceObject, pods: readonly PodObject[]): { subsets: EndpointSubset[]; truncated: boolean } {
-  const publishNotReady = !!service.spec?.publishNotReadyAddresses;
-  const servicePorts = service.spec?.ports ?? [];
-  const groups = new Map<string, { ports: EndpointPort[]; ready: EndpointAddress[]; notReady: EndpointAddress[] }>();
-  let total = 0;
-  for (const pod of pods) {
-    if (!shouldPodBeInEndpoints(pod, publishNotReady)) continue;
-    const address: EndpointAddress = { ip: pod.status?.podIP ?? pod.status?.podIPs?.[0]?.ip ?? '' } as EndpointAddress;
-    const hostname = endpointHostname(pod, service.metadata?.name ?? '');
-    if (hostname) address.hostname = hostname;
-    if (pod.spec?.nodeName) address.nodeName = pod.spec.nodeName;
-    address.targetRef = podReference(pod);
-    const ports: EndpointPort[] = [];
-    for (const servicePort of servicePorts) {
-      const port = findPort(pod, servicePort);
-      if (port === undefined) continue;
-      const endpointPort: EndpointPort = { name: servicePort.name || undefined, port, protocol: servicePort.protocol ?? 'TCP' };
-      if (!endpointPort.name) delete endpointPort.name;
-      if (servicePort.appProtocol) endpointPort.appProtocol = servicePort.appProtocol;
-      ports.push(endpointPort);
-    }
-    // A headless Service without ports still lists its pods; any other pod with no port is not an endpoint.
-    if (ports.length === 0 && !(servicePorts.length === 0 && isHeadless(service))) continue;
-    const key = portsKey(ports);
-    let group = groups.get(key);
-    if (!group) groups.set(key, (group = { ports, ready: [], notReady: [] }));
-    if (total >= MAX_CAPACITY) return { subsets: toSubsets(groups), truncated: true };
-    total++;
-    if (publishNotReady || isPodReady(pod)) group.ready.push(address);
-    else group.notReady.push(address);
-  }
-  return { subsets: toSubsets(groups), truncated: false };
+/** One pod's part of the Endpoints, kept between syncs so an unchanged pod costs nothing and its address object is shared by every version written. */
+interface PodEntry {
+  address: EndpointAddress;
+  ready: boolean;
+  ports: EndpointPort[];
+  key: string;
+  /** The IP as a number: subsets list addresses by IP. */
+  order: number;
 }
 
-function toSubsets(groups: Map<string, { ports: EndpointPort[]; ready: EndpointAddress[]; notReady: EndpointAddress[] }>): EndpointSubset[] {
-  const byIP = (a: EndpointAddress, b: EndpointAddress): number => ipValue(a.ip) - ipValue(b.ip);
+/** The pod's address and the ports it resolves, or undefined when it is not an endpoint of the Service. */
+export function podEntry(service: ServiceObject, pod: PodObject): PodEntry | undefined {
+  const publishNotReady = !!service.spec?.publishNotReadyAddresses;
+  if (!shouldPodBeInEndpoints(pod, publishNotReady)) return undefined;
+  const servicePorts = service.spec?.ports ?? [];
+  const ports: EndpointPort[] = [];
+  for (const servicePort of servicePorts) {
+    const port = findPort(pod, servicePort);
+    if (port === undefined) continue;
+    const endpointPort = { port, protocol: servicePort.protocol ?? 'TCP' } as EndpointPort;
+    if (servicePort.name) endpointPort.name = servicePort.name;
+    if (servicePort.appProtocol) endpointPort.appProtocol = servicePort.appProtocol;
+    ports.push(endpointPort);
+  }
+  // A headless Service without ports still lists its pods; any other pod with no port is not an endpoint.
+  if (ports.length === 0 && !(servicePorts.length === 0 && isHeadless(service))) return undefined;
+  const ip = pod.status?.podIP ?? pod.status?.podIPs?.[0]?.ip ?? '';
+  const address: EndpointAddress = { ip } as EndpointAddress;
+  const hostname = endpointHostname(pod, service.metadata?.name ?? '');
+  if (hostname) address.hostname = hostname;
+  if (pod.spec?.nodeName) address.nodeName = pod.spec.nodeName;
+  address.targetRef = podReference(pod);
+  return { address, ready: publishNotReady || isPodReady(pod), ports, key: portsKey(ports), order: ipValue(ip) };
+}
+
+function sameEntry(a: PodEntry, b: PodEntry): boolean {
+  const x = a.address;
+  const y = b.address;
+  return a.ready === b.ready && a.key === b.key && x.ip === y.ip && x.hostname === y.hostname && x.nodeName === y.nodeName && x.targetRef.uid === y.targetRef.uid;
+}
+
+/** The entries grouped into subsets by identical port lists (`RepackSubsets`), addresses by IP; at most 1,000 addresses. */
+export function endpointSubsets(entries: Iterable<PodEntry>): { subsets: EndpointSubset[]; truncated: boolean } {
+  const groups = new Map<string, { ports: EndpointPort[]; ready: PodEntry[]; notReady: PodEntry[] }>();
+  let total = 0;
+  let truncated = false;
+  for (const entry of entries) {
+    if (total >= MAX_CAPACITY) {
+      truncated = true;
+      break;
+    }
+    total++;
+    let group = groups.get(entry.key);
+    if (!group) groups.set(entry.key, (group = { ports: entry.ports, ready: [], notReady: [] }));
+    (entry.ready ? group.ready : group.notReady).push(entry);
+  }
+  const byIP = (a: PodEntry, b: PodEntry): number => a.order - b.order;
+  // Entries mostly arrive in IP order already (pods get IPs in order on each node): sort only when not.
+  const sorted = (list: PodEntry[]): PodEntry[] => (list.every((entry, i) => i === 0 || list[i - 1].order <= entry.order) ? list : list.sort(byIP));
   const subsets: EndpointSubset[] = [];
   for (const group of groups.values()) {
-    if (group.ready.length === 0 && group.notReady.length === 0) continue;
     const subset: EndpointSubset = {};
-    if (group.ready.length > 0) subset.addresses = group.ready.sort(byIP);
-    if (group.notReady.length > 0) subset.notReadyAddresses = group.notReady.sort(byIP);
+    if (group.ready.length > 0) subset.addresses = sorted(group.ready).map((entry) => entry.address);
+    if (group.notReady.length > 0) subset.notReadyAddresses = sorted(group.notReady).map((entry) => entry.address);
     if (group.ports.length > 0) subset.ports = group.ports;
     subsets.push(subset);
   }
-  return subsets;
+  return { subsets, truncated };
 }
 
 export class EndpointsController extends ServiceEndpointsController {
+  /** Service key → pod name → its entry, as last written. */
+  private readonly entries = new Map<string, Map<string, PodEntry>>();
+  /** Service key → pods changed since its last sync. */
+  private readonly dirtyPods = new Map<string, Set<string>>();
+
   constructor(ctx: SimContext) {
     super(ctx, COMPONENT);
   }
@@ -96,13 +122,23 @@ export class EndpointsController extends ServiceEndpointsController {
     const service = change.object as ServiceObject;
     const namespace = service.metadata?.namespace ?? 'default';
     const name = service.metadata?.name ?? '';
+    const key = serviceKeyOf(namespace, name);
     if (change.type === 'DELETED') this.index.serviceDeleted(namespace, name);
     else this.index.serviceChanged(service);
-    if (change.type === 'DELETED' || selectorOf(service) || selectorOf(change.previous as ServiceObject | undefined)) this.queue.add(serviceKeyOf(namespace, name));
+    // A new or changed Service recomputes every pod's entry.
+    this.entries.delete(key);
+    this.dirtyPods.delete(key);
+    if (change.type === 'DELETED' || selectorOf(service) || selectorOf(change.previous as ServiceObject | undefined)) this.queue.add(key);
   }
 
   protected onPod(change: StoreChange): void {
-    for (const key of this.index.podChanged(change.object as PodObject, change.previous as PodObject | undefined, change.type === 'DELETED')) this.queue.add(key);
+    const name = change.object.metadata?.name ?? '';
+    for (const key of this.index.podChanged(change.object as PodObject, change.previous as PodObject | undefined, change.type === 'DELETED')) {
+      let dirty = this.dirtyPods.get(key);
+      if (!dirty) this.dirtyPods.set(key, (dirty = new Set()));
+      dirty.add(name);
+      this.queue.add(key);
+    }
   }
 
   /** `syncService`: write the Endpoints the Service's pods give, or delete them with the Service. */
@@ -116,29 +152,35 @@ export class EndpointsController extends ServiceEndpointsController {
       return;
     }
     if (!selectorOf(service)) return;
-    const pods: PodObject[] = [];
-    for (const podName of this.index.podsOf(namespace, name)) {
-      const pod = this.ctx.store.get<PodObject>('Pod', namespace, podName);
-      if (pod) pods.push(pod);
+    const dirty = this.dirtyPods.get(key);
+    this.dirtyPods.delete(key);
+    let entries = this.entries.get(key);
+    let changed = !entries || !existing;
+    if (!entries) {
+      entries = new Map();
+      this.entries.set(key, entries);
+      for (const podName of this.index.podsOf(namespace, name)) this.refreshEntry(service, namespace, podName, entries);
+    } else {
+      for (const podName of dirty ?? []) changed = this.refreshEntry(service, namespace, podName, entries) || changed;
     }
-    const { subsets, truncated } = endpointSubsets(service, pods);
+    if (!changed) return;
+    const { subsets, truncated } = endpointSubsets(entries.values());
     const labels: Record<string, string> = { ...service.metadata?.labels };
     if (isHeadless(service)) labels[HEADLESS_LABEL] = '';
-    const annotations: Record<string, string> | undefined = truncated ? { [OVER_CAPACITY_ANNOTATION]: 'truncated' } : undefined;
-    const apply = (object: EndpointsObject): void => {
-      const meta = (object.metadata ??= {});
-      meta.labels = Object.keys(labels).length > 0 ? labels : undefined;
-      meta.annotations = annotations;
-      if (subsets.length > 0) object.subsets = subsets;
-      else delete object.subsets;
-    };
-    if (!existing) {
-      const created: EndpointsObject = { metadata: { name, namespace } };
-      apply(created);
-      unlessGoneOrChanged(() => this.ctx.store.create('Endpoints', created, { fieldManager: COMPONENT }));
-    } else {
-      unlessGoneOrChanged(() => this.ctx.store.mutate<EndpointsObject>('Endpoints', namespace, name, apply, { fieldManager: COMPONENT }));
-    }
+    const metadata: EndpointsObject['metadata'] = { ...existing?.metadata, name, namespace, labels: Object.keys(labels).length > 0 ? labels : undefined, annotations: truncated ? { [OVER_CAPACITY_ANNOTATION]: 'truncated' } : undefined };
+    const object: EndpointsObject = { metadata };
+    if (subsets.length > 0) object.subsets = subsets;
+    unlessGoneOrChanged(() => (existing ? this.ctx.store.update('Endpoints', object, { fieldManager: COMPONENT }) : this.ctx.store.create('Endpoints', object, { fieldManager: COMPONENT })));
   }
 
+  /** Recompute one pod's entry; returns whether it changed. */
+  private refreshEntry(service: ServiceObject, namespace: string, podName: string, entries: Map<string, PodEntry>): boolean {
+    const pod = this.index.podsOf(namespace, service.metadata?.name ?? '').has(podName) ? this.ctx.store.get<PodObject>('Pod', namespace, podName) : undefined;
+    const next = pod ? podEntry(service, pod) : undefined;
+    const previous = entries.get(podName);
+    if (!next) return entries.delete(podName);
+    if (previous && sameEntry(previous, next)) return false;
+    entries.set(podName, next);
+    return true;
+  }
 }

@@ -116,9 +116,16 @@ export class EndpointSliceController extends ServiceEndpointsController {
       return;
     }
     const states: SliceState[] = stored.map((slice) => ({ stored: slice, ports: slice.ports, key: portsKey(slice.ports), endpoints: slice.endpoints ?? [], changed: false }));
+    // Where the candidates' endpoints are now: every endpoint on a full sync, else only the changed pods' (a lookup per endpoint, no copy).
     const located = new Map<string, { state: SliceState; endpoint: SliceEndpoint }>();
-    for (const state of states) for (const endpoint of state.endpoints) located.set(endpoint.targetRef.name ?? '', { state, endpoint });
-    const candidates = full ? new Set([...this.index.podsOf(namespace, name), ...located.keys()]) : (dirty ?? new Set<string>());
+    const changedPods = dirty ?? new Set<string>();
+    for (const state of states) {
+      for (const endpoint of state.endpoints) {
+        const podName = endpoint.targetRef.name ?? '';
+        if (full || changedPods.has(podName)) located.set(podName, { state, endpoint });
+      }
+    }
+    const candidates = full ? new Set([...this.index.podsOf(namespace, name), ...located.keys()]) : changedPods;
     const placing: DesiredEndpoint[] = [];
     for (const podName of candidates) {
       const desired = this.desiredEndpoint(service, namespace, podName);
