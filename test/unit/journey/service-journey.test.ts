@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import type { KubeObject } from '../../../src/core/k8s';
 import { connectTracer } from '../../../src/cli/trace';
 import { JourneyTracer } from '../../../src/core/journey/tracer';
+import { journeySummary } from '../../../src/core/explain/lens';
 import type { Journey, ObjectJourney } from '../../../src/core/journey/types';
 import { Simulator } from '../../../src/sim/simulator';
 
@@ -67,6 +68,7 @@ describe('Service journeys', () => {
     }
     // The Service completes when kube-proxy programmed the last pod, after every pod was Ready.
     assert.ok((hello.completedAt ?? 0) >= (web.completedAt ?? Infinity));
+    assert.match(journeySummary(hello), /^2 endpoints · \d/);
   });
 
   it('says "no endpoints" for a selector no pod matches, and settles without completing', () => {
@@ -77,6 +79,7 @@ describe('Service journeys', () => {
     assert.deepEqual(tracer.progress(ids[1]), { done: false, stuck: true, settled: true });
     assert.equal(typo.stuckObjects[0]?.stuck.reason, 'NoEndpoints');
     assert.equal(typo.stuckObjects[0]?.stuck.message, 'no endpoints: no pod matches selector app=helo');
+    assert.equal(journeySummary(typo), '0 endpoints · stuck: NoEndpoints');
     assert.equal(journeys()[0].status, 'complete');
   });
 
