@@ -58,8 +58,9 @@ export function serviceStatus(record: ObjectRecord): StatusResult {
   }
   const everySelectedReady = ready.size > 0 && notReady === 0 && [...(trace?.selected ?? [])].every((pod) => ready.has(pod));
   if (!everySelectedReady) return { status: 'progressing', own: false };
-  // kube-proxy programs no rules for a headless Service: DNS answers with the pods.
-  if (service.clusterIP === 'None' || !trace?.proxyVisible) return { status: 'complete', own: false };
+  // kube-proxy programs no rules for a headless Service: DNS answers with the pods. A Service that
+  // existed before its journey began may have been programmed before the tracer watched.
+  if (service.clusterIP === 'None' || !trace?.proxyVisible || (trace.programmed === undefined && record.preexisting)) return { status: 'complete', own: false };
   const programmed = trace.programmed ?? [];
   const programmedAll = programmed.length === ready.size && programmed.every((pod) => ready.has(pod));
   return { status: programmedAll ? 'complete' : 'progressing', own: false };

@@ -773,7 +773,7 @@ export class JourneyTracer {
     const phase = read.str(read.record(pod.status)?.phase);
     const live = type !== 'DELETED' && phase !== 'Succeeded' && phase !== 'Failed' && !pod.metadata?.deletionTimestamp;
     for (const service of services) {
-      if (service.deleted) continue;
+      if (service.deleted || service.journey.superseded) continue;
       const selector = service.digest?.kind === 'Service' ? service.digest.service?.selector : undefined;
       const trace = service.service;
       if (!trace) continue;
@@ -936,6 +936,12 @@ export class JourneyTracer {
     for (const r of all) {
       if (r.deleted || !r.digest) continue;
       this.seed(r.kind, r.digest, journey);
+    }
+    // What was seen of a Service beyond its object (selected pods, kube-proxy's last sync) is not in its digest: carry it.
+    const next = journey.rootRecord;
+    if (root.service && next?.service) {
+      next.service = { ...root.service, selected: new Set(root.service.selected) };
+      this.refresh(next, journey.appliedAt);
     }
   }
 

@@ -93,3 +93,21 @@ describe('Service journeys', () => {
     assert.equal(alias.tree?.stages.find((stage) => stage.kind === 'ipAllocated')?.title, 'ExternalName db.example.com: a DNS alias, no ClusterIP and no endpoints');
   });
 });
+
+describe('a re-applied Service', () => {
+  it('keeps what kube-proxy programmed, so the new journey completes without a new sync', () => {
+    const simulator = new Simulator({ nodes: 2, seed: 4 });
+    const tracer = new JourneyTracer();
+    connectTracer(simulator, tracer);
+    simulator.apply(deployment('hello', 1));
+    const manifest = service('hello', { selector: { app: 'hello' } });
+    simulator.apply(manifest);
+    const first = tracer.begin({ kind: 'Service', namespace: 'default', name: 'hello' }, simulator.clock.now());
+    assert.equal(simulator.runUntil(() => tracer.progress(first)?.done === true, 60_000), 'done');
+    simulator.runUntil(() => false, 5_000);
+    assert.equal(simulator.apply(manifest).action, 'unchanged');
+    const second = tracer.begin({ kind: 'Service', namespace: 'default', name: 'hello' }, simulator.clock.now());
+    assert.equal(tracer.journey(second)?.status, 'complete');
+    assert.equal(tracer.journey(second)?.tree?.service?.programmedEndpoints, 1);
+  });
+});
