@@ -29,7 +29,7 @@ export interface ManifestNode {
   readonly manifestKey: string;
 }
 
-/** A document of an applied manifest that has no journey (a Service, a ConfigMap, or one that failed). */
+/** A document of an applied manifest that has no journey (a ConfigMap, a Secret, or one that failed). */
 export interface AppliedNode {
   readonly type: 'applied';
   readonly id: string;
