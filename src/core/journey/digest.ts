@@ -80,6 +80,8 @@ export interface PodDigest extends CommonDigest {
   containers: ContainerDigest[];
   /** Containers in the spec (statuses may be missing early on). */
   specContainers: { name: string; image?: string }[];
+  /** The pod's labels, the object's own (not copied): what a Service's selector is matched against. */
+  labels?: Readonly<Record<string, string>>;
 }
 
 /** A StatefulSet's own fields. */
@@ -374,6 +376,7 @@ export function digestPod(object: KubeObject): PodDigest | undefined {
     conditions: conditions(status),
     containers,
     specContainers,
+    labels: record(record(object.metadata)?.labels) as Record<string, string> | undefined,
   };
 }
 

@@ -9,6 +9,7 @@
 import { selectorText } from './derive-service';
 import { stageOf, type ObjectRecord } from './records';
 import type { StatusResult } from './status';
+import type { StuckDetail } from './types';
 import { refOf } from './status';
 
 /** What the tracer knows of a Service beyond its object. */
@@ -20,6 +21,8 @@ export interface ServiceTrace {
   /** The endpoints kube-proxy last programmed, sorted; absent: never programmed. */
   programmed?: readonly string[];
   programmedNodes?: number;
+  /** Selected pods that are stuck or failed, by name: why the Service cannot get them as endpoints. */
+  podProblems: Map<string, StuckDetail>;
 }
 
 export const NO_ENDPOINTS = 'NoEndpoints';
@@ -57,7 +60,12 @@ export function serviceStatus(record: ObjectRecord): StatusResult {
     };
   }
   const everySelectedReady = ready.size > 0 && notReady === 0 && [...(trace?.selected ?? [])].every((pod) => ready.has(pod));
-  if (!everySelectedReady) return { status: 'progressing', own: false };
+  if (!everySelectedReady) {
+    // A selected pod that cannot become ready keeps the Service from serving through it: say why.
+    const [pod, problem] = trace?.podProblems.entries().next().value ?? [];
+    if (pod && problem) return { status: 'stuck', own: true, stuck: { ...problem, message: `pod ${pod} is not ready: ${problem.message}`, object: refOf(record) } };
+    return { status: 'progressing', own: false };
+  }
   // kube-proxy programs no rules for a headless Service: DNS answers with the pods. A Service that
   // existed before its journey began may have been programmed before the tracer watched.
   if (service.clusterIP === 'None' || !trace?.proxyVisible || (trace.programmed === undefined && record.preexisting)) return { status: 'complete', own: false };

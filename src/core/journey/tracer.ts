@@ -376,10 +376,11 @@ export class JourneyTracer {
     this.byUid.set(record.uid, record);
     this.byKey.set(record.key, record);
     if (kind === 'Service') {
-      record.service = { selected: new Set(), proxyVisible: this.internalsSeen };
+      record.service = { selected: new Set(), proxyVisible: this.internalsSeen, podProblems: new Map() };
       let services = this.servicesByNamespace.get(record.namespace);
       if (!services) this.servicesByNamespace.set(record.namespace, (services = new Set()));
       services.add(record);
+      this.selectKnownPods(record, digest);
     }
     if (parent) {
       parent.children.push(record);
@@ -781,7 +782,43 @@ export class JourneyTracer {
       const before = trace.selected.has(name);
       if (matches === before) continue;
       if (matches) trace.selected.add(name);
-      else trace.selected.delete(name);
+      else {
+        trace.selected.delete(name);
+        trace.podProblems.delete(name);
+      }
+      this.refresh(service, this.changeTime);
+    }
+  }
+
+  /** The live pods the tracer already knows that a new Service's selector matches (pods applied before it). */
+  private selectKnownPods(service: ObjectRecord, digest: ObjectDigest): void {
+    const selector = digest.kind === 'Service' ? digest.service?.selector : undefined;
+    const trace = service.service;
+    if (!selector || !trace) return;
+    for (const pod of this.byKey.values()) {
+      if (pod.kind !== 'Pod' || pod.namespace !== service.namespace || pod.deleted || pod.digest?.kind !== 'Pod') continue;
+      const labels = pod.digest.labels ?? {};
+      const phase = pod.digest.phase;
+      if (phase === 'Succeeded' || phase === 'Failed' || pod.digest.deletionTimestamp) continue;
+      if (!Object.entries(selector).every(([key, value]) => labels[key] === value)) continue;
+      trace.selected.add(pod.name);
+      if (pod.status === 'stuck' || pod.status === 'failed') if (pod.stuck) trace.podProblems.set(pod.name, pod.stuck);
+    }
+  }
+
+  /** A selected pod's problem is its Services' too (they cannot route to it): keep theirs in step. */
+  private tellServices(pod: ObjectRecord): void {
+    const services = this.servicesByNamespace.get(pod.namespace);
+    if (!services) return;
+    const problem = pod.status === 'stuck' || pod.status === 'failed' ? pod.stuck : undefined;
+    for (const service of services) {
+      const trace = service.service;
+      if (!trace || service.deleted || service.journey.superseded) continue;
+      const before = trace.podProblems.get(pod.name);
+      const now = problem && trace.selected.has(pod.name) && !pod.deleted ? problem : undefined;
+      if (before === now) continue;
+      if (now) trace.podProblems.set(pod.name, now);
+      else trace.podProblems.delete(pod.name);
       this.refresh(service, this.changeTime);
     }
   }
@@ -832,6 +869,7 @@ export class JourneyTracer {
       if (r.kind === 'Pod') this.updatePod(r);
       r.snapshot = undefined;
     }
+    if (record.kind === 'Pod') this.tellServices(record);
     const root = journey.rootRecord;
     if (root && root.status !== 'complete') journey.sawIncomplete = true;
     // A re-applied object that was complete before the apply has not completed *this* journey yet.
@@ -940,7 +978,7 @@ export class JourneyTracer {
     // What was seen of a Service beyond its object (selected pods, kube-proxy's last sync) is not in its digest: carry it.
     const next = journey.rootRecord;
     if (root.service && next?.service) {
-      next.service = { ...root.service, selected: new Set(root.service.selected) };
+      next.service = { ...root.service, selected: new Set(root.service.selected), podProblems: new Map(root.service.podProblems) };
       this.refresh(next, journey.appliedAt);
     }
   }

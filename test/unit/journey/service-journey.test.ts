@@ -83,6 +83,25 @@ describe('Service journeys', () => {
     assert.equal(journeys()[0].status, 'complete');
   });
 
+  it('names the problem of a selected pod that cannot become ready', () => {
+    const stuckDeployment = deployment('hello', 1);
+    (stuckDeployment.spec as { template: { spec: Record<string, unknown> } }).template.spec.nodeSelector = { disktype: 'ssd' };
+    const simulator = new Simulator({ nodes: 2, seed: 4 });
+    const tracer = new JourneyTracer();
+    connectTracer(simulator, tracer);
+    // Both traced, as `trace` traces every document: the Service learns of the pod applied before it.
+    simulator.apply(stuckDeployment);
+    tracer.begin({ kind: 'Deployment', namespace: 'default', name: 'hello' }, simulator.clock.now());
+    simulator.runUntil(() => false, 100);
+    simulator.apply(service('hello', { selector: { app: 'hello' } }));
+    const id = tracer.begin({ kind: 'Service', namespace: 'default', name: 'hello' }, simulator.clock.now());
+    simulator.runUntil(() => tracer.progress(id)?.stuck === true, 30_000);
+    const stuck = tracer.journey(id)?.stuckObjects[0]?.stuck;
+    assert.equal(stuck?.reason, 'FailedScheduling');
+    assert.match(stuck?.message ?? '', /^pod hello-[a-z0-9]+-[a-z0-9]{5} is not ready: 0\/2 nodes are available: 2 node\(s\) didn't match Pod's node affinity\/selector\./);
+    assert.equal(tracer.progress(id)?.settled, false);
+  });
+
   it('completes a headless Service without kube-proxy, and an ExternalName Service at once', () => {
     const { journeys } = trace([deployment('db', 1), service('db', { clusterIP: 'None', selector: { app: 'db' } }), { apiVersion: 'v1', kind: 'Service', metadata: { name: 'alias', namespace: 'default' }, spec: { type: 'ExternalName', externalName: 'db.example.com' } }]);
     const [, headless, alias] = journeys();
