@@ -111,8 +111,6 @@ export function endpointSubsets(entries: Iterable<PodEntry>): { subsets: Endpoin
 export class EndpointsController extends ServiceEndpointsController {
   /** Service key → pod name → its entry, as last written. */
   private readonly entries = new Map<string, Map<string, PodEntry>>();
-  /** Service key → pods changed since its last sync. */
-  private readonly dirtyPods = new Map<string, Set<string>>();
 
   constructor(ctx: SimContext) {
     super(ctx, COMPONENT);
@@ -131,15 +129,6 @@ export class EndpointsController extends ServiceEndpointsController {
     if (change.type === 'DELETED' || selectorOf(service) || selectorOf(change.previous as ServiceObject | undefined)) this.queue.add(key);
   }
 
-  protected onPod(change: StoreChange): void {
-    const name = change.object.metadata?.name ?? '';
-    for (const key of this.index.podChanged(change.object as PodObject, change.previous as PodObject | undefined, change.type === 'DELETED')) {
-      let dirty = this.dirtyPods.get(key);
-      if (!dirty) this.dirtyPods.set(key, (dirty = new Set()));
-      dirty.add(name);
-      this.queue.add(key);
-    }
-  }
 
   /** `syncService`: write the Endpoints the Service's pods give, or delete them with the Service. */
   syncService(key: string): void {
@@ -152,8 +141,7 @@ export class EndpointsController extends ServiceEndpointsController {
       return;
     }
     if (!selectorOf(service)) return;
-    const dirty = this.dirtyPods.get(key);
-    this.dirtyPods.delete(key);
+    const dirty = this.takeDirtyPods(key);
     let entries = this.entries.get(key);
     let changed = !entries || !existing;
     if (!entries) {

@@ -65,8 +65,6 @@ export function sliceLabels(service: ServiceObject): Record<string, string> {
 }
 
 export class EndpointSliceController extends ServiceEndpointsController {
-  /** Service key → names of the pods whose endpoints may have changed since its last sync. */
-  private readonly dirtyPods = new Map<string, Set<string>>();
   /** Services to reconcile in full (new, changed, or their slices changed by someone else). */
   private readonly fullSync = new Set<string>();
 
@@ -90,23 +88,12 @@ export class EndpointSliceController extends ServiceEndpointsController {
     this.queue.add(key);
   }
 
-  protected onPod(change: StoreChange): void {
-    const pod = change.object as PodObject;
-    const name = pod.metadata?.name ?? '';
-    for (const key of this.index.podChanged(pod, change.previous as PodObject | undefined, change.type === 'DELETED')) {
-      let dirty = this.dirtyPods.get(key);
-      if (!dirty) this.dirtyPods.set(key, (dirty = new Set()));
-      dirty.add(name);
-      this.queue.add(key);
-    }
-  }
 
   /** `syncService`: reconcile the Service's slices with the endpoints its pods give. */
   syncService(key: string): void {
     const { namespace = 'default', name } = splitKey(key);
     const full = this.fullSync.delete(key);
-    const dirty = this.dirtyPods.get(key);
-    this.dirtyPods.delete(key);
+    const dirty = this.takeDirtyPods(key);
     const service = this.ctx.store.get<ServiceObject>('Service', namespace, name);
     if (!service) return;
     const uid = service.metadata?.uid ?? '';

@@ -92,6 +92,8 @@ export class ServicePodIndex {
 export abstract class ServiceEndpointsController {
   protected readonly queue: ControllerQueue;
   protected readonly index: ServicePodIndex;
+  /** Service key → names of the pods whose endpoints may have changed since its last sync. */
+  protected readonly dirtyPods = new Map<string, Set<string>>();
   private readonly unsubscribers: Array<() => void> = [];
 
   constructor(
@@ -112,8 +114,26 @@ export abstract class ServiceEndpointsController {
     for (const unsubscribe of this.unsubscribers.splice(0)) unsubscribe();
   }
 
+  /** A pod change marks the pod dirty for every Service that selected it before or selects it now. */
+  protected onPod(change: StoreChange): void {
+    const pod = change.object as PodObject;
+    const name = pod.metadata?.name ?? '';
+    for (const key of this.index.podChanged(pod, change.previous as PodObject | undefined, change.type === 'DELETED')) {
+      let dirty = this.dirtyPods.get(key);
+      if (!dirty) this.dirtyPods.set(key, (dirty = new Set()));
+      dirty.add(name);
+      this.queue.add(key);
+    }
+  }
+
+  /** The pods changed since the Service's last sync, forgotten as they are handed out. */
+  protected takeDirtyPods(key: string): Set<string> | undefined {
+    const dirty = this.dirtyPods.get(key);
+    this.dirtyPods.delete(key);
+    return dirty;
+  }
+
   protected abstract onService(change: StoreChange): void;
-  protected abstract onPod(change: StoreChange): void;
   abstract syncService(key: string): void;
 }
 
