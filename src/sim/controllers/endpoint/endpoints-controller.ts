@@ -95,8 +95,7 @@ export function endpointSubsets(entries: Iterable<PodEntry>): { subsets: Endpoin
     (entry.ready ? group.ready : group.notReady).push(entry);
   }
   const byIP = (a: PodEntry, b: PodEntry): number => a.order - b.order;
-  // Entries mostly arrive in IP order already (pods get IPs in order on each node): sort only when not.
-  const sorted = (list: PodEntry[]): PodEntry[] => (list.every((entry, i) => i === 0 || list[i - 1].order <= entry.order) ? list : list.sort(byIP));
+  const sorted = (list: PodEntry[]): PodEntry[] => list.sort(byIP);
   const subsets: EndpointSubset[] = [];
   for (const group of groups.values()) {
     const subset: EndpointSubset = {};
