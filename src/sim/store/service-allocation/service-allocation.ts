@@ -114,16 +114,18 @@ export class ServiceAllocation {
 
   /** Wraps `admission` so a Service is allocated on create and keeps its allocation on update. */
   guard(admission: Admission): Admission {
+    // Every argument is passed on as it came, whatever else the admission interface carries.
     return {
-      applyDefaults: (kind, object, old) => {
-        admission.applyDefaults(kind, object, old);
+      applyDefaults: (...args: Parameters<Admission['applyDefaults']>) => {
+        admission.applyDefaults(...args);
+        const [kind, object, old] = args;
         if (kind === 'Service' && old) this.allocateUpdate(object as ServiceObject, old as ServiceObject);
       },
       prepareForCreate: (kind: ResourceKind, object: KubeObject) => {
         admission.prepareForCreate?.(kind, object);
         if (kind === 'Service') this.allocateCreate(object as ServiceObject);
       },
-      validate: (kind, object, old) => admission.validate(kind, object, old),
+      validate: (...args: Parameters<Admission['validate']>) => admission.validate(...args),
     };
   }
 
