@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --runs N] [--only 1000x10000|daemonset5000|job10000|activation] [--trace]`: runs each scenario N
+ * `npm run bench [-- --runs N] [--only 1000x10000|daemonset5000|job10000|activation] [--trace] [--services]`: runs each scenario N
  * times, each in a fresh process, and prints the medians of pods/s (apply → all pods Running, wall
  * clock), CPU time (steadier than wall time on a shared machine) and peak resident memory, with
  * the machine it ran on; then the extension's activation cost (bench/activation.ts).
@@ -53,7 +53,7 @@ const SCENARIOS: Scenario[] = [
  */
 const SCENARIO_BUNDLE = 'dist/bench-scenario.js';
 
-const { values } = parseArgs({ options: { runs: { type: 'string' }, only: { type: 'string' }, trace: { type: 'boolean' } } });
+const { values } = parseArgs({ options: { runs: { type: 'string' }, only: { type: 'string' }, trace: { type: 'boolean' }, services: { type: 'boolean' } } });
 const runs = Number(values.runs ?? 3);
 /** Activation takes tens of milliseconds: more runs for a steady median. */
 const ACTIVATION_RUNS = 21;
@@ -66,12 +66,12 @@ if (scenarios.length === 0 && !activation) {
 
 if (scenarios.length > 0) buildSync({ entryPoints: ['bench/scenario.ts'], bundle: true, platform: 'node', format: 'cjs', target: 'node20', outfile: SCENARIO_BUNDLE, logLevel: 'warning' });
 process.stdout.write(`machine: ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}\n`);
-if (scenarios.length > 0) process.stdout.write(`runs per scenario: ${runs}${values.trace ? ', journey tracer attached' : ''}\n\n`);
+if (scenarios.length > 0) process.stdout.write(`runs per scenario: ${runs}${values.trace ? ', journey tracer attached' : ''}${values.services ? ', one Service per Deployment' : ''}\n\n`);
 if (scenarios.length > 0) process.stdout.write(`${'scenario'.padEnd(22)}${'pods/s (median)'.padStart(16)}${'wall s'.padStart(9)}${'cpu s'.padStart(8)}${'peak RSS MiB'.padStart(14)}${'simulated s'.padStart(13)}   all runs (pods/s)\n`);
 for (const { name, label, nodes, pods, workload } of scenarios) {
   const results: RunResult[] = [];
   for (let i = 0; i < runs; i++) {
-    const args = ['--max-old-space-size=4096', SCENARIO_BUNDLE, String(nodes), String(pods), ...(values.trace ? ['--trace'] : []), ...(workload ? [`--${workload}`] : [])];
+    const args = ['--max-old-space-size=4096', SCENARIO_BUNDLE, String(nodes), String(pods), ...(values.trace ? ['--trace'] : []), ...(values.services && !workload ? ['--services'] : []), ...(workload ? [`--${workload}`] : [])];
     const output = execFileSync(process.execPath, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 1 << 20 });
     const result = JSON.parse(output.trim().split('\n').pop()!) as RunResult;
     if (result.outcome !== 'done') process.stderr.write(`warning: ${name} run ${i + 1} ended with ${result.outcome}\n`);

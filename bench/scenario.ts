@@ -1,10 +1,12 @@
 /**
  * One benchmark run, in its own process so peak memory is this run's alone:
- * `node --import tsx bench/scenario.ts <nodes> <pods> [--trace] [--daemonset|--job]` prints one JSON line.
+ * `node --import tsx bench/scenario.ts <nodes> <pods> [--trace] [--services] [--daemonset|--job]` prints one JSON line.
  * Pods come from Deployments of at most 3,000 replicas, each in its own namespace (the
  * Kubernetes scalability threshold is 3,000 pods per namespace); with `--daemonset`, from one
  * DaemonSet (a pod per node), done when its status says every desired pod is ready; with `--job`,
- * from one Job of <pods> completions, 500 pods at a time, done when the Job is Complete.
+ * from one Job of <pods> completions, 500 pods at a time, done when the Job is Complete. With
+ * `--services`, each Deployment has a Service selecting its pods, and the run is done when
+ * kube-proxy programmed every pod as an endpoint too (3,000 endpoints, 30 EndpointSlices each).
  */
 import { readFileSync } from 'node:fs';
 import { Simulator } from '../src/sim/simulator';
@@ -82,6 +84,8 @@ function main(): void {
   const trace = process.argv.includes('--trace');
   const daemon = process.argv.includes('--daemonset');
   const batch = process.argv.includes('--job');
+  const services = process.argv.includes('--services');
+  const serviceNames: { namespace: string; name: string; replicas: number }[] = [];
   const setupStart = performance.now();
   const simulator = new Simulator({ nodes, seed: 1, detail: 'lean', historyPerKind: 10_000 });
   let tracer: JourneyTracer | undefined;
@@ -112,9 +116,14 @@ function main(): void {
     const namespace = `bench-${i}`;
     simulator.store.create('Namespace', { metadata: { name: namespace } });
     simulator.apply(deployment(`app-${i}`, namespace, replicas));
+    if (services) {
+      simulator.apply({ apiVersion: 'v1', kind: 'Service', metadata: { name: `app-${i}`, namespace }, spec: { selector: { app: `app-${i}` }, ports: [{ port: 80, protocol: 'TCP' }] } });
+      serviceNames.push({ namespace, name: `app-${i}`, replicas });
+    }
     tracer?.begin({ kind: 'Deployment', namespace, name: `app-${i}` }, simulator.clock.now());
   }
-  const done = daemon ? () => daemonSetReady(simulator, 'node-agent', nodes) : batch ? () => jobComplete(simulator, 'batch-work') : () => running >= pods;
+  const programmed = (): boolean => serviceNames.every(({ namespace, name, replicas }) => simulator.components.kubeProxies.endpointsOf(namespace, name)?.length === replicas);
+  const done = daemon ? () => daemonSetReady(simulator, 'node-agent', nodes) : batch ? () => jobComplete(simulator, 'batch-work') : () => running >= pods && programmed();
   const outcome = simulator.runUntil(done, 3_600_000);
   const wallMs = performance.now() - start;
   const cpu = process.cpuUsage(cpuStart);

@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import type { Writable } from 'node:stream';
 import { parseManifest, lineOfField, type ParsedManifest } from '../core/manifest';
 import { JourneyTracer } from '../core/journey/tracer';
+import { NO_ENDPOINTS } from '../core/journey/service-status';
 import { renderJourneys } from '../core/journey/render-text';
 import type { Journey } from '../core/journey/types';
 import type { KubeObject, ResourceKind } from '../core/k8s';
@@ -139,7 +140,7 @@ export function finishTrace(report: TraceReport): number {
     for (const journey of unfinished) {
       const reason = journey.stuckObjects[0];
       const why = reason ? `${reason.ref.kind.toLowerCase()}/${reason.ref.name}: ${reason.stuck.reason}: ${reason.stuck.message}` : `still ${journey.status}`;
-      const verdict = journey.done && journey.status === 'complete' ? 'became available but is not healthy' : `did not finish ${report.limit}`;
+      const verdict = journey.done && journey.status === 'complete' ? 'became available but is not healthy' : reason?.stuck.reason === NO_ENDPOINTS ? 'routes no traffic' : `did not finish ${report.limit}`;
       report.err.write(`kube-journey: ${journey.root.kind.toLowerCase()}/${journey.root.name} ${verdict}: ${why}\n`);
     }
     return 1;
@@ -182,7 +183,8 @@ export async function runTrace(options: TraceOptions): Promise<number> {
   }
   printResults(options.file, results, options.json, options.out, options.err);
 
-  const allDone = (): boolean => journeyIds.every((id) => tracer.progress(id)?.done === true);
+  // Done, or waiting for what no document brings (a Service no pod matches): once every journey is, nothing will change.
+  const allDone = (): boolean => journeyIds.every((id) => tracer.progress(id)?.settled === true);
   const anyStuck = (): boolean => journeyIds.some((id) => tracer.progress(id)?.stuck === true);
   // Past the pod budget a stuck journey waits for pods that will never be made: once every
   // journey finished or is stuck, say so instead of waiting for the timeout.

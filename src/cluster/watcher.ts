@@ -36,6 +36,8 @@ const COLLECTIONS: Record<WatchedKind, Collection> = {
   Job: { apiVersion: 'batch/v1', prefix: '/apis/batch/v1', resource: 'jobs', namespaced: true },
   ReplicationController: { apiVersion: 'v1', prefix: '/api/v1', resource: 'replicationcontrollers', namespaced: true },
   Pod: { apiVersion: 'v1', prefix: '/api/v1', resource: 'pods', namespaced: true },
+  Service: { apiVersion: 'v1', prefix: '/api/v1', resource: 'services', namespaced: true },
+  EndpointSlice: { apiVersion: 'discovery.k8s.io/v1', prefix: '/apis/discovery.k8s.io/v1', resource: 'endpointslices', namespaced: true },
   Event: { apiVersion: 'v1', prefix: '/api/v1', resource: 'events', namespaced: true },
   Node: { apiVersion: 'v1', prefix: '/api/v1', resource: 'nodes', namespaced: false },
   PersistentVolumeClaim: { apiVersion: 'v1', prefix: '/api/v1', resource: 'persistentvolumeclaims', namespaced: true },

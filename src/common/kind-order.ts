@@ -60,6 +60,10 @@ export function journeyGoal(kind: TraceableKind): string {
       return 'first Job Complete';
     case 'Pod':
       return 'Ready';
+    case 'Service':
+      return 'every selected pod serving';
+    case 'EndpointSlice':
+      return 'all endpoints ready';
     default:
       return 'all pods ready';
   }

@@ -3,7 +3,7 @@
  * to pods. One list, read by the tracer, the CLI, the extension, the hover and the protocol's
  * shape guards, so a kind added here is traced everywhere at once.
  */
-export const TRACEABLE_KIND_NAMES = ['Deployment', 'ReplicaSet', 'StatefulSet', 'DaemonSet', 'CronJob', 'Job', 'ReplicationController', 'Pod'] as const;
+export const TRACEABLE_KIND_NAMES = ['Deployment', 'ReplicaSet', 'StatefulSet', 'DaemonSet', 'CronJob', 'Job', 'ReplicationController', 'Pod', 'Service', 'EndpointSlice'] as const;
 
 export type TraceableKind = (typeof TRACEABLE_KIND_NAMES)[number];
 
@@ -23,6 +23,8 @@ export const TRACEABLE_API_VERSIONS: Readonly<Record<TraceableKind, string>> = {
   Job: 'batch/v1',
   ReplicationController: 'v1',
   Pod: 'v1',
+  Service: 'v1',
+  EndpointSlice: 'discovery.k8s.io/v1',
 };
 
 /** Which kinds may own (control) each traced kind: a pod's owner is one of its workloads, a Job's a CronJob. */
@@ -35,4 +37,6 @@ export const TRACEABLE_PARENTS: Readonly<Record<TraceableKind, readonly Traceabl
   Job: ['CronJob'],
   ReplicationController: [],
   Pod: ['ReplicaSet', 'StatefulSet', 'DaemonSet', 'Job', 'ReplicationController'],
+  Service: [],
+  EndpointSlice: ['Service'],
 };

@@ -28,6 +28,9 @@ export type ComponentName =
   | 'garbage-collector'
   | 'persistentvolume-controller'
   | 'local-path-provisioner'
+  | 'endpointslice-controller'
+  | 'endpoints-controller'
+  | 'kube-proxy'
   | 'default-scheduler'
   | 'kubelet'
   | 'container-runtime';
@@ -129,4 +132,23 @@ export interface AssumedRunning {
   resourceVersion: string;
 }
 
-export type InternalStep = EtcdWrite | WatchDelivery | SchedulingCycle | AssumedExit | AssumedRunning;
+/**
+ * kube-proxy wrote a Service's rules on the nodes (an iptables sync, pkg/proxy/iptables): the
+ * endpoints it now sends the Service's traffic to. One step stands for the kube-proxy of every
+ * node, which all see the same EndpointSlices and sync together.
+ */
+export interface ProxySync {
+  type: 'proxySync';
+  time: number;
+  component: 'kube-proxy';
+  /** The Service. */
+  object: ObjectRef;
+  /** Nodes whose kube-proxy programmed it. */
+  nodes: number;
+  /** The pods traffic now goes to (ready endpoints), by name in the Service's namespace. */
+  endpoints: string[];
+  /** The newest EndpointSlice resourceVersion the rules were computed from. */
+  resourceVersion: string;
+}
+
+export type InternalStep = EtcdWrite | WatchDelivery | SchedulingCycle | AssumedExit | AssumedRunning | ProxySync;

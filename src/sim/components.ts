@@ -19,6 +19,9 @@ import { KubeletFleet } from './kubelet/fleet';
 import { makeNodes, type NodeOptions } from './nodes';
 import { ServiceAccountsController } from './controllers/serviceaccount/serviceaccounts-controller';
 import { ResourceQuotaController } from './controllers/resourcequota/resource-quota-controller';
+import { EndpointSliceController } from './controllers/endpointslice/endpointslice-controller';
+import { EndpointsController } from './controllers/endpoint/endpoints-controller';
+import { KubeProxyFleet } from './proxy/kube-proxy';
 
 export interface ComponentOptions {
   nodes: number;
@@ -46,6 +49,9 @@ export interface Components {
   kubelets: KubeletFleet;
   serviceAccounts: ServiceAccountsController;
   resourceQuotas: ResourceQuotaController;
+  endpointSlices: EndpointSliceController;
+  endpoints: EndpointsController;
+  kubeProxies: KubeProxyFleet;
   stop(): void;
 }
 
@@ -80,6 +86,13 @@ export function startComponents(ctx: SimContext, options: ComponentOptions): Com
   persistentVolumes.start();
   localPathProvisioner.start();
   storageProtection.start();
+  const endpointSlices = new EndpointSliceController(ctx);
+  const endpoints = new EndpointsController(ctx);
+  const kubeProxies = new KubeProxyFleet(ctx);
+  garbageCollector.start();
+  endpointSlices.start();
+  endpoints.start();
+  kubeProxies.start();
   kubelets.start();
   scheduler.start();
   replicaSets.start();
@@ -110,9 +123,15 @@ export function startComponents(ctx: SimContext, options: ComponentOptions): Com
     kubelets,
     serviceAccounts,
     resourceQuotas,
+    endpointSlices,
+    endpoints,
+    kubeProxies,
     stop() {
       serviceAccounts.stop();
       resourceQuotas.stop();
+      endpointSlices.stop();
+      endpoints.stop();
+      kubeProxies.stop();
       deployments.stop();
       jobs.stop();
       cronJobs.stop();

@@ -20,6 +20,9 @@ import { applyObject, type ApplyResult } from './apply';
 import { runUntil, type RunGuard, type RunOutcome } from './driver';
 import { startComponents, type Components } from './components';
 import { AdmissionChain } from './admission/chain';
+import { ServiceAllocation } from './store/service-allocation/service-allocation';
+import { createBootstrapServices } from './bootstrap-services';
+import { SeededRandom } from './clock';
 
 export interface SimulatorOptions {
   /** Worker nodes (default 3). */
@@ -53,6 +56,7 @@ export class Simulator {
   readonly context: SimContext;
   readonly components: Components;
   readonly podBudget: PodBudget;
+  readonly serviceAllocation: ServiceAllocation;
 
   constructor(readonly options: SimulatorOptions = {}) {
     const lean = options.detail === 'lean';
@@ -62,15 +66,19 @@ export class Simulator {
     // The API server's own steps (defaults, DefaultStorageClass, in-use protection, validation), then the admission plugins.
     const base = withStorageObjectInUseProtection(withDefaultStorageClass({ ...apiServerAdmission, prepareForCreate }, () => this.store));
     const chain = options.admission ? undefined : new AdmissionChain(base);
-    const admission = this.podBudget.guard(options.admission ?? chain!);
+    // Its own random source, so a Service's IP takes nothing from the names and uids of a run.
+    this.serviceAllocation = new ServiceAllocation(new SeededRandom((options.seed ?? 1) ^ 0x5e41ce));
+    const admission = this.podBudget.guard(this.serviceAllocation.guard(options.admission ?? chain!));
     this.store = new MemoryStore({ clock: this.clock, internals: this.internals, admission, historyPerKind: options.historyPerKind });
     chain?.attach(this.store);
     this.podBudget.track(this.store);
+    this.serviceAllocation.track(this.store);
     this.events = new StoreEventRecorder(this.store, this.clock);
     this.context = { store: this.store, clock: this.clock, events: this.events, internals: this.internals, timings: { ...defaultTimings, ...options.timings } };
     for (const name of ['default', 'kube-system', 'kube-public', 'kube-node-lease']) {
       this.store.create('Namespace', { metadata: { name } }, { fieldManager: 'kube-apiserver' });
     }
+    createBootstrapServices(this.store);
     this.components = startComponents(this.context, { nodes: options.nodes ?? 3, lean });
   }
 

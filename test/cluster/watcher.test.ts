@@ -65,6 +65,8 @@ describe('cluster ClusterWatcher', () => {
       `/api/v1/namespaces/${ns}/persistentvolumeclaims`,
       `/api/v1/namespaces/${ns}/pods`,
       `/api/v1/namespaces/${ns}/replicationcontrollers`,
+      `/api/v1/namespaces/${ns}/services`,
+      `/apis/discovery.k8s.io/v1/namespaces/${ns}/endpointslices`,
       `/apis/apps/v1/namespaces/${ns}/daemonsets`,
       `/apis/apps/v1/namespaces/${ns}/deployments`,
       `/apis/apps/v1/namespaces/${ns}/replicasets`,

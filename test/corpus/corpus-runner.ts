@@ -91,7 +91,9 @@ export function classifyTrace(exitCode: number, out: string, err: string): Simul
   if (refusal) return { outcome: 'refused', reason: refusal.error ?? '', restarts, exitCode };
   const failed = report.journeys.find((journey) => journey.status === 'failed');
   if (failed) return { outcome: 'failed', reason: journeyReason(failed), restarts, exitCode };
-  const unfinished = report.journeys.find((journey) => !journey.done || journey.status !== 'complete' || journey.stuck);
+  const isUnfinished = (journey: Journey): boolean => !journey.done || journey.status !== 'complete' || journey.stuck;
+  // The journey that names a problem first: a Service waiting for a StatefulSet's stuck pods only says it is in progress.
+  const unfinished = report.journeys.find((journey) => isUnfinished(journey) && journey.stuckObjects.length > 0) ?? report.journeys.find(isUnfinished);
   if (unfinished) {
     const outcome = unfinished.stuckObjects.some((entry) => entry.status === 'failed') ? 'failed' : 'stuck';
     return { outcome, reason: journeyReason(unfinished), restarts, exitCode };

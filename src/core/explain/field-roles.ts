@@ -35,7 +35,7 @@ export interface FieldRole {
  * (`workload`), or a pod spec (wherever it sits). `Job` rules also cover a CronJob's
  * `spec.jobTemplate`, the Job every run copies.
  */
-type Scope = 'object' | 'Deployment' | 'ReplicaSet' | 'StatefulSet' | 'DaemonSet' | 'Job' | 'CronJob' | 'ReplicationController' | 'workload' | 'podSpec' | 'PodOnly';
+type Scope = 'object' | 'Deployment' | 'ReplicaSet' | 'StatefulSet' | 'DaemonSet' | 'Job' | 'CronJob' | 'ReplicationController' | 'Service' | 'workload' | 'podSpec' | 'PodOnly';
 
 interface RoleRule {
   scope: Scope;
@@ -45,6 +45,41 @@ interface RoleRule {
 }
 
 const RULES: readonly RoleRule[] = [
+  {
+    scope: 'Service',
+    path: 'spec.selector',
+    role: { component: 'endpointslice-controller', stage: 'controllers', effect: 'Every pod of the namespace whose labels match becomes an endpoint in the Service\'s EndpointSlices (and its Endpoints), ready once the pod is Ready. A selector no pod matches leaves the Service with no endpoints; without a selector the endpoints are yours to write.' },
+  },
+  {
+    scope: 'Service',
+    path: 'spec.type',
+    role: { component: 'kube-apiserver', stage: 'admission', effect: 'ClusterIP gets a virtual IP from the service range (10.96.0.0/12 on kind); NodePort and LoadBalancer also get a port in 30000–32767 on every node; a LoadBalancer waits for a cloud provider for its external IP (`<pending>` on kind); ExternalName gets no IP, only a DNS alias.' },
+  },
+  {
+    scope: 'Service',
+    path: 'spec.clusterIP',
+    role: { component: 'kube-apiserver', stage: 'admission', effect: 'Allocated from the service range when unset; a chosen IP must be in that range and free (`provided IP is already allocated`). `None` makes the Service headless: no virtual IP and no kube-proxy rules, DNS answers with the pods\' own IPs.' },
+  },
+  {
+    scope: 'Service',
+    path: 'spec.ports[].nodePort',
+    role: { component: 'kube-apiserver', stage: 'admission', effect: 'Allocated from 30000–32767 when unset (NodePort and LoadBalancer Services); a chosen port must be in that range and free (`provided port is already allocated`).' },
+  },
+  {
+    scope: 'Service',
+    path: 'spec.ports[].targetPort',
+    role: { component: 'endpointslice-controller', stage: 'controllers', effect: 'Resolved on each pod: a number as it is, a name looked up among the pod\'s container ports of the same protocol. A pod without that named port gets no port for it in the EndpointSlice.' },
+  },
+  {
+    scope: 'Service',
+    path: 'spec.ports',
+    role: { component: 'kube-proxy', stage: 'kubelet', effect: 'kube-proxy on every node writes rules sending the Service\'s IP and port to the endpoints\' ports, at most a second after the EndpointSlices change.' },
+  },
+  {
+    scope: 'Service',
+    path: 'spec.publishNotReadyAddresses',
+    role: { component: 'endpointslice-controller', stage: 'controllers', effect: 'Lists pods as ready endpoints before they are Ready (and while terminating), so DNS and traffic reach them early, as StatefulSet peers discovering each other need.' },
+  },
   {
     scope: 'object',
     path: 'apiVersion',
@@ -594,6 +629,7 @@ function scopedPath(scope: Scope, kind: string, path: readonly string[]): readon
     case 'DaemonSet':
     case 'CronJob':
     case 'ReplicationController':
+    case 'Service':
       return kind === scope ? path : undefined;
     case 'workload':
       return kind === 'Deployment' || kind === 'ReplicaSet' ? path : undefined;

@@ -36,7 +36,9 @@ export interface DocumentLens {
 export function journeySummary(journey: Journey): string {
   if (journey.root.kind === 'Job') return jobSummary(journey, humanDuration);
   if (journey.root.kind === 'CronJob') return cronJobSummary(journey, humanDuration);
-  const ready = `${journey.counts.ready}/${journey.counts.desired} ready`;
+  const service = journey.root.kind === 'Service' ? journey.tree?.service : undefined;
+  // A Service counts endpoints, not pods of its own.
+  const ready = service ? `${service.readyEndpoints} endpoint${service.readyEndpoints === 1 ? '' : 's'}` : `${journey.counts.ready}/${journey.counts.desired} ready`;
   switch (journey.status) {
     case 'complete':
       return journey.totalDurationMs !== undefined ? `${ready} · ${humanDuration(journey.totalDurationMs)}` : ready;
@@ -63,6 +65,8 @@ const SUMMARY_TOOLTIPS: Readonly<Record<TraceableKind, string>> = {
   Job: 'How the Job ended · time from apply to Complete',
   CronJob: 'Its latest Job · time from apply to the first Job Complete',
   Pod: 'Whether the pod is Ready · time from apply to Ready',
+  Service: 'Ready endpoints programmed by kube-proxy · time from apply to every selected pod serving',
+  EndpointSlice: 'Ready endpoints of the slice',
 };
 
 /** Lenses for every Kubernetes document of the file; none for other YAML. */

@@ -10,6 +10,8 @@ export const CONTROLLER_OF: Readonly<Record<WorkloadKind, Component>> = {
   CronJob: 'cronjob-controller',
   Job: 'job-controller',
   ReplicationController: 'replication-controller',
+  Service: 'endpointslice-controller',
+  EndpointSlice: 'endpointslice-controller',
 };
 
 /** The controller of a kind that may or may not be a workload (a pod's owner as its reference names it). */

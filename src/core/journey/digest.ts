@@ -83,6 +83,8 @@ export interface PodDigest extends CommonDigest {
   specContainers: { name: string; image?: string; sidecar?: true }[];
   /** The PersistentVolumeClaims the pod mounts; absent when none. */
   claims?: string[];
+  /** The pod's labels, the object's own (not copied): what a Service's selector is matched against. */
+  labels?: Readonly<Record<string, string>>;
 }
 
 /** A StatefulSet's own fields. */
@@ -118,6 +120,32 @@ export interface CronJobFields {
   lastSuccessfulTime?: TimeValue;
 }
 
+/** A Service's own fields. */
+export interface ServiceFields {
+  type: string;
+  clusterIP?: string;
+  nodePorts: number[];
+  /** `spec.selector`; absent: the Service's endpoints are not managed by Kubernetes. */
+  selector?: Record<string, string>;
+  externalName?: string;
+}
+
+/** One endpoint of an EndpointSlice, by the pod it points to. */
+export interface EndpointDigest {
+  /** The pod's name (its address when the endpoint has no targetRef). */
+  target: string;
+  ready: boolean;
+  serving: boolean;
+  terminating: boolean;
+  nodeName?: string;
+}
+
+/** An EndpointSlice's own fields. */
+export interface SliceFields {
+  serviceName?: string;
+  endpoints: EndpointDigest[];
+}
+
 export type WorkloadKind = Exclude<TraceableKind, 'Pod'>;
 
 /**
@@ -140,6 +168,8 @@ export interface WorkloadDigest extends CommonDigest {
   /** Deployment `spec.strategy.rollingUpdate.maxUnavailable`, raw. */
   maxUnavailable?: string | number;
   statefulSet?: StatefulSetFields;
+  service?: ServiceFields;
+  slice?: SliceFields;
   job?: JobFields;
   cronJob?: CronJobFields;
 }
@@ -276,6 +306,39 @@ function container(raw: unknown, init: boolean): ContainerDigest | undefined {
   return digest;
 }
 
+function serviceFields(spec: Record<string, unknown> | undefined): ServiceFields {
+  const nodePorts: number[] = [];
+  for (const raw of list(spec?.ports)) {
+    const nodePort = num(record(raw)?.nodePort);
+    if (nodePort) nodePorts.push(nodePort);
+  }
+  const selector: Record<string, string> = {};
+  for (const [key, value] of Object.entries(record(spec?.selector) ?? {})) if (typeof value === 'string') selector[key] = value;
+  return {
+    type: str(spec?.type) ?? 'ClusterIP',
+    clusterIP: str(spec?.clusterIP),
+    nodePorts,
+    selector: Object.keys(selector).length > 0 ? selector : undefined,
+    externalName: str(spec?.externalName),
+  };
+}
+
+function sliceFields(object: KubeObject): SliceFields {
+  const endpoints: EndpointDigest[] = [];
+  for (const raw of list(object.endpoints)) {
+    const endpoint = record(raw);
+    const conditions = record(endpoint?.conditions);
+    const target = str(record(endpoint?.targetRef)?.name) ?? str(list(endpoint?.addresses)[0]);
+    if (!target) continue;
+    // Unset conditions mean ready and serving (discovery/v1: "nil should be interpreted as true").
+    const digest: EndpointDigest = { target, ready: conditions?.ready !== false, serving: conditions?.serving !== false, terminating: conditions?.terminating === true };
+    const nodeName = str(endpoint?.nodeName);
+    if (nodeName) digest.nodeName = nodeName;
+    endpoints.push(digest);
+  }
+  return { serviceName: str(record(record(object.metadata)?.labels)?.['kubernetes.io/service-name']), endpoints };
+}
+
 export function digestPod(object: KubeObject): PodDigest | undefined {
   const base = common(object, true);
   if (!base) return undefined;
@@ -322,6 +385,7 @@ export function digestPod(object: KubeObject): PodDigest | undefined {
     conditions: conditions(status),
     containers,
     specContainers,
+    labels: record(record(object.metadata)?.labels) as Record<string, string> | undefined,
   };
   const claims = podClaimNames(spec);
   if (claims) digest.claims = claims;
@@ -358,6 +422,10 @@ function replicaCounts(kind: WorkloadKind, spec: Record<string, unknown> | undef
       return { specReplicas: num(spec?.completions) ?? 1, replicas: num(status?.active) ?? 0, updatedReplicas: 0, readyReplicas: num(status?.ready) ?? 0, availableReplicas: num(status?.succeeded) ?? 0 };
     case 'CronJob':
       return { specReplicas: 1, replicas: list(status?.active).length, updatedReplicas: 0, readyReplicas: 0, availableReplicas: 0 };
+    case 'Service':
+    case 'EndpointSlice':
+      // Counted from their endpoints (see serviceFields, sliceFields), not from replicas.
+      return { specReplicas: 0, replicas: 0, updatedReplicas: 0, readyReplicas: 0, availableReplicas: 0 };
     default:
       return {
         specReplicas: num(spec?.replicas) ?? 1,
@@ -402,6 +470,8 @@ export function digestWorkload(object: KubeObject, kind: WorkloadKind): Workload
     images,
     maxUnavailable: typeof maxUnavailable === 'string' || typeof maxUnavailable === 'number' ? maxUnavailable : undefined,
     statefulSet: kind === 'StatefulSet' ? statefulSetFields(spec, status) : undefined,
+    service: kind === 'Service' ? serviceFields(spec) : undefined,
+    slice: kind === 'EndpointSlice' ? sliceFields(object) : undefined,
     job: kind === 'Job' ? jobFields(spec, status) : undefined,
     cronJob: kind === 'CronJob' ? cronJobFields(spec, status) : undefined,
   };

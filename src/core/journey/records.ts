@@ -5,6 +5,7 @@
 import { STAGE_RANK as LIFECYCLE_RANK } from '../../common/stage-rank';
 import type { AssumedExit, AssumedRunning, EtcdWrite, SchedulingCycle, WatchDelivery } from '../internals';
 import type { ObjectDigest } from './digest';
+import type { ServiceTrace } from './service-status';
 import type { TimeValue } from './time';
 import type {
   Assumption,
@@ -171,6 +172,8 @@ export interface ObjectRecord {
   pendingAssumptions?: (AssumedExit | AssumedRunning)[];
   /** Whether a deletion was requested by a controller we know of (for the terminating stage's actor). */
   deleterHint?: Component;
+  /** Services: what the tracer knows beyond the object (selected pods, kube-proxy's syncs). */
+  service?: ServiceTrace;
   snapshot?: ObjectJourney;
   stageSeq: number;
 }

@@ -9,7 +9,7 @@ import { formatDuration, formatOffset } from './time';
 import { STAGE_RANK } from './records';
 import { durationStats } from './snapshot';
 import { journeyGoal, podsInOrder } from '../../common/kind-order';
-import { PHASE_NAMES, type Journey, type JourneyStatus, type ObjectJourney, type Stage, type StageKind, type StuckDetail } from './types';
+import { PHASE_NAMES, type Journey, type JourneyStatus, type ObjectJourney, type ServiceDetails, type Stage, type StageKind, type StuckDetail } from './types';
 
 export interface RenderOptions {
   /** Terminal width (default 100). */
@@ -89,6 +89,20 @@ function refText(o: ObjectJourney): string {
   return `${o.ref.kind} ${o.ref.namespace}/${o.ref.name}`;
 }
 
+/** `ClusterIP 10.96.4.7 · NodePort 30080 · 3 endpoints · programmed on 3 nodes`, as `kubectl get svc` and `describe` would say it. */
+export function serviceFacts(s: ServiceDetails): string[] {
+  const facts: string[] = [s.type];
+  if (s.externalName) facts.push(`→ ${s.externalName}`);
+  else if (s.clusterIP === 'None') facts.push('headless');
+  else if (s.clusterIP) facts.push(`ClusterIP ${s.clusterIP}`);
+  if (s.nodePorts.length > 0) facts.push(`NodePort ${s.nodePorts.join(', ')}`);
+  if (s.type === 'LoadBalancer') facts.push('EXTERNAL-IP <pending>');
+  if (s.selector) facts.push(`${s.readyEndpoints} endpoint${s.readyEndpoints === 1 ? '' : 's'}`);
+  else if (s.type !== 'ExternalName') facts.push('no selector');
+  if (s.programmedNodes !== undefined) facts.push(`programmed on ${s.programmedNodes} node${s.programmedNodes === 1 ? '' : 's'}`);
+  return facts;
+}
+
 /** `owner` is the kind of the object above: a Job's pods are its tries, read by how they exited. */
 function objectFacts(o: ObjectJourney, owner: string | undefined): string[] {
   const facts: string[] = [];
@@ -113,6 +127,11 @@ function objectFacts(o: ObjectJourney, owner: string | undefined): string[] {
     else facts.push(`${r.ready}/${r.desired} ready`);
     if (r.revision) facts.push(r.currentRevision ? `revision ${r.currentRevision} → ${r.revision}` : `revision ${r.revision}`);
     if (r.images.length > 0) facts.push(r.images.map((entry) => entry.slice(entry.indexOf('=') + 1)).join(', '));
+  }
+  if (o.service) facts.push(...serviceFacts(o.service));
+  if (o.endpoints) {
+    const ready = o.endpoints.filter((endpoint) => endpoint.ready).length;
+    facts.push(`${ready}/${o.endpoints.length} endpoints ready`);
   }
   if (o.preexisting) facts.push('existed before');
   return facts;
@@ -279,7 +298,9 @@ function summaryLines(ctx: Ctx, journey: Journey): string[] {
   if (c.deleted > 0) podFacts.push(`${c.deleted} deleted`);
   if (c.oldLive > 0) podFacts.push(`${c.oldLive} old still running`);
   if (c.restarts > 0) podFacts.push(`${c.restarts} restarts`);
-  lines.push(`${label('pods')}${podFacts.join(' · ')}`);
+  const service = root === 'Service' ? journey.tree?.service : undefined;
+  if (service) lines.push(`${label('service')}${serviceFacts(service).join(' · ')}`);
+  else lines.push(`${label('pods')}${podFacts.join(' · ')}`);
   const job = root === 'Job' ? journey.tree?.replicas?.job : undefined;
   if (job) lines.push(`${label('job')}${job.succeeded}/${job.completions ?? 1} succeeded · ${job.failed} failed (backoffLimit ${job.backoffLimit}) · ${job.active} active`);
   if (root === 'CronJob' && journey.tree) lines.push(`${label('jobs')}${journey.tree.children.length} created · ${journey.tree.children.filter((j) => j.status === 'complete').length} complete · ${journey.tree.children.filter((j) => j.status === 'failed').length} failed`);

@@ -6,6 +6,8 @@
 import { containerStateLabel, findCondition, type CronJobFields, type JobFields, type PodDigest, type WorkloadDigest } from './digest';
 import { emptyCounters, type Counters, type JourneyRecord, type ObjectRecord } from './records';
 import { podMarks, podPhases, refOf } from './status';
+import { serviceEndpoints } from './service-status';
+import { selectorText } from './derive-service';
 import {
   PHASE_NAMES,
   type CronJobDetails,
@@ -18,6 +20,8 @@ import {
   type PodCounts,
   type PodDetails,
   type ReplicaDetails,
+  type ServiceDetails,
+  type EndpointDetails,
   type StuckEntry,
 } from './types';
 
@@ -119,6 +123,27 @@ function inOrder(children: readonly ObjectRecord[]): boolean {
   return true;
 }
 
+function serviceDetails(record: ObjectRecord, digest: WorkloadDigest): ServiceDetails {
+  const service = digest.service;
+  const details: ServiceDetails = { type: service?.type ?? 'ClusterIP', nodePorts: service?.nodePorts ?? [], readyEndpoints: serviceEndpoints(record).ready.size };
+  if (service?.clusterIP) details.clusterIP = service.clusterIP;
+  if (service?.selector) details.selector = selectorText(service.selector);
+  if (service?.externalName) details.externalName = service.externalName;
+  if (record.service?.programmed) {
+    details.programmedEndpoints = record.service.programmed.length;
+    details.programmedNodes = record.service.programmedNodes;
+  }
+  return details;
+}
+
+function endpointDetails(digest: WorkloadDigest): EndpointDetails[] {
+  return (digest.slice?.endpoints ?? []).map((endpoint) => {
+    const details: EndpointDetails = { pod: endpoint.target, ready: endpoint.ready, serving: endpoint.serving, terminating: endpoint.terminating };
+    if (endpoint.nodeName) details.node = endpoint.nodeName;
+    return details;
+  });
+}
+
 export function objectSnapshot(record: ObjectRecord, ctx: SnapshotContext): ObjectJourney {
   if (record.snapshot) return record.snapshot;
   // Children arrive nearly in creation order: sort only when they are not.
@@ -138,6 +163,8 @@ export function objectSnapshot(record: ObjectRecord, ctx: SnapshotContext): Obje
   if (record.preexisting) snapshot.preexisting = true;
   const digest = record.digest;
   if (digest?.kind === 'Pod') snapshot.pod = podDetails(record, digest, ctx);
+  else if (digest?.kind === 'Service') snapshot.service = serviceDetails(record, digest);
+  else if (digest?.kind === 'EndpointSlice') snapshot.endpoints = endpointDetails(digest);
   else if (digest) snapshot.replicas = replicaDetails(digest);
   record.snapshot = snapshot;
   return snapshot;

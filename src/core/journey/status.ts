@@ -11,6 +11,7 @@ import { CONTROLLER_OF } from './controllers';
 import { daemonSetRolledOut, statefulSetRolledOut } from './derive-sets';
 import { jobComplete, jobFailed } from './derive-batch';
 import { missingDependency } from './dependencies';
+import { endpointSliceStatus, serviceStatus } from './service-status';
 import type { JourneyObjectRef, JourneyStatus, PodPhaseDurations, PodPhaseMarks, Stage, StuckDetail } from './types';
 
 export interface StatusResult {
@@ -282,6 +283,10 @@ export function statusOf(record: ObjectRecord): StatusResult {
       return cronJobStatus(record);
     case 'Deployment':
       return deploymentStatus(record);
+    case 'Service':
+      return serviceStatus(record);
+    case 'EndpointSlice':
+      return endpointSliceStatus(record);
   }
 }
 

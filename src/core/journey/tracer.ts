@@ -13,13 +13,14 @@
  * How it stays fast: every event costs O(1) index lookups plus work on one object and its two
  * ancestors (pod tallies and phase values are updated by delta, never by rescanning pods).
  */
-import type { InternalStep, ObjectRef } from '../internals';
+import type { InternalStep, ObjectRef, ProxySync } from '../internals';
 import type { KubeObject, WatchEvent } from '../k8s';
 import { placeEvent, type EventPlacement } from './derive-event';
 import { deleterOf, finalDeleterOf } from './deletion';
 import { derivePod } from './derive-pod';
 import { deriveCronJob, deriveJob } from './derive-batch';
 import { deriveDaemonSet, deriveStatefulSet } from './derive-sets';
+import { deriveEndpointSlice, deriveService } from './derive-service';
 import { deriveDeployment, deriveReplicaSet } from './derive-workload';
 import { CONTROLLER_OF } from './controllers';
 import { clientManager, digestPod, digestWorkload, read, type ObjectDigest } from './digest';
@@ -48,6 +49,7 @@ import {
   type StageRecord,
 } from './records';
 import { isFinished, journeySnapshot, journeyStatus, type SnapshotContext } from './snapshot';
+import { NO_ENDPOINTS } from './service-status';
 import { podMarks, podPhases, statusOf } from './status';
 import {
   PHASE_NAMES,
@@ -170,6 +172,8 @@ export class JourneyTracer {
   private internalsSeen = false;
   private readonly snapshotContext: SnapshotContext;
   private readonly intern = new Interner();
+  /** namespace → the traced Services there with a selector, matched against every pod change. */
+  private readonly servicesByNamespace = new Map<string, Set<ObjectRecord>>();
 
   constructor(options: TracerOptions = {}) {
     this.options = {
@@ -232,6 +236,7 @@ export class JourneyTracer {
     else if (kind === 'Node') this.ingestNode(event.type, object);
     else if (kind === 'PersistentVolumeClaim') this.ingestClaim(event.type, object, receivedAt);
     else if (isTraceableKind(kind)) {
+      if (kind === 'Pod') this.matchServices(event.type, object);
       const digest = digestOf(kind, object);
       if (digest) this.ingestDigest(kind, event.type, digest, receivedAt);
     }
@@ -271,10 +276,14 @@ export class JourneyTracer {
    * `journey(id)` without building a snapshot, for callers that ask after every step of a run
    * (a snapshot of a journey with thousands of pods costs milliseconds).
    */
-  progress(id: string): { done: boolean; stuck: boolean } | undefined {
+  progress(id: string): { done: boolean; stuck: boolean; settled: boolean } | undefined {
     const journey = this.journeys.get(id);
     if (!journey) return undefined;
-    return { done: isFinished(journeyStatus(journey)), stuck: journey.stuckObjects.size > 0 };
+    const done = isFinished(journeyStatus(journey));
+    // A Service no pod matches waits for pods only a new apply can bring: nothing to wait for.
+    const root = journey.rootRecord;
+    const settled = done || (root?.kind === 'Service' && root.stuck?.reason === NO_ENDPOINTS);
+    return { done, stuck: journey.stuckObjects.size > 0, settled };
   }
 
   journeyIds(): string[] {
@@ -381,6 +390,13 @@ export class JourneyTracer {
     };
     this.byUid.set(record.uid, record);
     this.byKey.set(record.key, record);
+    if (kind === 'Service') {
+      record.service = { selected: new Set(), proxyVisible: this.internalsSeen, podProblems: new Map() };
+      let services = this.servicesByNamespace.get(record.namespace);
+      if (!services) this.servicesByNamespace.set(record.namespace, (services = new Set()));
+      services.add(record);
+      this.selectKnownPods(record, digest);
+    }
     if (parent) {
       parent.children.push(record);
     } else {
@@ -442,6 +458,15 @@ export class JourneyTracer {
         case 'CronJob':
           drafts = deriveCronJob(before, next, ctx);
           break;
+        case 'Service':
+          drafts = deriveService(before, next, ctx);
+          break;
+        case 'EndpointSlice': {
+          const derived = deriveEndpointSlice(before, next, { ...ctx, serviceName: record.parent?.name ?? '' });
+          drafts = derived.own;
+          if (record.parent) for (const draft of derived.forOwner) this.upsert(record.parent, draft, receivedAt, undefined, live);
+          break;
+        }
         case 'ReplicaSet':
         case 'ReplicationController': {
           const derived = deriveReplicaSet(before, next, { ...ctx, ownedByDeployment: record.parent?.kind === 'Deployment', controller: CONTROLLER_OF[next.kind] });
@@ -696,6 +721,10 @@ export class JourneyTracer {
 
   private attachInternal(record: ObjectRecord, step: InternalStep): void {
     if (record.journey.superseded) return;
+    if (step.type === 'proxySync') {
+      this.applyProxySync(record, step);
+      return;
+    }
     if (step.type === 'assumedExit' || step.type === 'assumedRunning') {
       record.journey.assumptions.push(assumptionOf(record, step));
       if (!markAssumed(record, step)) (record.pendingAssumptions ??= []).push(step);
@@ -776,6 +805,96 @@ export class JourneyTracer {
     if (map.size > this.options.pendingLimit) map.delete(map.keys().next().value!);
   }
 
+  /**
+   * kube-proxy programmed a Service: a stage on the Service, and on each pod it now routes to a
+   * stage saying the pod serves traffic for it (where the pod's journey ends).
+   */
+  private applyProxySync(record: ObjectRecord, step: ProxySync): void {
+    const trace = record.service;
+    if (!trace) return;
+    trace.proxyVisible = true;
+    trace.programmed = step.endpoints;
+    trace.programmedNodes = step.nodes;
+    const count = step.endpoints.length;
+    const nodes = `${step.nodes} node${step.nodes === 1 ? '' : 's'}`;
+    let n = 1;
+    while (findStage(record, `programmed#${n}`)) n++;
+    this.upsert(record, {
+      key: `programmed#${n}`,
+      kind: 'programmed',
+      component: 'kube-proxy',
+      title: count > 0 ? `Programmed on ${nodes}: traffic goes to ${count} endpoint${count === 1 ? '' : 's'}` : `Programmed on ${nodes}: no endpoint, connections are rejected`,
+      warning: count === 0,
+    }, step.time, undefined, true);
+    this.refresh(record, step.time);
+    for (const podName of step.endpoints) {
+      const pod = this.byKey.get(objectKey('Pod', record.namespace, podName));
+      const key = `servingTraffic:${record.name}`;
+      if (!pod || pod.journey.superseded || findStage(pod, key)) continue;
+      this.upsert(pod, { key, kind: 'servingTraffic', component: 'kube-proxy', title: `Serving traffic for Service ${record.name}` }, step.time, undefined, true);
+      this.refresh(pod, step.time);
+    }
+  }
+
+  /** Keep each traced Service's set of live pods its selector matches (the tracer's own view of `kubectl get pods -l`). */
+  private matchServices(type: WatchEvent['type'], pod: KubeObject): void {
+    const namespace = read.str(pod.metadata?.namespace) ?? 'default';
+    const services = this.servicesByNamespace.get(namespace);
+    if (!services) return;
+    const name = read.str(pod.metadata?.name) ?? '';
+    const labels = pod.metadata?.labels ?? {};
+    const phase = read.str(read.record(pod.status)?.phase);
+    const live = type !== 'DELETED' && phase !== 'Succeeded' && phase !== 'Failed' && !pod.metadata?.deletionTimestamp;
+    for (const service of services) {
+      if (service.deleted || service.journey.superseded) continue;
+      const selector = service.digest?.kind === 'Service' ? service.digest.service?.selector : undefined;
+      const trace = service.service;
+      if (!trace) continue;
+      const matches = live && selector !== undefined && Object.entries(selector).every(([key, value]) => labels[key] === value);
+      const before = trace.selected.has(name);
+      if (matches === before) continue;
+      if (matches) trace.selected.add(name);
+      else {
+        trace.selected.delete(name);
+        trace.podProblems.delete(name);
+      }
+      this.refresh(service, this.changeTime);
+    }
+  }
+
+  /** The live pods the tracer already knows that a new Service's selector matches (pods applied before it). */
+  private selectKnownPods(service: ObjectRecord, digest: ObjectDigest): void {
+    const selector = digest.kind === 'Service' ? digest.service?.selector : undefined;
+    const trace = service.service;
+    if (!selector || !trace) return;
+    for (const pod of this.byKey.values()) {
+      if (pod.kind !== 'Pod' || pod.namespace !== service.namespace || pod.deleted || pod.digest?.kind !== 'Pod') continue;
+      const labels = pod.digest.labels ?? {};
+      const phase = pod.digest.phase;
+      if (phase === 'Succeeded' || phase === 'Failed' || pod.digest.deletionTimestamp) continue;
+      if (!Object.entries(selector).every(([key, value]) => labels[key] === value)) continue;
+      trace.selected.add(pod.name);
+      if (pod.status === 'stuck' || pod.status === 'failed') if (pod.stuck) trace.podProblems.set(pod.name, pod.stuck);
+    }
+  }
+
+  /** A selected pod's problem is its Services' too (they cannot route to it): keep theirs in step. */
+  private tellServices(pod: ObjectRecord): void {
+    const services = this.servicesByNamespace.get(pod.namespace);
+    if (!services) return;
+    const problem = pod.status === 'stuck' || pod.status === 'failed' ? pod.stuck : undefined;
+    for (const service of services) {
+      const trace = service.service;
+      if (!trace || service.deleted || service.journey.superseded) continue;
+      const before = trace.podProblems.get(pod.name);
+      const now = problem && trace.selected.has(pod.name) && !pod.deleted ? problem : undefined;
+      if (before === now) continue;
+      if (now) trace.podProblems.set(pod.name, now);
+      else trace.podProblems.delete(pod.name);
+      this.refresh(service, this.changeTime);
+    }
+  }
+
   private flushPending(record: ObjectRecord): void {
     this.attachClaims(record);
     const events = this.pendingEvents.take(record.key);
@@ -823,6 +942,7 @@ export class JourneyTracer {
       if (r.kind === 'Pod') this.updatePod(r);
       r.snapshot = undefined;
     }
+    if (record.kind === 'Pod') this.tellServices(record);
     const root = journey.rootRecord;
     if (root && root.status !== 'complete') journey.sawIncomplete = true;
     // A re-applied object that was complete before the apply has not completed *this* journey yet.
@@ -927,6 +1047,12 @@ export class JourneyTracer {
     for (const r of all) {
       if (r.deleted || !r.digest) continue;
       this.seed(r.kind, r.digest, journey);
+    }
+    // What was seen of a Service beyond its object (selected pods, kube-proxy's last sync) is not in its digest: carry it.
+    const next = journey.rootRecord;
+    if (root.service && next?.service) {
+      next.service = { ...root.service, selected: new Set(root.service.selected), podProblems: new Map(root.service.podProblems) };
+      this.refresh(next, journey.appliedAt);
     }
   }
 

@@ -113,6 +113,16 @@ export type StageKind =
   | 'terminating'
   /** The object is gone (DELETED on the watch). */
   | 'deleted'
+  /** kube-apiserver gave a Service its ClusterIP (and NodePorts) as it stored it; or said why it has none. */
+  | 'ipAllocated'
+  /** endpointslice-controller added a ready pod to one of the Service's EndpointSlices. */
+  | 'endpointAdded'
+  /** An endpoint left a slice or stopped being ready (pod not ready, terminating or deleted). */
+  | 'endpointRemoved'
+  /** kube-proxy wrote the Service's rules on the nodes (simulator internals only). */
+  | 'programmed'
+  /** A pod is an endpoint of a Service whose rules kube-proxy programmed: it serves traffic for it. */
+  | 'servingTraffic'
   /** Any other event about the object, kept verbatim (FailedMount, SandboxChanged, …). */
   | 'event';
 
@@ -422,8 +432,36 @@ export interface ObjectJourney {
   children: ObjectJourney[];
   /** Pods only. */
   pod?: PodDetails;
-  /** Workloads only (every kind but Pod). */
+  /** Workloads only (every kind but Pod, Service and EndpointSlice). */
   replicas?: ReplicaDetails;
+  /** Services only. */
+  service?: ServiceDetails;
+  /** EndpointSlices only: the pods the slice routes to. */
+  endpoints?: EndpointDetails[];
+}
+
+export interface ServiceDetails {
+  type: string;
+  /** `None` for a headless Service; absent for ExternalName. */
+  clusterIP?: string;
+  nodePorts: number[];
+  /** `app=hello`; absent when the Service has no selector. */
+  selector?: string;
+  externalName?: string;
+  /** Ready endpoints across its slices. */
+  readyEndpoints: number;
+  /** Endpoints kube-proxy last programmed (absent: not seen, e.g. on a real cluster). */
+  programmedEndpoints?: number;
+  programmedNodes?: number;
+}
+
+export interface EndpointDetails {
+  /** The pod (its address when the endpoint names no pod). */
+  pod: string;
+  ready: boolean;
+  serving: boolean;
+  terminating: boolean;
+  node?: string;
 }
 
 /** Distribution of one phase across a journey's pods, ms. */

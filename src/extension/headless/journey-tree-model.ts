@@ -1,7 +1,7 @@
 /**
  * The Journeys view as data: applied manifest → Deployment → ReplicaSet(s) → Pods, StatefulSet →
  * pods by ordinal, DaemonSet → pods by node, Job → pods (its tries), CronJob → Jobs → pods,
- * ReplicationController → pods. Tree nodes
+ * ReplicationController → pods, Service → EndpointSlices → the pods each routes to. Tree nodes
  * are a union keyed by `type`, each kind with one descriptor function that turns the latest
  * journey snapshot into a plain item model (label, description, Markdown tooltip, codicon and
  * theme colour ids, context value); the VS Code provider only converts models into TreeItems.
@@ -18,7 +18,8 @@ import { escapeMarkdown, humanDuration, inlineCode, plural } from '../../core/ex
 import { journeySummary } from '../../core/explain/lens';
 import { clockTime, podExit, workloadState } from '../../core/explain/workloads';
 import { journeyGoal, ownsPods, podsInOrder } from '../../common/kind-order';
-import type { Journey, JourneyStatus, ObjectJourney, PodDetails, TraceableKind } from '../../core/journey/types';
+import type { EndpointDetails, Journey, JourneyStatus, ObjectJourney, PodDetails, TraceableKind } from '../../core/journey/types';
+import { serviceFacts } from '../../core/journey/render-text';
 import type { AppliedEntry, AppliedManifest, TraceSession } from './trace-session';
 
 export const POD_LIMIT = 200;
@@ -29,7 +30,7 @@ export interface ManifestNode {
   readonly manifestKey: string;
 }
 
-/** A document of an applied manifest that has no journey (a Service, a ConfigMap, or one that failed). */
+/** A document of an applied manifest that has no journey (a ConfigMap, a Secret, or one that failed). */
 export interface AppliedNode {
   readonly type: 'applied';
   readonly id: string;
@@ -55,7 +56,19 @@ export interface MorePodsNode {
   readonly parentId: string;
 }
 
-export type JourneyTreeNode = ManifestNode | AppliedNode | ObjectNode | MorePodsNode;
+/** One endpoint of an EndpointSlice: a pod the Service routes to (the pod's own journey is its workload's). */
+export interface EndpointNode {
+  readonly type: 'endpoint';
+  readonly id: string;
+  readonly journeyId: string;
+  /** The EndpointSlice node id. */
+  readonly parentId: string;
+  readonly namespace: string;
+  readonly slice: string;
+  readonly pod: string;
+}
+
+export type JourneyTreeNode = ManifestNode | AppliedNode | ObjectNode | MorePodsNode | EndpointNode;
 
 export interface ItemIcon {
   /** Codicon id, with `~spin` where it should turn. */
@@ -84,10 +97,13 @@ export const CONTEXT_VALUES = {
   job: 'kubeJourney.job',
   cronJob: 'kubeJourney.cronJob',
   replicationController: 'kubeJourney.replicationController',
+  service: 'kubeJourney.service',
+  endpointSlice: 'kubeJourney.endpointSlice',
   pod: 'kubeJourney.pod',
   /** A pod the scheduler has not bound: offers the scheduler's per-node verdicts. */
   unscheduledPod: 'kubeJourney.pod.unscheduled',
   morePods: 'kubeJourney.morePods',
+  endpoint: 'kubeJourney.endpoint',
 } as const;
 
 const WORKLOAD_CONTEXT: Readonly<Record<Exclude<TraceableKind, 'Pod'>, string>> = {
@@ -98,6 +114,8 @@ const WORKLOAD_CONTEXT: Readonly<Record<Exclude<TraceableKind, 'Pod'>, string>> 
   Job: CONTEXT_VALUES.job,
   CronJob: CONTEXT_VALUES.cronJob,
   ReplicationController: CONTEXT_VALUES.replicationController,
+  Service: CONTEXT_VALUES.service,
+  EndpointSlice: CONTEXT_VALUES.endpointSlice,
 };
 
 export function statusIcon(status: JourneyStatus): ItemIcon {
@@ -213,6 +231,12 @@ function journeyOutcome(journey: Journey): string {
 
 function workloadDescription(object: ObjectJourney, journey: Journey, isRoot: boolean): string {
   const parts: string[] = [object.ref.kind];
+  if (object.service || object.endpoints) {
+    if (object.service) parts.push(...serviceFacts(object.service).slice(1));
+    if (object.endpoints) parts.push(`${object.endpoints.filter((endpoint) => endpoint.ready).length}/${object.endpoints.length} endpoints ready`);
+    if (isRoot) parts.push(journeyOutcome(journey));
+    return parts.join(' · ');
+  }
   const r = object.replicas;
   const kind = object.ref.kind;
   if (kind === 'ReplicaSet' && r?.revision) parts.push(`rev ${r.revision}`);
@@ -364,7 +388,7 @@ export class JourneyTreeModel {
 
   /** Nodes already handed out for a journey (the only ones a change can make VS Code repaint). */
   nodesOfJourney(journeyId: string): JourneyTreeNode[] {
-    return [...this.nodes.values()].filter((n) => (n.type === 'object' || n.type === 'morePods') && n.journeyId === journeyId);
+    return [...this.nodes.values()].filter((n) => (n.type === 'object' || n.type === 'morePods' || n.type === 'endpoint') && n.journeyId === journeyId);
   }
 
   manifestNodeFor(manifestKey: string): ManifestNode {
@@ -394,6 +418,11 @@ export class JourneyTreeModel {
       case 'object': {
         const object = this.objectOf(node);
         if (!object) return [];
+        if (object.endpoints) {
+          return object.endpoints.slice(0, POD_LIMIT).map((endpoint) =>
+            this.intern({ type: 'endpoint', id: `endpoint:${node.id}:${endpoint.pod}`, journeyId: node.journeyId, parentId: node.id, namespace: object.ref.namespace, slice: object.ref.name, pod: endpoint.pod }, node.id),
+          );
+        }
         if (!ownsPods(object.ref.kind)) return object.children.map((child) => this.objectNode(node.journeyId, child, node.id));
         const { shown, hidden } = visiblePods(podsInOrder(object));
         const nodes: JourneyTreeNode[] = shown.map((child) => this.objectNode(node.journeyId, child, node.id));
@@ -402,6 +431,7 @@ export class JourneyTreeModel {
       }
       case 'applied':
       case 'morePods':
+      case 'endpoint':
         return [];
     }
   }
@@ -438,7 +468,7 @@ export class JourneyTreeModel {
   }
 
   journeyOf(node: JourneyTreeNode): Journey | undefined {
-    return node.type === 'object' || node.type === 'morePods' ? this.session.journey(node.journeyId) : undefined;
+    return node.type === 'object' || node.type === 'morePods' || node.type === 'endpoint' ? this.session.journey(node.journeyId) : undefined;
   }
 
   item(node: JourneyTreeNode): TreeItemModel | undefined {
@@ -458,6 +488,12 @@ export class JourneyTreeModel {
         const object = found?.object ?? (journey.root.name === node.name && journey.root.kind === node.kind ? { ref: journey.root, status: journey.status, stages: [], children: [] } : undefined);
         if (!object) return undefined;
         return objectItem(object, journey, journey.root.kind === node.kind && journey.root.name === node.name, placeOf(object, found?.parent));
+      }
+      case 'endpoint': {
+        const tree = this.session.journey(node.journeyId)?.tree;
+        const slice = tree ? indexOf(tree).get(objectKey('EndpointSlice', node.namespace, node.slice))?.object : undefined;
+        const endpoint = slice?.endpoints?.find((candidate) => candidate.pod === node.pod);
+        return endpoint ? endpointItem(endpoint, node.slice) : undefined;
       }
       case 'morePods': {
         const parent = this.nodes.get(node.parentId);
@@ -516,6 +552,20 @@ function placeOf(object: ObjectJourney, parent: ObjectJourney | undefined): PodP
   return { ownerKind: 'Job', position: parent.children.indexOf(object) + 1 };
 }
 
+/** `ready · node-2`, `not ready`, `terminating · serving`: the endpoint's conditions as the slice holds them. */
+function endpointItem(endpoint: EndpointDetails, slice: string): TreeItemModel {
+  const state = endpoint.terminating ? `terminating${endpoint.serving ? ' · serving' : ''}` : endpoint.ready ? 'ready' : 'not ready';
+  const description = endpoint.node ? `${state} · ${endpoint.node}` : state;
+  return {
+    label: endpoint.pod,
+    description,
+    tooltip: `**Endpoint** ${escapeMarkdown(endpoint.pod)} in EndpointSlice ${escapeMarkdown(slice)}\n\nready ${endpoint.ready} · serving ${endpoint.serving} · terminating ${endpoint.terminating}${endpoint.ready ? '\n\nThe Service sends traffic here once kube-proxy programmed it.' : ''}`,
+    icon: endpoint.ready ? { id: 'pass-filled', color: 'testing.iconPassed' } : endpoint.terminating ? { id: 'trash', color: 'disabledForeground' } : { id: 'circle-large-outline', color: 'descriptionForeground' },
+    contextValue: CONTEXT_VALUES.endpoint,
+    collapsible: 'none',
+  };
+}
+
 function objectItem(object: ObjectJourney, journey: Journey, isRoot: boolean, place: PodPlace): TreeItemModel {
   const icon = statusIcon(object.status);
   if (object.ref.kind === 'Pod') {
@@ -529,7 +579,7 @@ function objectItem(object: ObjectJourney, journey: Journey, isRoot: boolean, pl
       collapsible: 'none',
     };
   }
-  const hasChildren = object.children.length > 0;
+  const hasChildren = object.children.length > 0 || (object.endpoints?.length ?? 0) > 0;
   return {
     label: object.ref.name,
     description: workloadDescription(object, journey, isRoot),

@@ -51,7 +51,8 @@ const CONTROLLER_MANAGER = /(^|-)controller(-manager)?$|^garbage-collector$|^kub
 export function componentGroup(component: Component): ComponentGroup {
   const name = component.toLowerCase();
   if (name === 'kube-apiserver' || name === 'etcd' || name === 'apiserver') return 'apiServer';
-  if (name === 'kubelet') return 'kubelet';
+  // kube-proxy is the other node agent: it acts on the node as the kubelet does.
+  if (name === 'kubelet' || name === 'kube-proxy') return 'kubelet';
   if (name === 'container-runtime' || name === 'containerd' || name === 'cri-o' || name === 'docker') return 'runtime';
   if (name.endsWith('scheduler')) return 'scheduler';
   if (CONTROLLER_MANAGER.test(name)) return 'controllerManager';

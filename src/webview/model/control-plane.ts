@@ -143,6 +143,14 @@ function requestArrows(stage: Stage, ref: JourneyObjectRef, actor: Actor): Arrow
       return [inferred('apiserver', 'etcd', 'write', `delete ${what}`)];
     case 'event':
       return [inferred(actor, 'apiserver', 'request', `event ${stage.reason ?? ''}`.trim())];
+    case 'ipAllocated':
+      return [inferred('apiserver', 'etcd', 'write', `allocate ClusterIP for ${what}`)];
+    case 'endpointAdded':
+    case 'endpointRemoved':
+      return [write(`update EndpointSlice: ${stage.title}`)];
+    case 'programmed':
+    case 'servingTraffic':
+      return [inferred('apiserver', 'kubelet', 'watch', `kube-proxy: ${stage.title}`)];
     default: {
       const unhandled: never = stage.kind;
       return [inferred(actor, 'apiserver', 'request', String(unhandled))];

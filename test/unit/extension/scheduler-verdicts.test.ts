@@ -7,7 +7,8 @@ import { goldenJourney, simulatedJourneys } from './fixtures';
 describe('scheduler verdicts', () => {
   it('lists the filter that rejected each node, verbatim, for a pod the simulator could not place', () => {
     const { journeys } = simulatedJourneys(readFileSync('examples/node-selector.yaml', 'utf8'));
-    const [pod] = allPods(journeys[0]);
+    // The run stops once the journey is stuck: the pod the scheduler has already turned down.
+    const pod = allPods(journeys[0]).find((candidate) => candidate.stages.some((stage) => stage.kind === 'failedScheduling'))!;
     const markdown = schedulerVerdictsMarkdown(pod);
     assert.match(markdown, /^# Scheduler verdicts for pod default\/ssd-only-/);
     assert.match(markdown, /\*\*Unschedulable\*\*/);
