@@ -43,7 +43,7 @@ function parseLine(value: unknown, line: number): StreamRecord {
     return { receivedAt, event: { type: type as WatchEvent['type'], object: object as KubeObject } };
   }
   if (isJsonObject(value.internal)) {
-const INTERNAL_TYPES = new Set(['etcdWrite', 'watchDelivered', 'schedulingCycle', 'assumedExit', 'assumedRunning', 'proxySync']);
+    if (typeof value.internal.type !== 'string' || !INTERNAL_TYPES.has(value.internal.type)) return fail('internal needs type etcdWrite, watchDelivered, schedulingCycle, assumedExit, assumedRunning or proxySync');
     return { receivedAt, internal: value.internal as unknown as InternalStep };
   }
   return fail('expected one of begin, event, internal');
