@@ -15,6 +15,9 @@ import * as nodePorts from './plugins/node-ports';
 import * as resourcesFit from './plugins/node-resources-fit';
 import * as nodeUnschedulable from './plugins/node-unschedulable';
 import * as taintToleration from './plugins/taint-toleration';
+import * as spread from './plugins/pod-topology-spread';
+import * as interPodAffinity from './plugins/inter-pod-affinity';
+import type { CompiledSelector } from './label-selector';
 import { type NodeTable, FLAG_HARD_TAINTS, FLAG_PREFER_NO_SCHEDULE_TAINTS, FLAG_UNSCHEDULABLE, FLAG_USED_PORTS } from './node-table';
 import { MAX_NODE_SCORE, type FilterFailure, type FilterPluginName, type ScorePluginName } from './plugins/types';
 
@@ -34,28 +37,49 @@ const balancedScore = balanced.balancedScore;
 const balancedAllocationApplies = balanced.balancedAllocationApplies;
 const scaledImageScore = imageLocality.scaledImageScore;
 const imageLocalityScore = imageLocality.imageLocalityScore;
+const filterPodTopologySpread = spread.filterPodTopologySpread;
+const filterInterPodAffinity = interPodAffinity.filterInterPodAffinity;
 const MAX_SCORE = MAX_NODE_SCORE;
 
-export const FILTER_PLUGINS: readonly FilterPluginName[] = ['NodeUnschedulable', 'NodeName', 'TaintToleration', 'NodeAffinity', 'NodePorts', 'NodeResourcesFit'];
+export const FILTER_PLUGINS: readonly FilterPluginName[] = ['NodeUnschedulable', 'NodeName', 'TaintToleration', 'NodeAffinity', 'NodePorts', 'NodeResourcesFit', 'PodTopologySpread', 'InterPodAffinity'];
 
 /** The default profile's score plugins in configuration order, with their weights. */
 export const SCORE_PLUGINS: readonly { name: ScorePluginName; weight: number }[] = [
   { name: 'TaintToleration', weight: 3 },
   { name: 'NodeAffinity', weight: 2 },
   { name: 'NodeResourcesFit', weight: 1 },
+  { name: 'PodTopologySpread', weight: 2 },
+  { name: 'InterPodAffinity', weight: 2 },
   { name: 'NodeResourcesBalancedAllocation', weight: 1 },
   { name: 'ImageLocality', weight: 1 },
 ];
 
-/** Filters in upstream order; evaluation stops at the first rejection. */
-export function runFilters(pod: PodSchedulingInfo, node: NodeInfo): FilterFailure | null {
+/** What the PreFilters of PodTopologySpread and InterPodAffinity computed for one attempt (upstream's CycleState). */
+export interface CycleState {
+  spread: spread.SpreadFilterState | undefined;
+  affinity: interPodAffinity.AffinityFilterState | undefined;
+}
+
+/** What the pod-matching plugins read from the API beyond the scheduler cache. */
+export interface ClusterLookups {
+  namespaces: interPodAffinity.NamespaceLabels;
+  /** `helper.DefaultSelector`: the selectors of the Services and the controller that select the pod. */
+  defaultSpreadSelector(pod: PodSchedulingInfo): CompiledSelector | undefined;
+}
+
+const NO_LOOKUPS: ClusterLookups = { namespaces: { labelsOf: () => ({}), all: () => [] }, defaultSpreadSelector: () => undefined };
+
+/** Filters in upstream order; evaluation stops at the first rejection. Without `state` the two pod-matching filters pass. */
+export function runFilters(pod: PodSchedulingInfo, node: NodeInfo, state?: CycleState): FilterFailure | null {
   return (
     filterNodeUnschedulable(pod, node) ??
     filterNodeName(pod, node) ??
     filterTaintToleration(pod, node) ??
     filterNodeAffinity(pod, node) ??
     filterNodePorts(pod, node) ??
-    filterNodeResourcesFit(pod, node)
+    filterNodeResourcesFit(pod, node) ??
+    (state?.spread ? filterPodTopologySpread(state.spread, node) : null) ??
+    (state?.affinity ? filterInterPodAffinity(state.affinity, node) : null)
   );
 }
 
@@ -170,8 +194,8 @@ function fitsOnRow(t: NodeTable, row: number, pod: PodSchedulingInfo): boolean {
 }
 
 /** The filters for one node; `resourcesOnly` when the node table already showed nothing else can refuse it. */
-function filterNode(pod: PodSchedulingInfo, node: NodeInfo, resourcesOnly: boolean): FilterFailure | null {
-  return resourcesOnly ? filterNodeResourcesFit(pod, node) : runFilters(pod, node);
+function filterNode(pod: PodSchedulingInfo, node: NodeInfo, resourcesOnly: boolean, state: CycleState | undefined): FilterFailure | null {
+  return resourcesOnly ? filterNodeResourcesFit(pod, node) : runFilters(pod, node, state);
 }
 
 interface PodImages {
@@ -207,11 +231,39 @@ export class SchedulingAlgorithm {
    */
   private readonly memo = { pod: undefined as PodSchedulingInfo | undefined, imageEpoch: -1, nodeCount: -1, versions: new Float64Array(0), totals: new Float64Array(0) };
 
+  /** This attempt's default spread selector, asked for at most once (it reads Services and controllers). */
+  private defaultSelector: { pod: PodSchedulingInfo | undefined; selector: CompiledSelector | undefined } = { pod: undefined, selector: undefined };
+
   constructor(
     private readonly cache: NodeCache,
     private readonly random: () => number,
     private readonly percentageOfNodesToScore = 0,
+    private readonly lookups: ClusterLookups = NO_LOOKUPS,
   ) {}
+
+  /** The PreFilters of PodTopologySpread and InterPodAffinity; undefined when both skip (most pods). */
+  preFilter(pod: PodSchedulingInfo): CycleState | undefined {
+    const spreadState = spread.preFilterPodTopologySpread(pod, this.cache);
+    const affinityState = interPodAffinity.preFilterInterPodAffinity(pod, this.cache, this.lookups.namespaces);
+    return spreadState || affinityState ? { spread: spreadState, affinity: affinityState } : undefined;
+  }
+
+  private defaultSpreadSelector(pod: PodSchedulingInfo): CompiledSelector | undefined {
+    if (this.defaultSelector.pod !== pod) this.defaultSelector = { pod, selector: this.lookups.defaultSpreadSelector(pod) };
+    return this.defaultSelector.selector;
+  }
+
+  /**
+   * Whether PodTopologySpread or InterPodAffinity may score this pod: it has soft constraints (or
+   * gets the default ones), preferred pod (anti-)affinity, or some placed pod has affinity terms.
+   */
+  private podMatchingScoresMayApply(pod: PodSchedulingInfo): boolean {
+    if (pod.affinityTerms !== undefined || this.cache.termGroups.size > 0) return true;
+    const constraints = pod.topologySpreadConstraints;
+    if (constraints.length > 0) return constraints.some((c) => c.whenUnsatisfiable === 'ScheduleAnyway');
+    const selector = this.defaultSpreadSelector(pod);
+    return selector !== undefined && !selector.nothing && selector.requirements.length > 0;
+  }
 
   /**
    * `keepTable: false` (the scheduler's summary mode) returns the chosen node and the counts
@@ -219,9 +271,12 @@ export class SchedulingAlgorithm {
    * (no affinity preferences, no PreferNoSchedule taints) is scored in one pass without them.
    */
   findPlacement(pod: PodSchedulingInfo, keepTable = true): Placement {
+    this.defaultSelector = { pod: undefined, selector: undefined };
+    const state = this.preFilter(pod);
     const named = preFilterNodeNames(pod);
-    if (named) return this.placeOnNamedNodes(pod, named, keepTable);
-    if (!keepTable && needsOnlyResourceChecks(pod) && !nodeAffinityScoreApplies(pod)) {
+    if (named) return this.placeOnNamedNodes(pod, named, keepTable, state);
+    const matchingScores = this.podMatchingScoresMayApply(pod);
+    if (!keepTable && !state && !matchingScores && needsOnlyResourceChecks(pod) && !nodeAffinityScoreApplies(pod)) {
       const placement = this.placeFromMemo(pod);
       if (placement) return placement;
     }
@@ -232,7 +287,7 @@ export class SchedulingAlgorithm {
     const rows = this.rows;
     const t = this.cache.table;
     const flags = t.flags;
-    const fast = needsOnlyResourceChecks(pod);
+    const fast = !state && needsOnlyResourceChecks(pod);
     const blocking = FLAG_UNSCHEDULABLE | FLAG_HARD_TAINTS | (pod.hostPorts.length > 0 ? FLAG_USED_PORTS : 0);
     const found = this.found;
     let feasibleCount = 0;
@@ -243,7 +298,7 @@ export class SchedulingAlgorithm {
     while (processed < count && feasibleCount < wanted) {
       const resourcesOnly = fast && (flags[index] & blocking) === 0;
       // Anything but a plain fit goes through the filters themselves (kept out of this loop, which stays small).
-      const failure = resourcesOnly && fitsOnRow(t, index, pod) ? null : filterNode(pod, nodes[index], resourcesOnly);
+      const failure = resourcesOnly && fitsOnRow(t, index, pod) ? null : filterNode(pod, nodes[index], resourcesOnly, state);
       if (failure) failures.push({ node: nodes[index], failure });
       else {
         rows[feasibleCount] = index;
@@ -260,7 +315,7 @@ export class SchedulingAlgorithm {
       const feasible = keepTable ? found.slice(0, feasibleCount) : [];
       if (feasibleCount === 0) return { evaluated, feasibleCount, feasible, failures, chosen: undefined, scores: undefined };
       if (feasibleCount === 1) return { evaluated, feasibleCount, feasible, failures, chosen: nodes[rows[0]], scores: undefined };
-      if (!nodeAffinityScoreApplies(pod) && (feasibleFlags & FLAG_PREFER_NO_SCHEDULE_TAINTS) === 0) {
+      if (!nodeAffinityScoreApplies(pod) && !matchingScores && (feasibleFlags & FLAG_PREFER_NO_SCHEDULE_TAINTS) === 0) {
         return { evaluated, feasibleCount, feasible, failures, chosen: nodes[rows[this.pickWithoutTable(pod, feasibleCount)]], scores: undefined };
       }
       // Preferences that need normalising across the feasible nodes: the full scoring below.
@@ -276,7 +331,7 @@ export class SchedulingAlgorithm {
    * `findNodesThatFitPod` with a PreFilter result: only the named nodes that exist are filtered and
    * scored; the rest count as rejected by the PreFilter.
    */
-  private placeOnNamedNodes(pod: PodSchedulingInfo, named: ReadonlySet<string>, keepTable: boolean): Placement {
+  private placeOnNamedNodes(pod: PodSchedulingInfo, named: ReadonlySet<string>, keepTable: boolean, state: CycleState | undefined): Placement {
     const failures: NodeFailure[] = [];
     const found: NodeInfo[] = [];
     let candidates = 0;
@@ -284,7 +339,7 @@ export class SchedulingAlgorithm {
       const node = this.cache.node(name);
       if (!node) continue;
       candidates++;
-      const failure = runFilters(pod, node);
+      const failure = runFilters(pod, node, state);
       if (failure) failures.push({ node, failure });
       else found.push(node);
     }
@@ -425,13 +480,15 @@ export class SchedulingAlgorithm {
   private score(pod: PodSchedulingInfo, nodes: NodeInfo[]): ScoreTable {
     const length = nodes.length;
     this.ensureCapacity(length);
-    const [taint, affinity, fit, balance, image] = this.buffers;
+    const [taint, affinity, fit, balance, image, spreadScores, podAffinityScores] = this.buffers;
     const totals = this.totals;
     const rows = this.rows;
     const t = this.cache.table;
     const r = pod.resources;
     const withAffinity = nodeAffinityScoreApplies(pod);
     const withBalance = balancedAllocationApplies(pod);
+    const spreadState = spread.preScorePodTopologySpread(pod, this.cache, rows, length, () => this.defaultSpreadSelector(pod));
+    const podAffinityState = interPodAffinity.preScoreInterPodAffinity(pod, this.cache, this.lookups.namespaces);
     const { sizes: imageSizes, holders: imageHolders } = this.podImages(pod);
     const totalNodes = this.cache.nodeCount;
     const containers = pod.images.length;
@@ -445,6 +502,8 @@ export class SchedulingAlgorithm {
       if (withAffinity) affinity[i] = scoreNodeAffinity(pod, nodes[i]);
       fit[i] = leastAllocatedScore(t.nonZeroMilliCPU[row] + r.nonZeroMilliCPU, t.allocatableMilliCPU[row], t.nonZeroMemory[row] + r.nonZeroMemory, t.allocatableMemory[row]);
       if (withBalance) balance[i] = balancedScore(t.requestedMilliCPU[row] + r.milliCPU, t.allocatableMilliCPU[row], t.requestedMemory[row] + r.memory, t.allocatableMemory[row]);
+      if (spreadState) spreadScores[i] = spread.scorePodTopologySpread(spreadState, row);
+      if (podAffinityState) podAffinityScores[i] = interPodAffinity.scoreInterPodAffinity(podAffinityState, row);
       let sum = 0;
       for (let k = 0; k < imageSizes.length; k++) {
         const size = imageSizes[k][row];
@@ -455,15 +514,26 @@ export class SchedulingAlgorithm {
     if (anyPreferNoScheduleTaint) normalizeScores(taint, length, true);
     else taint.fill(MAX_SCORE, 0, length);
     if (withAffinity) normalizeScores(affinity, length, false);
+    if (spreadState) spread.normalizePodTopologySpread(spreadScores, length);
+    if (podAffinityState) interPodAffinity.normalizeInterPodAffinity(podAffinityScores, length);
+    const byPlugin: Record<ScorePluginName, Float64Array | undefined> = {
+      TaintToleration: taint,
+      NodeAffinity: withAffinity ? affinity : undefined,
+      NodeResourcesFit: fit,
+      PodTopologySpread: spreadState ? spreadScores : undefined,
+      InterPodAffinity: podAffinityState ? podAffinityScores : undefined,
+      NodeResourcesBalancedAllocation: withBalance ? balance : undefined,
+      ImageLocality: image,
+    };
     const plugins: ScoreTable['plugins'] = [];
+    totals.fill(0, 0, length);
     for (const { name, weight } of SCORE_PLUGINS) {
-      const weighted = name === 'TaintToleration' ? taint : name === 'NodeAffinity' ? affinity : name === 'NodeResourcesFit' ? fit : name === 'NodeResourcesBalancedAllocation' ? balance : image;
-      if ((name === 'NodeAffinity' && !withAffinity) || (name === 'NodeResourcesBalancedAllocation' && !withBalance)) continue;
+      const weighted = byPlugin[name];
+      // A plugin whose PreScore skipped the pod is not run and shows no column.
+      if (!weighted) continue;
       if (weight !== 1) for (let i = 0; i < length; i++) weighted[i] *= weight;
+      for (let i = 0; i < length; i++) totals[i] += weighted[i];
       plugins.push({ name, weight, weighted });
-    }
-    for (let i = 0; i < length; i++) {
-      totals[i] = taint[i] + fit[i] + image[i] + (withAffinity ? affinity[i] : 0) + (withBalance ? balance[i] : 0);
     }
     return { plugins, totals };
   }
@@ -485,7 +555,7 @@ export class SchedulingAlgorithm {
     if (this.totals.length >= length) return;
     const size = Math.max(length, this.totals.length * 2, 128);
     this.totals = new Float64Array(size);
-    // taint, affinity, fit, balance, image: see score().
-    this.buffers = [0, 1, 2, 3, 4].map(() => new Float64Array(size));
+    // taint, affinity, fit, balance, image, spread, pod affinity: see score().
+    this.buffers = [0, 1, 2, 3, 4, 5, 6].map(() => new Float64Array(size));
   }
 }

@@ -5,6 +5,7 @@ import type { NodeInfo } from '../../../src/sim/scheduler/node-info';
 import { podSchedulingInfo, type PodSchedulingInfo } from '../../../src/sim/scheduler/pod-info';
 import { computePodResources } from '../../../src/sim/scheduler/resources';
 import { podHostPorts } from '../../../src/sim/scheduler/host-ports';
+import { podAffinityTerms } from '../../../src/sim/scheduler/affinity-terms';
 
 export type NodeObject = Node & KubeObject;
 export type PodObject = Pod & KubeObject;
@@ -102,7 +103,7 @@ export function cacheWith(nodes: NodeSpec[], placed: PodSpecInput[] = []): NodeC
   for (const input of placed) {
     const pod = makePod(input);
     const meta = pod.metadata!;
-    cache.placePod(input.nodeName!, { uid: meta.uid!, namespace: meta.namespace!, name: meta.name!, priority: input.priority ?? 0, resources: computePodResources(pod.spec), hostPorts: podHostPorts(pod.spec) }, false);
+    cache.placePod(input.nodeName!, { uid: meta.uid!, namespace: meta.namespace!, name: meta.name!, priority: input.priority ?? 0, resources: computePodResources(pod.spec), hostPorts: podHostPorts(pod.spec), labels: meta.labels ?? {}, terminating: false, affinityTerms: podAffinityTerms(pod) }, false);
   }
   return cache;
 }

@@ -226,7 +226,7 @@ describe('Scheduler', () => {
     assert.deepEqual(byNode.get('tainted')?.filters.map((f) => f.code), ['Success', 'Success', 'UnschedulableAndUnresolvable']);
     assert.equal(byNode.get('tainted')?.filters[2].reason, 'node(s) had untolerated taint {dedicated: gpu}');
     const feasible = byNode.get('ok-1');
-    assert.equal(feasible?.filters.length, 6);
+    assert.equal(feasible?.filters.length, 8);
     assert.deepEqual(feasible?.scores?.map((s) => [s.plugin, s.weight]), [
       ['TaintToleration', 3],
       ['NodeResourcesFit', 1],

@@ -153,7 +153,7 @@ describe('scheduler summary mode (no score table kept)', () => {
         const withTable = full.findPlacement(pod, true);
         const without = summary.findPlacement(pod, false);
         // Place each pod, as the scheduler assumes it, so the cluster fills up and the choices move.
-        const contribution = { uid: pod.uid, namespace: 'default', name: pod.name, priority: 0, resources: pod.resources, hostPorts: pod.hostPorts };
+        const contribution = { uid: pod.uid, namespace: 'default', name: pod.name, priority: 0, resources: pod.resources, hostPorts: pod.hostPorts, labels: {}, terminating: false, affinityTerms: undefined };
         if (withTable.chosen) fullCache.placePod(withTable.chosen.name, contribution, true);
         if (without.chosen) summaryCache.placePod(without.chosen.name, contribution, true);
         // Now and then an image lands on one more node: ImageLocality's spread changes for every node.
