@@ -5,7 +5,7 @@
  * or ReplicaSet is stuck when one of its pods is.
  */
 import { deploymentRolledOut, findCondition, type PodDigest, type WorkloadDigest } from './digest';
-import { FAILURE_WAITING_REASONS } from './derive-pod';
+import { deletedByPodGC, FAILURE_WAITING_REASONS, POD_GARBAGE_COLLECTOR } from './derive-pod';
 import { stageOf, type ObjectRecord } from './records';
 import { CONTROLLER_OF } from './controllers';
 import { daemonSetRolledOut, statefulSetRolledOut } from './derive-sets';
@@ -79,6 +79,13 @@ export function retriedByJob(record: ObjectRecord): boolean {
 
 export function podStatus(record: ObjectRecord): StatusResult {
   const pod = record.digest?.kind === 'Pod' ? record.digest : undefined;
+  const collected = pod && !record.parent ? deletedByPodGC(pod) : undefined;
+  if (collected) {
+    // A bare pod naming a node that does not exist: the pod garbage collector failed and deleted it.
+    const stage = stageOf(record, 'phaseFailed');
+    const since = stage?.time ?? record.createdAt ?? 0;
+    return { status: 'failed', own: true, stuck: { reason: collected.reason ?? 'DeletionByPodGC', message: collected.message ?? '', since, lastSeen: since, component: POD_GARBAGE_COLLECTOR, object: refOf(record) } };
+  }
   if (record.deleted || pod?.deletionTimestamp) return { status: 'deleted', own: false };
   if (!pod) return { status: 'pending', own: false };
   if (pod.phase === 'Failed') {

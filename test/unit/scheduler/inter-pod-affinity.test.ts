@@ -20,9 +20,9 @@ import {
 import { cacheWith, info, nodeOf, type NodeSpec, type PodSpecInput } from './fixtures';
 
 const NAMESPACES: NamespaceLabels = {
-  labelsOf: (ns) => (ns === 'team-a' ? { team: 'a' } : {}),
+  labelsOf: (ns): Record<string, string> => (ns === 'team-a' ? { team: 'a' } : {}),
   all: () => [
-    { name: 'default', labels: {} },
+    { name: 'default', labels: {} as Record<string, string> },
     { name: 'team-a', labels: { team: 'a' } },
   ],
 };
