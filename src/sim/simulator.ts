@@ -17,10 +17,13 @@ import { StoreEventRecorder } from './store/events';
 import { applyObject, type ApplyResult } from './apply';
 import { runUntil, type RunGuard, type RunOutcome } from './driver';
 import { startComponents, type Components } from './components';
+import { zoneNames } from './nodes';
 
 export interface SimulatorOptions {
   /** Worker nodes (default 3). */
   nodes?: number;
+  /** Spread the nodes over this many zones of one region (zone and region labels); none by default, as kind. */
+  zones?: number;
   /** Seed for every random choice (names, uids, jitter, tie-breaks). */
   seed?: number;
   timings?: Partial<Timings>;
@@ -64,7 +67,7 @@ export class Simulator {
     for (const name of ['default', 'kube-system', 'kube-public', 'kube-node-lease']) {
       this.store.create('Namespace', { metadata: { name } }, { fieldManager: 'kube-apiserver' });
     }
-    this.components = startComponents(this.context, { nodes: options.nodes ?? 3, lean });
+    this.components = startComponents(this.context, { nodes: options.nodes ?? 3, lean, node: options.zones ? { zones: zoneNames(options.zones) } : undefined });
   }
 
   /** Apply one manifest object, as `kubectl apply` would: created, configured or unchanged. */
