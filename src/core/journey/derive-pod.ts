@@ -73,6 +73,9 @@ function terminationTitle(c: ContainerDigest, reason: string | undefined, exitCo
   return `${label} ${c.name} terminated: ${reason ?? 'Unknown'}${exitCode === undefined ? '' : ` (exit code ${exitCode})`}`;
 }
 
+/** PodScheduled's reason while `spec.schedulingGates` is not empty. */
+export const SCHEDULING_GATED = 'SchedulingGated';
+
 function deriveConditions(prev: PodDigest | undefined, next: PodDigest, ctx: PodDeriveContext, out: StageDraft[]): void {
   for (const c of next.conditions) {
     const before = prev ? findCondition(prev.conditions, c.type) : undefined;
@@ -81,11 +84,14 @@ function deriveConditions(prev: PodDigest | undefined, next: PodDigest, ctx: Pod
     switch (c.type) {
       case 'PodScheduled':
         if (c.status === 'False' && (statusChanged || before?.message !== c.message) && !next.nodeName) {
+          // The API server writes SchedulingGated on create; the scheduler makes no attempt until the gates are gone.
+          const gated = c.reason === SCHEDULING_GATED;
           out.push({
             key: 'failedScheduling',
             kind: 'failedScheduling',
-            component: 'default-scheduler',
-            title: 'No node fits the pod',
+            component: gated ? 'kube-apiserver' : 'default-scheduler',
+            title: gated ? 'Scheduling gated: no attempt until spec.schedulingGates is empty' : 'No node fits the pod',
+            ...(gated ? { reason: SCHEDULING_GATED } : {}),
             message: c.message,
             warning: true,
             objectTime: c.lastTransitionTime,

@@ -5,7 +5,7 @@
  * or ReplicaSet is stuck when one of its pods is.
  */
 import { deploymentRolledOut, findCondition, type PodDigest, type WorkloadDigest } from './digest';
-import { deletedByPodGC, FAILURE_WAITING_REASONS, POD_GARBAGE_COLLECTOR } from './derive-pod';
+import { deletedByPodGC, FAILURE_WAITING_REASONS, POD_GARBAGE_COLLECTOR, SCHEDULING_GATED } from './derive-pod';
 import { stageOf, type ObjectRecord } from './records';
 import { CONTROLLER_OF } from './controllers';
 import { daemonSetRolledOut, statefulSetRolledOut } from './derive-sets';
@@ -110,7 +110,8 @@ export function podStatus(record: ObjectRecord): StatusResult {
     if (failed) {
       const condition = findCondition(pod.conditions, 'PodScheduled');
       const message = condition?.status === 'False' && condition.message ? condition.message : (failed.evidence.event?.message ?? failed.message);
-      return { status: 'stuck', own: true, stuck: stuckFromStage(record, failed, 'FailedScheduling', message) };
+      const reason = condition?.status === 'False' && condition.reason === SCHEDULING_GATED ? SCHEDULING_GATED : 'FailedScheduling';
+      return { status: 'stuck', own: true, stuck: stuckFromStage(record, failed, reason, message) };
     }
   }
   const problem = containerProblem(record, pod);
