@@ -43,13 +43,16 @@ const MAX_SCORE = MAX_NODE_SCORE;
 
 export const FILTER_PLUGINS: readonly FilterPluginName[] = ['NodeUnschedulable', 'NodeName', 'TaintToleration', 'NodeAffinity', 'NodePorts', 'NodeResourcesFit', 'PodTopologySpread', 'InterPodAffinity'];
 
+const SPREAD_WEIGHT = 2;
+const INTER_POD_AFFINITY_WEIGHT = 2;
+
 /** The default profile's score plugins in configuration order, with their weights. */
 export const SCORE_PLUGINS: readonly { name: ScorePluginName; weight: number }[] = [
   { name: 'TaintToleration', weight: 3 },
   { name: 'NodeAffinity', weight: 2 },
   { name: 'NodeResourcesFit', weight: 1 },
-  { name: 'PodTopologySpread', weight: 2 },
-  { name: 'InterPodAffinity', weight: 2 },
+  { name: 'PodTopologySpread', weight: SPREAD_WEIGHT },
+  { name: 'InterPodAffinity', weight: INTER_POD_AFFINITY_WEIGHT },
   { name: 'NodeResourcesBalancedAllocation', weight: 1 },
   { name: 'ImageLocality', weight: 1 },
 ];
@@ -275,8 +278,7 @@ export class SchedulingAlgorithm {
     const state = this.preFilter(pod);
     const named = preFilterNodeNames(pod);
     if (named) return this.placeOnNamedNodes(pod, named, keepTable, state);
-    const matchingScores = this.podMatchingScoresMayApply(pod);
-    if (!keepTable && !state && !matchingScores && needsOnlyResourceChecks(pod) && !nodeAffinityScoreApplies(pod)) {
+    if (!keepTable && !state && needsOnlyResourceChecks(pod) && !nodeAffinityScoreApplies(pod)) {
       const placement = this.placeFromMemo(pod);
       if (placement) return placement;
     }
@@ -315,7 +317,7 @@ export class SchedulingAlgorithm {
       const feasible = keepTable ? found.slice(0, feasibleCount) : [];
       if (feasibleCount === 0) return { evaluated, feasibleCount, feasible, failures, chosen: undefined, scores: undefined };
       if (feasibleCount === 1) return { evaluated, feasibleCount, feasible, failures, chosen: nodes[rows[0]], scores: undefined };
-      if (!nodeAffinityScoreApplies(pod) && !matchingScores && (feasibleFlags & FLAG_PREFER_NO_SCHEDULE_TAINTS) === 0) {
+      if (!nodeAffinityScoreApplies(pod) && (feasibleFlags & FLAG_PREFER_NO_SCHEDULE_TAINTS) === 0) {
         return { evaluated, feasibleCount, feasible, failures, chosen: nodes[rows[this.pickWithoutTable(pod, feasibleCount)]], scores: undefined };
       }
       // Preferences that need normalising across the feasible nodes: the full scoring below.
@@ -366,7 +368,34 @@ export class SchedulingAlgorithm {
     const rows = this.rows;
     const images = this.podImages(pod);
     for (let i = 0; i < length; i++) totals[i] = this.totalOf(pod, rows[i], images);
+    this.addPodMatchingScores(pod, length, totals);
     return selectHost(totals, length, this.random);
+  }
+
+  /**
+   * PodTopologySpread's and InterPodAffinity's weighted scores for the feasible rows
+   * (`this.rows[0..length)`), added to `totals`; whether any applied. Both normalise over the
+   * feasible nodes, so they are added after the per-row totals, which stay cacheable without them.
+   */
+  private addPodMatchingScores(pod: PodSchedulingInfo, length: number, totals: Float64Array): boolean {
+    if (!this.podMatchingScoresMayApply(pod)) return false;
+    const rows = this.rows;
+    const spreadState = spread.preScorePodTopologySpread(pod, this.cache, rows, length, () => this.defaultSpreadSelector(pod));
+    const affinityState = interPodAffinity.preScoreInterPodAffinity(pod, this.cache, this.lookups.namespaces);
+    if (!spreadState && !affinityState) return false;
+    this.ensureCapacity(length);
+    const buffer = this.buffers[5];
+    if (spreadState) {
+      for (let i = 0; i < length; i++) buffer[i] = spread.scorePodTopologySpread(spreadState, rows[i]);
+      spread.normalizePodTopologySpread(buffer, length);
+      for (let i = 0; i < length; i++) totals[i] += SPREAD_WEIGHT * buffer[i];
+    }
+    if (affinityState) {
+      for (let i = 0; i < length; i++) buffer[i] = interPodAffinity.scoreInterPodAffinity(affinityState, rows[i]);
+      interPodAffinity.normalizeInterPodAffinity(buffer, length);
+      for (let i = 0; i < length; i++) totals[i] += INTER_POD_AFFINITY_WEIGHT * buffer[i];
+    }
+    return true;
   }
 
   /** A node's weighted total as `score` sums it, under `pickWithoutTable`'s conditions. */
@@ -451,7 +480,10 @@ export class SchedulingAlgorithm {
     this.nextStartNodeIndex = count === 0 ? 0 : (this.nextStartNodeIndex + processed) % count;
     const placement: Placement = { evaluated: processed, feasibleCount, feasible: [], failures, chosen: undefined, scores: undefined };
     if (feasibleCount === 1) placement.chosen = nodes[rows[0]];
-    else if (feasibleCount > 1) placement.chosen = nodes[rows[pickTie(totals, feasibleCount, max, ties, this.random)]];
+    else if (feasibleCount > 1) {
+      const rescored = this.addPodMatchingScores(pod, feasibleCount, totals);
+      placement.chosen = nodes[rows[rescored ? selectHost(totals, feasibleCount, this.random) : pickTie(totals, feasibleCount, max, ties, this.random)]];
+    }
     return placement;
   }
 
