@@ -72,6 +72,12 @@ export interface ClusterLookups {
 
 const NO_LOOKUPS: ClusterLookups = { namespaces: { labelsOf: () => ({}), all: () => [] }, defaultSpreadSelector: () => undefined };
 
+/** PodTopologySpread's and InterPodAffinity's filters, the last in upstream's order. */
+function podMatchingFilters(node: NodeInfo, state: CycleState | undefined): FilterFailure | null {
+  if (!state) return null;
+  return (state.spread ? filterPodTopologySpread(state.spread, node) : null) ?? (state.affinity ? filterInterPodAffinity(state.affinity, node) : null);
+}
+
 /** Filters in upstream order; evaluation stops at the first rejection. Without `state` the two pod-matching filters pass. */
 export function runFilters(pod: PodSchedulingInfo, node: NodeInfo, state?: CycleState): FilterFailure | null {
   return (
@@ -81,8 +87,7 @@ export function runFilters(pod: PodSchedulingInfo, node: NodeInfo, state?: Cycle
     filterNodeAffinity(pod, node) ??
     filterNodePorts(pod, node) ??
     filterNodeResourcesFit(pod, node) ??
-    (state?.spread ? filterPodTopologySpread(state.spread, node) : null) ??
-    (state?.affinity ? filterInterPodAffinity(state.affinity, node) : null)
+    podMatchingFilters(node, state)
   );
 }
 
@@ -198,7 +203,7 @@ function fitsOnRow(t: NodeTable, row: number, pod: PodSchedulingInfo): boolean {
 
 /** The filters for one node; `resourcesOnly` when the node table already showed nothing else can refuse it. */
 function filterNode(pod: PodSchedulingInfo, node: NodeInfo, resourcesOnly: boolean, state: CycleState | undefined): FilterFailure | null {
-  return resourcesOnly ? filterNodeResourcesFit(pod, node) : runFilters(pod, node, state);
+  return resourcesOnly ? (filterNodeResourcesFit(pod, node) ?? podMatchingFilters(node, state)) : runFilters(pod, node, state);
 }
 
 interface PodImages {
@@ -289,7 +294,7 @@ export class SchedulingAlgorithm {
     const rows = this.rows;
     const t = this.cache.table;
     const flags = t.flags;
-    const fast = !state && needsOnlyResourceChecks(pod);
+    const fast = needsOnlyResourceChecks(pod);
     const blocking = FLAG_UNSCHEDULABLE | FLAG_HARD_TAINTS | (pod.hostPorts.length > 0 ? FLAG_USED_PORTS : 0);
     const found = this.found;
     let feasibleCount = 0;
@@ -300,7 +305,7 @@ export class SchedulingAlgorithm {
     while (processed < count && feasibleCount < wanted) {
       const resourcesOnly = fast && (flags[index] & blocking) === 0;
       // Anything but a plain fit goes through the filters themselves (kept out of this loop, which stays small).
-      const failure = resourcesOnly && fitsOnRow(t, index, pod) ? null : filterNode(pod, nodes[index], resourcesOnly, state);
+      const failure = resourcesOnly && fitsOnRow(t, index, pod) ? podMatchingFilters(nodes[index], state) : filterNode(pod, nodes[index], resourcesOnly, state);
       if (failure) failures.push({ node: nodes[index], failure });
       else {
         rows[feasibleCount] = index;

@@ -14,6 +14,7 @@ import { termMatchesPod, type AffinityTerm } from '../affinity-terms';
 import { isEmptySelector, mergeSelectors, NOTHING, selectorMatches } from '../label-selector';
 import { ALL_NAMESPACES, podMatcher, type MatchablePod, type NamespaceSet } from '../pod-matcher';
 import type { TopologyDomains } from '../topology-domains';
+import { ScratchArrays } from '../scratch';
 import { failure, MAX_NODE_SCORE, type FilterFailure } from './types';
 
 export const ERR_REASON_AFFINITY_RULES_NOT_MATCH = "node(s) didn't match pod affinity rules";
@@ -47,9 +48,12 @@ function intersect(a: NamespaceSet, b: NamespaceSet): NamespaceSet {
   return { all: false, names: new Set([...a.names].filter((name) => b.names.has(name))) };
 }
 
+const preFilterScratch = new ScratchArrays();
+const preScoreScratch = new ScratchArrays();
+
 /** Per domain of `domains`: the sum of `perRow` over the rows in it. */
 function sumsByDomain(domains: TopologyDomains, perRow: Int32Array, rows: number): Float64Array {
-  const sums = new Float64Array(domains.values.length);
+  const sums = preFilterScratch.float64(domains.values.length);
   for (let row = 0; row < rows; row++) {
     const domain = domains.domainOf[row];
     if (domain >= 0 && perRow[row] !== 0) sums[domain] += perRow[row];
@@ -80,8 +84,12 @@ function asMatchable(pod: PodSchedulingInfo): MatchablePod {
   return { namespace: pod.namespace, labels: pod.labels, terminating: false };
 }
 
-/** `PreFilter`; undefined when the pod has no required terms and no existing pod's anti-affinity can refuse it (Skip). */
+/**
+ * `PreFilter`; undefined when the pod has no required terms and no existing pod's anti-affinity
+ * can refuse it (Skip). The state is valid until the next call.
+ */
 export function preFilterInterPodAffinity(pod: PodSchedulingInfo, cache: NodeCache, lister: NamespaceLabels): AffinityFilterState | undefined {
+  preFilterScratch.reset();
   const affinityTerms = ofKind(pod, 'requiredAffinity');
   const antiTerms = ofKind(pod, 'requiredAntiAffinity');
   const rows = cache.nodeCount;
@@ -95,7 +103,7 @@ export function preFilterInterPodAffinity(pod: PodSchedulingInfo, cache: NodeCac
       let entry = byKey.get(group.term.topologyKey);
       if (!entry) {
         const domains = cache.domains(group.term.topologyKey);
-        byKey.set(group.term.topologyKey, (entry = { domains, blocked: new Uint8Array(domains.values.length) }));
+        byKey.set(group.term.topologyKey, (entry = { domains, blocked: preFilterScratch.uint8(domains.values.length) }));
       }
       for (let row = 0; row < rows; row++) {
         const domain = entry.domains.domainOf[row];
@@ -156,10 +164,11 @@ export function filterInterPodAffinity(state: AffinityFilterState, node: NodeInf
 /** PreScore's `topologyScore`: per topology key, a score per domain. */
 export type AffinityScoreState = readonly { domains: TopologyDomains; scores: Float64Array }[];
 
-/** `PreScore`; undefined when no term on either side matched anything (Skip). */
+/** `PreScore`; undefined when no term on either side matched anything (Skip). Valid until the next call. */
 export function preScoreInterPodAffinity(pod: PodSchedulingInfo, cache: NodeCache, lister: NamespaceLabels): AffinityScoreState | undefined {
   const hasPreferred = pod.affinityTerms?.some((t) => t.kind === 'preferredAffinity' || t.kind === 'preferredAntiAffinity') ?? false;
   if (!hasPreferred && cache.termGroups.size === 0) return undefined;
+  preScoreScratch.reset();
   const rows = cache.nodeCount;
   const byKey = new Map<string, { domains: TopologyDomains; scores: Float64Array }>();
   let touched = false;
@@ -167,7 +176,7 @@ export function preScoreInterPodAffinity(pod: PodSchedulingInfo, cache: NodeCach
     let entry = byKey.get(topologyKey);
     if (!entry) {
       const domains = cache.domains(topologyKey);
-      byKey.set(topologyKey, (entry = { domains, scores: new Float64Array(domains.values.length) }));
+      byKey.set(topologyKey, (entry = { domains, scores: preScoreScratch.float64(domains.values.length) }));
     }
     for (let row = 0; row < rows; row++) {
       const domain = entry.domains.domainOf[row];

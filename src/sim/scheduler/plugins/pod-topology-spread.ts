@@ -15,6 +15,7 @@ import { matchesRequiredNodeAffinity, type PodSchedulingInfo } from '../pod-info
 import { namespaces, podMatcher, type PodMatcher } from '../pod-matcher';
 import { findUntoleratedTaint } from '../tolerations';
 import type { TopologyDomains } from '../topology-domains';
+import { ScratchArrays } from '../scratch';
 import { failure, MAX_NODE_SCORE, type FilterFailure } from './types';
 
 export const ERR_REASON_CONSTRAINTS_NOT_MATCH = "node(s) didn't match pod topology spread constraints";
@@ -100,11 +101,18 @@ export interface SpreadFilterState {
   readonly minMatchNum: readonly number[];
 }
 
-/** `calPreFilterState`; undefined when the pod has no `DoNotSchedule` constraint (the plugin's Skip). */
+const preFilterScratch = new ScratchArrays();
+const preScoreScratch = new ScratchArrays();
+
+/**
+ * `calPreFilterState`; undefined when the pod has no `DoNotSchedule` constraint (the plugin's
+ * Skip). The state is valid until the next call.
+ */
 export function preFilterPodTopologySpread(pod: PodSchedulingInfo, cache: NodeCache): SpreadFilterState | undefined {
   if (pod.topologySpreadConstraints.length === 0) return undefined;
   const constraints = podConstraints(pod, 'DoNotSchedule');
   if (constraints.length === 0) return undefined;
+  preFilterScratch.reset();
   const domains = constraints.map((c) => cache.domains(c.topologyKey));
   const nodes = cache.nodes;
   const matchNum: Float64Array[] = [];
@@ -112,8 +120,8 @@ export function preFilterPodTopologySpread(pod: PodSchedulingInfo, cache: NodeCa
   constraints.forEach((c, i) => {
     const d = domains[i];
     const counts = cache.podCounts.counts(c.matcher);
-    const eligible = new Uint8Array(d.values.length);
-    const sums = new Float64Array(d.values.length);
+    const eligible = preFilterScratch.uint8(d.values.length);
+    const sums = preFilterScratch.float64(d.values.length);
     const checkPolicies = policiesMayExclude(pod, c);
     for (let row = 0; row < nodes.length; row++) {
       if (!hasAllKeys(domains, row)) continue;
@@ -160,12 +168,13 @@ export interface SpreadScoreState {
 
 /**
  * `PreScore` over the feasible rows; undefined when there is nothing to score (the plugin's Skip).
- * `defaultSelector` is asked only for a pod without constraints.
+ * `defaultSelector` is asked only for a pod without constraints. Valid until the next call.
  */
 export function preScorePodTopologySpread(pod: PodSchedulingInfo, cache: NodeCache, rows: Int32Array, length: number, defaultSelector: () => CompiledSelector | undefined): SpreadScoreState | undefined {
   const explicit = pod.topologySpreadConstraints.length > 0;
   const constraints = explicit ? podConstraints(pod, 'ScheduleAnyway') : defaultConstraints(pod, defaultSelector());
   if (constraints.length === 0 || cache.nodeCount === 0) return undefined;
+  preScoreScratch.reset();
   // Only constraints the pod sets need every key on a node: nodes without a zone still spread by hostname.
   const requireAllTopologies = explicit;
   const domains = constraints.map((c) => cache.domains(c.topologyKey));
@@ -183,7 +192,7 @@ export function preScorePodTopologySpread(pod: PodSchedulingInfo, cache: NodeCac
       return;
     }
     // The domains of the feasible nodes; the pods counted in them come from every node.
-    const present = new Uint8Array(d.values.length);
+    const present = preScoreScratch.uint8(d.values.length);
     let size = 0;
     for (let i = 0; i < length; i++) {
       const row = rows[i];
@@ -194,7 +203,7 @@ export function preScorePodTopologySpread(pod: PodSchedulingInfo, cache: NodeCac
         size++;
       }
     }
-    const sums = new Float64Array(d.values.length);
+    const sums = preScoreScratch.float64(d.values.length);
     const checkPolicies = policiesMayExclude(pod, c);
     const perNode = counts[k];
     for (let row = 0; row < nodes.length; row++) {
