@@ -4,6 +4,7 @@
  * requirement (when there is one) by which the index finds the selectors a pod's labels may match.
  */
 import type { LabelSelector } from 'kubernetes-types/meta/v1';
+import { matchesLabels, type Requirement as MatchRequirement } from '../store/selectors';
 
 type Operator = 'In' | 'NotIn' | 'Exists' | 'DoesNotExist';
 
@@ -15,6 +16,8 @@ interface Requirement {
 
 export interface CompiledSelector {
   readonly requirements: readonly Requirement[];
+  /** The same requirements as the store's label matching takes them. */
+  readonly matching: readonly MatchRequirement[];
   /** Canonical text: equal for selectors that select the same pods by the same requirements. */
   readonly key: string;
   /** A `key=value` every matching pod carries (from matchLabels or a one-value In), if any. */
@@ -27,7 +30,9 @@ export function anchorOf(key: string, value: string): string {
   return `${key}\u0000${value}`;
 }
 
-export const NOTHING: CompiledSelector = Object.freeze({ requirements: [], key: '<nothing>', anchor: undefined, nothing: true });
+export const NOTHING: CompiledSelector = Object.freeze({ requirements: [], matching: [], key: '<nothing>', anchor: undefined, nothing: true });
+
+const MATCH_OPERATORS: Readonly<Record<Operator, MatchRequirement['op']>> = { In: 'in', NotIn: 'notin', Exists: 'exists', DoesNotExist: '!exists' };
 
 /** `LabelSelectorAsSelector`, with `extra` labels (matchLabelKeys' values) merged in as equality requirements. */
 export function compileSelector(selector: LabelSelector | undefined | null, extra: Record<string, string> = {}): CompiledSelector {
@@ -44,7 +49,9 @@ function fromRequirements(requirements: Requirement[]): CompiledSelector {
   requirements.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : a.operator < b.operator ? -1 : a.operator > b.operator ? 1 : 0));
   const key = requirements.map((r) => `${r.key} ${r.operator} ${r.values.join(',')}`).join(';');
   const equality = requirements.find((r) => r.operator === 'In' && r.values.length === 1);
-  return { requirements, key, anchor: equality ? anchorOf(equality.key, equality.values[0]) : undefined, nothing: false };
+  // An unknown operator matches nothing, as LabelSelectorAsSelector refuses it.
+  const matching = requirements.map((r) => ({ key: r.key, op: MATCH_OPERATORS[r.operator] ?? 'in', values: MATCH_OPERATORS[r.operator] ? [...r.values] : [] }));
+  return { requirements, matching, key, anchor: equality ? anchorOf(equality.key, equality.values[0]) : undefined, nothing: false };
 }
 
 /** Labels as a selector of exactly those labels (`labels.SelectorFromSet`). */
@@ -63,26 +70,5 @@ export function isEmptySelector(selector: CompiledSelector): boolean {
 }
 
 export function selectorMatches(selector: CompiledSelector, labels: Readonly<Record<string, string>>): boolean {
-  if (selector.nothing) return false;
-  for (const r of selector.requirements) {
-    const value = labels[r.key];
-    const has = value !== undefined;
-    switch (r.operator) {
-      case 'In':
-        if (!has || !r.values.includes(value)) return false;
-        break;
-      case 'NotIn':
-        if (has && r.values.includes(value)) return false;
-        break;
-      case 'Exists':
-        if (!has) return false;
-        break;
-      case 'DoesNotExist':
-        if (has) return false;
-        break;
-      default:
-        return false;
-    }
-  }
-  return true;
+  return !selector.nothing && matchesLabels(labels, selector.matching);
 }

@@ -8,27 +8,16 @@ import assert from 'node:assert/strict';
 import type { KubeObject, Pod } from '../../../src/core/k8s';
 import { SeededRandom } from '../../../src/sim/clock';
 import { Simulator } from '../../../src/sim/simulator';
+import { nginxDeployment } from '../controllers/harness';
 
 const NODES = 4;
 const NAMES = ['web', 'api'];
 
+/** The harness's nginx Deployment whose pods require hostname anti-affinity with each other. */
 function deployment(name: string, replicas: number, image: string): KubeObject {
-  return {
-    apiVersion: 'apps/v1',
-    kind: 'Deployment',
-    metadata: { name, namespace: 'default' },
-    spec: {
-      replicas,
-      selector: { matchLabels: { app: name } },
-      template: {
-        metadata: { labels: { app: name } },
-        spec: {
-          affinity: { podAntiAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [{ labelSelector: { matchLabels: { app: name } }, topologyKey: 'kubernetes.io/hostname' }] } },
-          containers: [{ name: 'main', image, resources: { requests: { cpu: '100m', memory: '64Mi' } } }],
-        },
-      },
-    },
-  };
+  const object = nginxDeployment(name, replicas, image);
+  object.spec!.template.spec!.affinity = { podAntiAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [{ labelSelector: { matchLabels: { app: name } }, topologyKey: 'kubernetes.io/hostname' }] } };
+  return object;
 }
 
 function checkNoTwoOnANode(simulator: Simulator, context: string): void {
