@@ -4,7 +4,7 @@
  * spread). All updates are incremental: O(1) per pod change, O(images) per node change.
  */
 import type { Node } from '../../core/k8s';
-import { NodeInfo, sameContribution, type PodContribution } from './node-info';
+import { NodeInfo, sameContribution, sameLabels, type PodContribution } from './node-info';
 import { NodeTable } from './node-table';
 import { PodCountIndex } from './pod-counts';
 import { TermGroupIndex } from './term-groups';
@@ -88,7 +88,8 @@ export class NodeCache {
       return true;
     }
     const before = schedulingSignature(info.node);
-    if (info.node.metadata?.labels !== node.metadata?.labels) this.domainsByKey.clear();
+    // Heartbeats rewrite the node without touching its labels: the domain tables stand.
+    if (!sameLabels(info.labels, node.metadata?.labels ?? {})) this.domainsByKey.clear();
     this.countImages(info, -1);
     info.setNode(node);
     this.countImages(info, 1);

@@ -32,7 +32,7 @@ function sameTerms(a: readonly AffinityTerm[] | undefined, b: readonly AffinityT
   return true;
 }
 
-function sameLabels(a: Readonly<Record<string, string>>, b: Readonly<Record<string, string>>): boolean {
+export function sameLabels(a: Readonly<Record<string, string>>, b: Readonly<Record<string, string>>): boolean {
   if (a === b) return true;
   const keys = Object.keys(a);
   if (keys.length !== Object.keys(b).length) return false;

@@ -18,7 +18,7 @@ import {
   preScorePodTopologySpread,
   scorePodTopologySpread,
 } from '../../../src/sim/scheduler/plugins/pod-topology-spread';
-import { cacheWith, info, nodeOf, type NodeSpec, type PodSpecInput } from './fixtures';
+import { cacheWith, info, makeNode, nodeOf, type NodeSpec, type PodSpecInput } from './fixtures';
 
 const FOUR_NODES: NodeSpec[] = [
   { name: 'node-a', labels: { zone: 'zone1', node: 'node-a' } },
@@ -170,6 +170,18 @@ describe('PodTopologySpread', () => {
       const without = preFilterPodTopologySpread(incoming([hard(1, 'node')], { foo: '', 'pod-template-hash': 'new' }), cache)!;
       assert.equal(filterPodTopologySpread(without, nodeOf(cache, 'node-a'))?.code, 'Unschedulable');
     });
+  });
+
+  it('follows a node relabelled into another zone, and a pod removed from a node', () => {
+    const cache = cacheWith(FOUR_NODES, fooPods({ 'node-a': 1, 'node-x': 1 }));
+    const before = preFilterPodTopologySpread(incoming([hard(1, 'zone')]), cache)!;
+    assert.deepEqual([...before.matchNum[0]], [1, 1]);
+    cache.updateNode(makeNode({ name: 'node-x', labels: { zone: 'zone1', node: 'node-x' } }));
+    const relabelled = preFilterPodTopologySpread(incoming([hard(1, 'zone')]), cache)!;
+    assert.deepEqual([...relabelled.matchNum[0]], [2, 0], 'node-x now counts in zone1');
+    cache.removePod(nodeOf(cache, 'node-a').pods.keys().next().value!);
+    const removed = preFilterPodTopologySpread(incoming([hard(1, 'zone')]), cache)!;
+    assert.deepEqual([...removed.matchNum[0]], [1, 0]);
   });
 
   describe('Filter (TestMultipleConstraints)', () => {
