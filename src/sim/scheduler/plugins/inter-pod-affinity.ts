@@ -54,9 +54,12 @@ const preScoreScratch = new ScratchArrays();
 /** Per domain of `domains`: the sum of `perRow` over the rows in it. */
 function sumsByDomain(domains: TopologyDomains, perRow: Int32Array, rows: number): Float64Array {
   const sums = preFilterScratch.float64(domains.values.length);
+  const { domainOf } = domains;
   for (let row = 0; row < rows; row++) {
-    const domain = domains.domainOf[row];
-    if (domain >= 0 && perRow[row] !== 0) sums[domain] += perRow[row];
+    const count = perRow[row];
+    if (count === 0) continue;
+    const domain = domainOf[row];
+    if (domain >= 0) sums[domain] += count;
   }
   return sums;
 }
@@ -178,12 +181,15 @@ export function preScoreInterPodAffinity(pod: PodSchedulingInfo, cache: NodeCach
       const domains = cache.domains(topologyKey);
       byKey.set(topologyKey, (entry = { domains, scores: preScoreScratch.float64(domains.values.length) }));
     }
+    const { domainOf } = entry.domains;
+    const scores = entry.scores;
     for (let row = 0; row < rows; row++) {
-      const domain = entry.domains.domainOf[row];
-      if (domain >= 0 && perRow[row] !== 0) {
-        entry.scores[domain] += amount * perRow[row];
-        touched = true;
-      }
+      const count = perRow[row];
+      if (count === 0) continue;
+      const domain = domainOf[row];
+      if (domain < 0) continue;
+      scores[domain] += amount * count;
+      touched = true;
     }
   };
   for (const term of pod.affinityTerms ?? []) {

@@ -123,10 +123,13 @@ export function preFilterPodTopologySpread(pod: PodSchedulingInfo, cache: NodeCa
     const eligible = preFilterScratch.uint8(d.values.length);
     const sums = preFilterScratch.float64(d.values.length);
     const checkPolicies = policiesMayExclude(pod, c);
+    const { domainOf } = d;
+    // One constraint (the usual case): its own key is the only one a node must have.
+    const otherKeys = domains.length > 1;
     for (let row = 0; row < nodes.length; row++) {
-      if (!hasAllKeys(domains, row)) continue;
+      const domain = domainOf[row];
+      if (domain < 0 || (otherKeys && !hasAllKeys(domains, row))) continue;
       if (checkPolicies && !includesNode(pod, c, nodes[row])) continue;
-      const domain = d.domainOf[row];
       eligible[domain] = 1;
       sums[domain] += counts[row];
     }
