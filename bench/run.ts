@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --runs N] [--only 1000x10000|daemonset5000|job10000|activation] [--trace] [--services]`: runs each scenario N
+ * `npm run bench [-- --runs N] [--only 1000x10000|spread1000x10000|spread150000|daemonset5000|job10000|activation] [--trace] [--services]`: runs each scenario N
  * times, each in a fresh process, and prints the medians of pods/s (apply → all pods Running, wall
  * clock), CPU time (steadier than wall time on a shared machine) and peak resident memory, with
  * the machine it ran on; then the extension's activation cost (bench/activation.ts).
@@ -28,8 +28,11 @@ interface Scenario {
   label: string;
   nodes: number;
   pods: number;
-  /** One DaemonSet (a pod per node) or one Job (`pods` completions, 500 in parallel) instead of Deployments. */
-  workload?: 'daemonset' | 'job';
+  /**
+   * One DaemonSet (a pod per node) or one Job (`pods` completions, 500 in parallel) instead of
+   * Deployments; or Deployments whose pods carry a hostname spread constraint and a preferred anti-affinity.
+   */
+  workload?: 'daemonset' | 'job' | 'spread';
 }
 
 function deployments(nodes: number, pods: number): Scenario {
@@ -40,6 +43,9 @@ const SCENARIOS: Scenario[] = [
   deployments(3, 3),
   deployments(1000, 10_000),
   deployments(5000, 150_000),
+  // The issue's target: the 150,000 pods, each spread over nodes (DoNotSchedule) and preferring nodes without its siblings, within 1.5× the plain run.
+  { name: 'spread150000', label: '150,000 pods, spread', nodes: 5000, pods: 150_000, workload: 'spread' },
+  { name: 'spread1000x10000', label: '10,000 pods, spread', nodes: 1000, pods: 10_000, workload: 'spread' },
   // The issue's target: a DaemonSet on 5,000 Ready nodes, all pods ready, in ≤ 10 s wall.
   { name: 'daemonset5000', label: 'DaemonSet, 5,000 nodes', nodes: 5000, pods: 5000, workload: 'daemonset' },
   // The issue's target: a Job with 10,000 completions and parallelism 500 Complete in ≤ 20 s wall.

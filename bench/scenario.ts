@@ -1,6 +1,6 @@
 /**
  * One benchmark run, in its own process so peak memory is this run's alone:
- * `node --import tsx bench/scenario.ts <nodes> <pods> [--trace] [--services] [--daemonset|--job]` prints one JSON line.
+ * `node --import tsx bench/scenario.ts <nodes> <pods> [--trace] [--services] [--daemonset|--job|--spread]` prints one JSON line.
  * Pods come from Deployments of at most 3,000 replicas, each in its own namespace (the
  * Kubernetes scalability threshold is 3,000 pods per namespace); with `--daemonset`, from one
  * DaemonSet (a pod per node), done when its status says every desired pod is ready; with `--job`,
@@ -22,15 +22,27 @@ function peakRssMiB(): number {
   return match ? Number(match[1]) / 1024 : process.memoryUsage().rss / 1024 / 1024;
 }
 
-function deployment(name: string, namespace: string, replicas: number): KubeObject {
+/**
+ * With `spread`, every pod also asks to be spread over nodes (a hostname topology-spread
+ * constraint, maxSkew 1, DoNotSchedule) and prefers nodes without another pod of its Deployment
+ * (preferred hostname anti-affinity): the issue's scheduler benchmark.
+ */
+function deployment(name: string, namespace: string, replicas: number, spread = false): KubeObject {
+  const selector = { matchLabels: { app: name } };
+  const placement = spread
+    ? {
+        topologySpreadConstraints: [{ maxSkew: 1, topologyKey: 'kubernetes.io/hostname', whenUnsatisfiable: 'DoNotSchedule', labelSelector: selector }],
+        affinity: { podAntiAffinity: { preferredDuringSchedulingIgnoredDuringExecution: [{ weight: 100, podAffinityTerm: { labelSelector: selector, topologyKey: 'kubernetes.io/hostname' } }] } },
+      }
+    : {};
   return {
     apiVersion: 'apps/v1',
     kind: 'Deployment',
     metadata: { name, namespace },
     spec: {
       replicas,
-      selector: { matchLabels: { app: name } },
-      template: { metadata: { labels: { app: name } }, spec: { containers: [{ name: 'app', image: 'nginx:1.25', resources: { requests: { cpu: '10m', memory: '16Mi' } } }] } },
+      selector,
+      template: { metadata: { labels: { app: name } }, spec: { ...placement, containers: [{ name: 'app', image: 'nginx:1.25', resources: { requests: { cpu: '10m', memory: '16Mi' } } }] } },
     },
   };
 }
@@ -86,6 +98,7 @@ function main(): void {
   const batch = process.argv.includes('--job');
   const services = process.argv.includes('--services');
   const serviceNames: { namespace: string; name: string; replicas: number }[] = [];
+  const spread = process.argv.includes('--spread');
   const setupStart = performance.now();
   const simulator = new Simulator({ nodes, seed: 1, detail: 'lean', historyPerKind: 10_000 });
   let tracer: JourneyTracer | undefined;
@@ -115,7 +128,7 @@ function main(): void {
     remaining -= replicas;
     const namespace = `bench-${i}`;
     simulator.store.create('Namespace', { metadata: { name: namespace } });
-    simulator.apply(deployment(`app-${i}`, namespace, replicas));
+    simulator.apply(deployment(`app-${i}`, namespace, replicas, spread));
     if (services) {
       simulator.apply({ apiVersion: 'v1', kind: 'Service', metadata: { name: `app-${i}`, namespace }, spec: { selector: { app: `app-${i}` }, ports: [{ port: 80, protocol: 'TCP' }] } });
       serviceNames.push({ namespace, name: `app-${i}`, replicas });
@@ -134,6 +147,7 @@ function main(): void {
       trace,
       daemonset: daemon,
       job: batch,
+      spread,
       outcome,
       running,
       setupMs: Math.round(setupMs),

@@ -1,8 +1,8 @@
 /**
  * `kube-journey` command line:
- *   trace -f <file> [--nodes N] [--speed X] [--seed S] [--max-pods N] [--timeout S] [--json] [--evidence]
+ *   trace -f <file> [--nodes N] [--zones Z] [--speed X] [--seed S] [--max-pods N] [--timeout S] [--json] [--evidence]
  *   trace -f <file> --context NAME [--kubeconfig FILE] [--force-conflicts] [--timeout S] [--json] [--evidence]
- *   simulate [--port P] [--nodes N] [--kubeconfig FILE] [--speed X] [--seed S] [--max-pods N]
+ *   simulate [--port P] [--nodes N] [--zones Z] [--kubeconfig FILE] [--speed X] [--seed S] [--max-pods N]
  * Errors are one line on stderr (KUBE_JOURNEY_DEBUG=1 adds the stack); exit 1 for a failed
  * trace or an error, 2 for a bad command line.
  */
@@ -17,9 +17,10 @@ import { DEFAULT_MAX_PODS } from '../common/simulator-defaults';
 import { tracedPodBudget } from './trace-budget';
 
 const USAGE = `Usage:
-  kube-journey trace -f <file> [--nodes N] [--speed X] [--seed S] [--max-pods N] [--timeout SECONDS] [--json] [--evidence]
+  kube-journey trace -f <file> [--nodes N] [--zones Z] [--speed X] [--seed S] [--max-pods N] [--timeout SECONDS] [--json] [--evidence]
       Apply <file> to a fresh built-in simulator and print each object's journey.
       --nodes     worker nodes in the simulator (default 3)
+      --zones     spread the nodes over Z zones of one region (topology.kubernetes.io/zone, …/region); default none, as kind
       --speed     pace the simulation: virtual seconds per wall second (default: as fast as possible)
       --seed      seed for names, uids and timing jitter (default 1)
       --max-pods  the most pods the simulator makes; more are refused as a quota would (default: what fits in this heap, ${tracedPodBudget(3)} with 3 nodes)
@@ -34,8 +35,9 @@ const USAGE = `Usage:
       --force-conflicts  take over fields that other field managers own
       --timeout          give up after this many seconds (default 300)
 
-  kube-journey simulate [--port P] [--nodes N] [--kubeconfig FILE] [--speed X] [--seed S] [--max-pods N]
+  kube-journey simulate [--port P] [--nodes N] [--zones Z] [--kubeconfig FILE] [--speed X] [--seed S] [--max-pods N]
       Run the simulator as a Kubernetes API server on 127.0.0.1 for kubectl.
+      --zones     spread the nodes over Z zones of one region (default none, as kind)
       --max-pods  the most pods the simulator holds (default ${DEFAULT_MAX_PODS})
 
 Errors are printed as one line; KUBE_JOURNEY_DEBUG=1 prints their stack too.
@@ -55,6 +57,11 @@ function maxPodsOption(value: string | undefined): number | undefined {
   return numberOption(value, 'max-pods', 0, (n) => Number.isInteger(n) && n > 0);
 }
 
+function zonesOption(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  return numberOption(value, 'zones', 0, (n) => Number.isInteger(n) && n > 0);
+}
+
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   if (!command || command === '--help' || command === '-h' || command === 'help') {
@@ -67,6 +74,7 @@ async function main(argv: string[]): Promise<number> {
       options: {
         file: { type: 'string', short: 'f' },
         nodes: { type: 'string' },
+        zones: { type: 'string' },
         speed: { type: 'string' },
         seed: { type: 'string' },
         timeout: { type: 'string' },
@@ -91,7 +99,7 @@ async function main(argv: string[]): Promise<number> {
       err: process.stderr,
     };
     if (values.context !== undefined || values.kubeconfig !== undefined) {
-      const simulatorOnly = (['nodes', 'speed', 'seed', 'max-pods'] as const).filter((name) => values[name] !== undefined);
+      const simulatorOnly = (['nodes', 'zones', 'speed', 'seed', 'max-pods'] as const).filter((name) => values[name] !== undefined);
       if (simulatorOnly.length > 0) throw new UsageError(`--${simulatorOnly[0]} applies to the built-in simulator, not to --context/--kubeconfig`);
       // Loaded only for clusters: the simulator path does not need the Kubernetes client.
       const { runTraceCluster } = await import('./trace-cluster');
@@ -107,6 +115,7 @@ async function main(argv: string[]): Promise<number> {
     return runTrace({
       file: values.file,
       nodes: numberOption(values.nodes, 'nodes', 3, (n) => Number.isInteger(n) && n > 0),
+      zones: zonesOption(values.zones),
       speed: values.speed === undefined ? undefined : numberOption(values.speed, 'speed', 1),
       seed: numberOption(values.seed, 'seed', 1, (n) => Number.isInteger(n) && n >= 0),
       maxPods: maxPodsOption(values['max-pods']),
@@ -116,7 +125,7 @@ async function main(argv: string[]): Promise<number> {
   if (command === 'simulate') {
     const { values } = parseArgs({
       args: rest,
-      options: { port: { type: 'string' }, nodes: { type: 'string' }, kubeconfig: { type: 'string' }, speed: { type: 'string' }, seed: { type: 'string' }, 'max-pods': { type: 'string' } },
+      options: { port: { type: 'string' }, nodes: { type: 'string' }, zones: { type: 'string' }, kubeconfig: { type: 'string' }, speed: { type: 'string' }, seed: { type: 'string' }, 'max-pods': { type: 'string' } },
       strict: true,
     });
     const budgetHint = 'kube-journey simulate --max-pods';
@@ -128,6 +137,7 @@ async function main(argv: string[]): Promise<number> {
     const running = await runSimulator({
       port: numberOption(values.port, 'port', 0, (n) => Number.isInteger(n) && n >= 0 && n < 65536),
       nodes,
+      zones: zonesOption(values.zones),
       speed: numberOption(values.speed, 'speed', 1),
       seed: numberOption(values.seed, 'seed', 1, (n) => Number.isInteger(n) && n >= 0),
       maxPods: maxPodsOption(values['max-pods']) ?? DEFAULT_MAX_PODS,

@@ -25,6 +25,8 @@ import { tracedPodBudget } from './trace-budget';
 export interface TraceOptions {
   file: string;
   nodes: number;
+  /** Zones the simulator's nodes are spread over (none: kind's labels). */
+  zones?: number;
   /** Virtual seconds per wall second; undefined runs as fast as possible. */
   speed?: number;
   seed: number;
@@ -155,7 +157,7 @@ export async function runTrace(options: TraceOptions): Promise<number> {
   const budgetHint = 'kube-journey trace --max-pods';
   tuneHeapForSimulator({ watch: false });
   const heapGuard = new HeapGuard({ statistics: options.heapStatistics, doing: () => `while tracing ${podCount(simulator.podBudget.used)}`, advice: heapAdvice(budgetHint) });
-  const simulator = new Simulator({ nodes: options.nodes, seed: options.seed, maxPods: options.maxPods ?? tracedPodBudget(options.nodes), maxPodsHint: budgetHint, guard: () => heapGuard.check() });
+  const simulator = new Simulator({ nodes: options.nodes, zones: options.zones, seed: options.seed, maxPods: options.maxPods ?? tracedPodBudget(options.nodes), maxPodsHint: budgetHint, guard: () => heapGuard.check() });
   const tracer = new JourneyTracer();
   connectTracer(simulator, tracer);
 

@@ -158,12 +158,14 @@ export class TargetManager extends Disposable {
     const nodes = readSetting(config, 'simulator.nodes');
     const speed = readSetting(config, 'simulator.speed');
     const maxPods = readSetting(config, 'simulator.maxPods');
+    const zones = readSetting(config, 'simulator.zones');
     progress?.report({ message: `Starting the built-in simulator (${nodes} nodes)…` });
     const started = performance.now();
     const simulator = await SimulatorChild.start(this.deps.simulatorLaunch, {
       nodes,
       speed,
       maxPods,
+      zones,
       kubeconfigPath: this.simulatorKubeconfig,
       onLog: (line) => this.deps.log.info(`[simulator] ${line}`),
     });

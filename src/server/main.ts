@@ -1,6 +1,6 @@
 /**
  * Entry of dist/simulator-server.js: the built-in simulator as a child process of the extension.
- *   node dist/simulator-server.js [--nodes N] [--speed X] [--seed S] [--port P] [--max-pods N] [--kubeconfig FILE]
+ *   node dist/simulator-server.js [--nodes N] [--zones Z] [--speed X] [--seed S] [--port P] [--max-pods N] [--kubeconfig FILE]
  * Prints one JSON line on stdout once the API answers — {"url", "token", "caPem", "kubeconfigPath"}
  * — and exits when its stdin closes, so the simulator never outlives the extension host that
  * started it (even one that crashed). Errors go to stderr with exit code 1 (2 for bad arguments).
@@ -28,7 +28,7 @@ class ArgumentError extends Error {}
 async function main(argv: string[]): Promise<void> {
   const { values } = parseArgs({
     args: argv,
-    options: { nodes: { type: 'string' }, speed: { type: 'string' }, seed: { type: 'string' }, port: { type: 'string' }, 'max-pods': { type: 'string' }, kubeconfig: { type: 'string' } },
+    options: { nodes: { type: 'string' }, zones: { type: 'string' }, speed: { type: 'string' }, seed: { type: 'string' }, port: { type: 'string' }, 'max-pods': { type: 'string' }, kubeconfig: { type: 'string' } },
     strict: true,
   });
   let simulatedPods = (): number => 0;
@@ -36,6 +36,7 @@ async function main(argv: string[]): Promise<void> {
   tuneHeapForSimulator({ doing: () => `while simulating ${podCount(simulatedPods())}`, budgetHint: BUDGET_HINT });
   const running: RunningSimulator = await runSimulator({
     nodes: positive(values.nodes, 'nodes', 3, true),
+    zones: values.zones === undefined ? undefined : positive(values.zones, 'zones', 0, true),
     speed: positive(values.speed, 'speed', 1, false),
     seed: positive(values.seed, 'seed', 1, true, true),
     port: positive(values.port, 'port', 0, true, true),

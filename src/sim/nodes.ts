@@ -14,7 +14,11 @@ export type NodeObject = Node & KubeObject;
 export interface NodeOptions {
   /** Position in the cluster (0-based): decides IPs, pod CIDR and zone. Default: from a `-<n>` name suffix. */
   index?: number;
-  /** Zones spread round-robin over the nodes. */
+  /**
+   * Zones spread round-robin over the nodes (`topology.kubernetes.io/zone` and `…/region`, with a
+   * cloud instance type). Without them the nodes are labelled as kind labels its nodes: no zone,
+   * region or instance type.
+   */
   zones?: string[];
   region?: string;
   instanceType?: string;
@@ -38,7 +42,14 @@ export interface NodeOptions {
 
 export const DEFAULT_KUBELET_VERSION = 'v1.32.2';
 const CONTAINERD_VERSION = 'containerd://1.7.24';
-const DEFAULT_ZONES = ['us-east-1a', 'us-east-1b', 'us-east-1c'];
+const DEFAULT_INSTANCE_TYPE = 'm5.xlarge';
+
+/** `count` zones of one region, as a cloud names them: us-east-1a, us-east-1b, … */
+export function zoneNames(count: number): string[] {
+  const names: string[] = [];
+  for (let i = 0; i < count; i++) names.push(`us-east-1${i < 26 ? String.fromCharCode(97 + i) : `z${i}`}`);
+  return names;
+}
 
 /** Images every node has: the pod sandbox, kube-proxy and the CNI daemon (kind's node image preloads these). */
 function systemImages(kubeletVersion: string): string[] {
@@ -126,10 +137,19 @@ function nodeCondition(type: string, status: 'True' | 'False', reason: string, m
 
 export function makeNode(name: string, options: NodeOptions = {}): NodeObject {
   const index = options.index ?? indexFromName(name);
-  const zones = options.zones && options.zones.length > 0 ? options.zones : DEFAULT_ZONES;
-  const zone = zones[index % zones.length];
-  const region = options.region ?? (options.zones ? zone.replace(/-?[a-z]$/, '') : 'us-east-1');
-  const instanceType = options.instanceType ?? 'm5.xlarge';
+  const zones = options.zones ?? [];
+  const topology: Record<string, string> = {};
+  if (zones.length > 0) {
+    const zone = zones[index % zones.length];
+    const instanceType = options.instanceType ?? DEFAULT_INSTANCE_TYPE;
+    topology['beta.kubernetes.io/instance-type'] = instanceType;
+    topology['node.kubernetes.io/instance-type'] = instanceType;
+    topology['topology.kubernetes.io/region'] = options.region ?? zone.replace(/-?[a-z]$/, '');
+    topology['topology.kubernetes.io/zone'] = zone;
+  } else if (options.instanceType) {
+    topology['beta.kubernetes.io/instance-type'] = options.instanceType;
+    topology['node.kubernetes.io/instance-type'] = options.instanceType;
+  }
   const kubeletVersion = options.kubeletVersion ?? DEFAULT_KUBELET_VERSION;
   const cpu = options.cpu ?? 4;
   const maxPods = options.maxPods ?? 110;
@@ -148,14 +168,11 @@ export function makeNode(name: string, options: NodeOptions = {}): NodeObject {
       name,
       labels: {
         'beta.kubernetes.io/arch': 'amd64',
-        'beta.kubernetes.io/instance-type': instanceType,
         'beta.kubernetes.io/os': 'linux',
         'kubernetes.io/arch': 'amd64',
         'kubernetes.io/hostname': name,
         'kubernetes.io/os': 'linux',
-        'node.kubernetes.io/instance-type': instanceType,
-        'topology.kubernetes.io/region': region,
-        'topology.kubernetes.io/zone': zone,
+        ...topology,
         ...options.labels,
       },
       annotations: {
@@ -207,7 +224,7 @@ export function makeNode(name: string, options: NodeOptions = {}): NodeObject {
   };
 }
 
-/** `count` nodes named `node-1` … `node-<count>`, zones spread round-robin. */
+/** `count` nodes named `node-1` … `node-<count>`, zones (if any) spread round-robin. */
 export function makeNodes(count: number, options: Omit<NodeOptions, 'index'> = {}): NodeObject[] {
   const nodes: NodeObject[] = [];
   for (let i = 0; i < count; i++) nodes.push(makeNode(`node-${i + 1}`, { ...options, index: i }));

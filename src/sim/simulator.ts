@@ -23,10 +23,13 @@ import { AdmissionChain } from './admission/chain';
 import { ServiceAllocation } from './store/service-allocation/service-allocation';
 import { createBootstrapServices } from './bootstrap-services';
 import { SeededRandom } from './clock';
+import { zoneNames } from './nodes';
 
 export interface SimulatorOptions {
   /** Worker nodes (default 3). */
   nodes?: number;
+  /** Spread the nodes over this many zones of one region (zone and region labels); none by default, as kind. */
+  zones?: number;
   /** Seed for every random choice (names, uids, jitter, tie-breaks). */
   seed?: number;
   timings?: Partial<Timings>;
@@ -79,7 +82,7 @@ export class Simulator {
       this.store.create('Namespace', { metadata: { name } }, { fieldManager: 'kube-apiserver' });
     }
     createBootstrapServices(this.store);
-    this.components = startComponents(this.context, { nodes: options.nodes ?? 3, lean });
+    this.components = startComponents(this.context, { nodes: options.nodes ?? 3, lean, node: options.zones ? { zones: zoneNames(options.zones) } : undefined });
   }
 
   /** Apply one manifest object, as `kubectl apply` would: created, configured or unchanged. */

@@ -441,6 +441,11 @@ const RULES: readonly RoleRule[] = [
   },
   {
     scope: 'podSpec',
+    path: 'schedulingGates',
+    role: { component: 'default-scheduler', stage: 'scheduling', effect: 'While any gate is listed the scheduler makes no attempt: the pod stays Pending with PodScheduled=False reason `SchedulingGated` (`kubectl get pod` shows SchedulingGated). Gates can only be removed; removing the last one queues the pod.', live: 'scheduling' },
+  },
+  {
+    scope: 'podSpec',
     path: 'nodeName',
     role: { component: 'kubelet', stage: 'scheduling', effect: 'A pod with a node name set skips the scheduler: the kubelet of that node admits and starts it directly.', live: 'scheduling' },
   },

@@ -8,6 +8,7 @@
 import type { ObjectDigest } from './digest';
 import type { ObjectRecord } from './records';
 import type { Component } from './types';
+import { deletedByPodGC, POD_GARBAGE_COLLECTOR } from './derive-pod';
 
 /** Who set deletionTimestamp: the replicaset-controller when it has more pods than it wants, the garbage collector when the owner is gone. */
 export function deleterOf(record: ObjectRecord): Component {
@@ -20,6 +21,7 @@ export function deleterOf(record: ObjectRecord): Component {
 }
 
 export function finalDeleterOf(record: ObjectRecord, digest: ObjectDigest): Component {
+  if (digest.kind === 'Pod' && deletedByPodGC(digest)) return POD_GARBAGE_COLLECTOR;
   if (digest.kind === 'Pod' && digest.nodeName) return 'kubelet';
   if (record.parent && (record.parent.deleted || record.parent.digest?.deletionTimestamp)) return 'garbage-collector';
   return 'kube-apiserver';

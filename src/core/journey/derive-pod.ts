@@ -73,6 +73,9 @@ function terminationTitle(c: ContainerDigest, reason: string | undefined, exitCo
   return `${label} ${c.name} terminated: ${reason ?? 'Unknown'}${exitCode === undefined ? '' : ` (exit code ${exitCode})`}`;
 }
 
+/** PodScheduled's reason while `spec.schedulingGates` is not empty. */
+export const SCHEDULING_GATED = 'SchedulingGated';
+
 function deriveConditions(prev: PodDigest | undefined, next: PodDigest, ctx: PodDeriveContext, out: StageDraft[]): void {
   for (const c of next.conditions) {
     const before = prev ? findCondition(prev.conditions, c.type) : undefined;
@@ -81,11 +84,14 @@ function deriveConditions(prev: PodDigest | undefined, next: PodDigest, ctx: Pod
     switch (c.type) {
       case 'PodScheduled':
         if (c.status === 'False' && (statusChanged || before?.message !== c.message) && !next.nodeName) {
+          // The API server writes SchedulingGated on create; the scheduler makes no attempt until the gates are gone.
+          const gated = c.reason === SCHEDULING_GATED;
           out.push({
             key: 'failedScheduling',
             kind: 'failedScheduling',
-            component: 'default-scheduler',
-            title: 'No node fits the pod',
+            component: gated ? 'kube-apiserver' : 'default-scheduler',
+            title: gated ? 'Scheduling gated: no attempt until spec.schedulingGates is empty' : 'No node fits the pod',
+            ...(gated ? { reason: SCHEDULING_GATED } : {}),
             message: c.message,
             warning: true,
             objectTime: c.lastTransitionTime,
@@ -208,11 +214,38 @@ function deriveContainer(before: ContainerDigest | undefined, c: ContainerDigest
   }
 }
 
+/**
+ * The node a pod named itself (`spec.nodeName` in the manifest): first seen already bound and
+ * without a PodScheduled condition, which the scheduler's binding would have set. No scheduler
+ * is involved.
+ */
+export function namedNodeAtCreation(prev: PodDigest | undefined, next: PodDigest): string | undefined {
+  if (prev || !next.nodeName || findCondition(next.conditions, 'PodScheduled')) return undefined;
+  return next.nodeName;
+}
+
+/** The component name the pod garbage collector acts under in a journey. */
+export const POD_GARBAGE_COLLECTOR = 'pod-garbage-collector';
+
+/** The DisruptionTarget condition the pod garbage collector writes before it deletes a pod whose node does not exist. */
+export function deletedByPodGC(pod: PodDigest): ConditionDigest | undefined {
+  const condition = findCondition(pod.conditions, 'DisruptionTarget');
+  return condition?.status === 'True' && condition.reason === 'DeletionByPodGC' ? condition : undefined;
+}
+
 export function derivePod(prev: PodDigest | undefined, next: PodDigest, ctx: PodDeriveContext): StageDraft[] {
   const out: StageDraft[] = [];
   if (!prev) {
     if (ctx.isRoot) {
-      out.push({ key: 'stored', kind: 'stored', component: 'kube-apiserver', title: `Stored Pod ${next.name}`, objectTime: next.created, fields: [{ path: 'status.phase', to: next.phase ?? 'Pending' }] });
+      const named = namedNodeAtCreation(prev, next);
+      out.push({
+        key: 'stored',
+        kind: 'stored',
+        component: 'kube-apiserver',
+        title: named ? `Stored Pod ${next.name} for node ${named} (spec.nodeName: no scheduler)` : `Stored Pod ${next.name}`,
+        objectTime: next.created,
+        fields: [{ path: 'status.phase', to: next.phase ?? 'Pending' }, ...(named ? [{ path: 'spec.nodeName', to: named }] : [])],
+      });
     } else {
       const owner = next.owner;
       out.push({
@@ -226,7 +259,7 @@ export function derivePod(prev: PodDigest | undefined, next: PodDigest, ctx: Pod
     }
   }
 
-  if (next.nodeName && !prev?.nodeName) {
+  if (next.nodeName && !prev?.nodeName && !namedNodeAtCreation(prev, next)) {
     const scheduled = findCondition(next.conditions, 'PodScheduled');
     const before = prev ? findCondition(prev.conditions, 'PodScheduled') : undefined;
     out.push({
@@ -254,12 +287,13 @@ export function derivePod(prev: PodDigest | undefined, next: PodDigest, ctx: Pod
     } else if (next.phase === 'Succeeded') {
       out.push({ key: 'succeeded', kind: 'succeeded', component: 'kubelet', title: 'Pod Succeeded', fields: [phaseField] });
     } else if (next.phase === 'Failed') {
+      const collected = deletedByPodGC(next);
       out.push({
         key: 'phaseFailed',
         kind: 'failed',
-        component: 'kubelet',
-        title: `Pod Failed${next.statusReason ? `: ${next.statusReason}` : ''}`,
-        message: next.statusMessage,
+        component: collected ? POD_GARBAGE_COLLECTOR : 'kubelet',
+        title: collected ? `Pod Failed: ${collected.reason}, node ${next.nodeName ?? ''} does not exist` : `Pod Failed${next.statusReason ? `: ${next.statusReason}` : ''}`,
+        message: collected ? collected.message : next.statusMessage,
         warning: true,
         fields: [phaseField],
       });

@@ -5,7 +5,7 @@
  * or ReplicaSet is stuck when one of its pods is.
  */
 import { deploymentRolledOut, findCondition, type PodDigest, type WorkloadDigest } from './digest';
-import { FAILURE_WAITING_REASONS } from './derive-pod';
+import { deletedByPodGC, FAILURE_WAITING_REASONS, POD_GARBAGE_COLLECTOR, SCHEDULING_GATED } from './derive-pod';
 import { stageOf, type ObjectRecord } from './records';
 import { CONTROLLER_OF } from './controllers';
 import { daemonSetRolledOut, statefulSetRolledOut } from './derive-sets';
@@ -104,6 +104,13 @@ export function retriedByJob(record: ObjectRecord): boolean {
 
 export function podStatus(record: ObjectRecord): StatusResult {
   const pod = record.digest?.kind === 'Pod' ? record.digest : undefined;
+  const collected = pod && !record.parent ? deletedByPodGC(pod) : undefined;
+  if (collected) {
+    // A bare pod naming a node that does not exist: the pod garbage collector failed and deleted it.
+    const stage = stageOf(record, 'phaseFailed');
+    const since = stage?.time ?? record.createdAt ?? 0;
+    return { status: 'failed', own: true, stuck: { reason: collected.reason ?? 'DeletionByPodGC', message: collected.message ?? '', since, lastSeen: since, component: POD_GARBAGE_COLLECTOR, object: refOf(record) } };
+  }
   if (record.deleted || pod?.deletionTimestamp) return { status: 'deleted', own: false };
   if (!pod) return { status: 'pending', own: false };
   if (pod.phase === 'Failed') {
@@ -128,7 +135,8 @@ export function podStatus(record: ObjectRecord): StatusResult {
     if (failed) {
       const condition = findCondition(pod.conditions, 'PodScheduled');
       const message = condition?.status === 'False' && condition.message ? condition.message : (failed.evidence.event?.message ?? failed.message);
-      return { status: 'stuck', own: true, stuck: naming(stuckFromStage(record, failed, 'FailedScheduling', withClaimProblem(record, message))) };
+      const reason = condition?.status === 'False' && condition.reason === SCHEDULING_GATED ? SCHEDULING_GATED : 'FailedScheduling';
+      return { status: 'stuck', own: true, stuck: naming(stuckFromStage(record, failed, reason, withClaimProblem(record, message))) };
     }
   }
   const problem = containerProblem(record, pod);

@@ -15,6 +15,8 @@ export interface SettingsShape {
   'simulator.speed': number;
   /** The built-in simulator's pod budget (SimulatorOptions.maxPods). */
   'simulator.maxPods': number;
+  /** Zones the simulator's nodes are spread over; 0: none (kind's node labels). */
+  'simulator.zones': number;
   /** Kubeconfig file(s) to read contexts from; empty means KUBECONFIG, else ~/.kube/config. */
   kubeconfig: string;
   /** Contexts that Apply and Trace applies to without asking first. */
@@ -33,6 +35,7 @@ export const SETTING_DEFAULTS: SettingsShape = {
   'simulator.nodes': 3,
   'simulator.speed': 1,
   'simulator.maxPods': DEFAULT_MAX_PODS,
+  'simulator.zones': 0,
   kubeconfig: '',
   applyWithoutConfirmation: [],
   fieldManager: 'kube-journey',

@@ -23,6 +23,8 @@ export interface SimulatorOptions {
   speed: number;
   /** The simulator's pod budget (default: the simulator's own). */
   maxPods?: number;
+  /** Zones the nodes are spread over (default none). */
+  zones?: number;
   kubeconfigPath: string;
   /** Give up waiting for the ready line after this long (default 30 s). */
   startTimeoutMs?: number;
@@ -59,7 +61,7 @@ export class SimulatorChild {
   }
 
   static async start(launch: SimulatorLaunch, options: SimulatorOptions): Promise<SimulatorChild> {
-    const args = [...launch.args, '--nodes', String(options.nodes), '--speed', String(options.speed), ...(options.maxPods === undefined ? [] : ['--max-pods', String(options.maxPods)]), '--kubeconfig', options.kubeconfigPath];
+    const args = [...launch.args, '--nodes', String(options.nodes), '--speed', String(options.speed), ...(options.maxPods === undefined ? [] : ['--max-pods', String(options.maxPods)]), ...(options.zones ? ['--zones', String(options.zones)] : []), '--kubeconfig', options.kubeconfigPath];
     const child = spawn(launch.command, args, { cwd: launch.cwd, env: { ...process.env, ...launch.env }, stdio: ['pipe', 'pipe', 'pipe'], windowsHide: true });
     const stderrLines: string[] = [];
     createInterface({ input: child.stderr! }).on('line', (line) => {

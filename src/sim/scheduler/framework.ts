@@ -16,6 +16,9 @@ import * as resourcesFit from './plugins/node-resources-fit';
 import * as nodeUnschedulable from './plugins/node-unschedulable';
 import * as taintToleration from './plugins/taint-toleration';
 import { filterVolumes } from './plugins/volume-binding';
+import * as spread from './plugins/pod-topology-spread';
+import * as interPodAffinity from './plugins/inter-pod-affinity';
+import type { CompiledSelector } from './label-selector';
 import { type NodeTable, FLAG_HARD_TAINTS, FLAG_PREFER_NO_SCHEDULE_TAINTS, FLAG_UNSCHEDULABLE, FLAG_USED_PORTS } from './node-table';
 import { MAX_NODE_SCORE, type FilterFailure, type FilterPluginName, type ScorePluginName } from './plugins/types';
 
@@ -35,21 +38,49 @@ const balancedScore = balanced.balancedScore;
 const balancedAllocationApplies = balanced.balancedAllocationApplies;
 const scaledImageScore = imageLocality.scaledImageScore;
 const imageLocalityScore = imageLocality.imageLocalityScore;
+const filterPodTopologySpread = spread.filterPodTopologySpread;
+const filterInterPodAffinity = interPodAffinity.filterInterPodAffinity;
 const MAX_SCORE = MAX_NODE_SCORE;
 
-export const FILTER_PLUGINS: readonly FilterPluginName[] = ['NodeUnschedulable', 'NodeName', 'TaintToleration', 'NodeAffinity', 'NodePorts', 'NodeResourcesFit'];
+export const FILTER_PLUGINS: readonly FilterPluginName[] = ['NodeUnschedulable', 'NodeName', 'TaintToleration', 'NodeAffinity', 'NodePorts', 'NodeResourcesFit', 'PodTopologySpread', 'InterPodAffinity'];
+
+const SPREAD_WEIGHT = 2;
+const INTER_POD_AFFINITY_WEIGHT = 2;
 
 /** The default profile's score plugins in configuration order, with their weights. */
 export const SCORE_PLUGINS: readonly { name: ScorePluginName; weight: number }[] = [
   { name: 'TaintToleration', weight: 3 },
   { name: 'NodeAffinity', weight: 2 },
   { name: 'NodeResourcesFit', weight: 1 },
+  { name: 'PodTopologySpread', weight: SPREAD_WEIGHT },
+  { name: 'InterPodAffinity', weight: INTER_POD_AFFINITY_WEIGHT },
   { name: 'NodeResourcesBalancedAllocation', weight: 1 },
   { name: 'ImageLocality', weight: 1 },
 ];
 
-/** Filters in upstream order; evaluation stops at the first rejection. The volume filters run only for pods with claims. */
-export function runFilters(pod: PodSchedulingInfo, node: NodeInfo): FilterFailure | null {
+/** What the PreFilters of PodTopologySpread and InterPodAffinity computed for one attempt (upstream's CycleState). */
+export interface CycleState {
+  spread: spread.SpreadFilterState | undefined;
+  affinity: interPodAffinity.AffinityFilterState | undefined;
+}
+
+/** What the pod-matching plugins read from the API beyond the scheduler cache. */
+export interface ClusterLookups {
+  namespaces: interPodAffinity.NamespaceLabels;
+  /** `helper.DefaultSelector`: the selectors of the Services and the controller that select the pod. */
+  defaultSpreadSelector(pod: PodSchedulingInfo): CompiledSelector | undefined;
+}
+
+const NO_LOOKUPS: ClusterLookups = { namespaces: { labelsOf: () => ({}), all: () => [] }, defaultSpreadSelector: () => undefined };
+
+/** PodTopologySpread's and InterPodAffinity's filters, the last in upstream's order. */
+function podMatchingFilters(node: NodeInfo, state: CycleState | undefined): FilterFailure | null {
+  if (!state) return null;
+  return (state.spread ? filterPodTopologySpread(state.spread, node) : null) ?? (state.affinity ? filterInterPodAffinity(state.affinity, node) : null);
+}
+
+/** Filters in upstream order; evaluation stops at the first rejection. Without `state` the two pod-matching filters pass. */
+export function runFilters(pod: PodSchedulingInfo, node: NodeInfo, state?: CycleState): FilterFailure | null {
   return (
     filterNodeUnschedulable(pod, node) ??
     filterNodeName(pod, node) ??
@@ -57,7 +88,8 @@ export function runFilters(pod: PodSchedulingInfo, node: NodeInfo): FilterFailur
     filterNodeAffinity(pod, node) ??
     filterNodePorts(pod, node) ??
     filterNodeResourcesFit(pod, node) ??
-    (pod.volumes === undefined ? null : filterVolumes(pod.volumes, node))
+    (pod.volumes === undefined ? null : filterVolumes(pod.volumes, node)) ??
+    podMatchingFilters(node, state)
   );
 }
 
@@ -172,8 +204,8 @@ function fitsOnRow(t: NodeTable, row: number, pod: PodSchedulingInfo): boolean {
 }
 
 /** The filters for one node; `resourcesOnly` when the node table already showed nothing else can refuse it. */
-function filterNode(pod: PodSchedulingInfo, node: NodeInfo, resourcesOnly: boolean): FilterFailure | null {
-  return resourcesOnly ? filterNodeResourcesFit(pod, node) : runFilters(pod, node);
+function filterNode(pod: PodSchedulingInfo, node: NodeInfo, resourcesOnly: boolean, state: CycleState | undefined): FilterFailure | null {
+  return resourcesOnly ? (filterNodeResourcesFit(pod, node) ?? (pod.volumes === undefined ? null : filterVolumes(pod.volumes, node)) ?? podMatchingFilters(node, state)) : runFilters(pod, node, state);
 }
 
 interface PodImages {
@@ -209,11 +241,39 @@ export class SchedulingAlgorithm {
    */
   private readonly memo = { pod: undefined as PodSchedulingInfo | undefined, imageEpoch: -1, nodeCount: -1, versions: new Float64Array(0), totals: new Float64Array(0) };
 
+  /** This attempt's default spread selector, asked for at most once (it reads Services and controllers). */
+  private defaultSelector: { pod: PodSchedulingInfo | undefined; selector: CompiledSelector | undefined } = { pod: undefined, selector: undefined };
+
   constructor(
     private readonly cache: NodeCache,
     private readonly random: () => number,
     private readonly percentageOfNodesToScore = 0,
+    private readonly lookups: ClusterLookups = NO_LOOKUPS,
   ) {}
+
+  /** The PreFilters of PodTopologySpread and InterPodAffinity; undefined when both skip (most pods). */
+  preFilter(pod: PodSchedulingInfo): CycleState | undefined {
+    const spreadState = spread.preFilterPodTopologySpread(pod, this.cache);
+    const affinityState = interPodAffinity.preFilterInterPodAffinity(pod, this.cache, this.lookups.namespaces);
+    return spreadState || affinityState ? { spread: spreadState, affinity: affinityState } : undefined;
+  }
+
+  private defaultSpreadSelector(pod: PodSchedulingInfo): CompiledSelector | undefined {
+    if (this.defaultSelector.pod !== pod) this.defaultSelector = { pod, selector: this.lookups.defaultSpreadSelector(pod) };
+    return this.defaultSelector.selector;
+  }
+
+  /**
+   * Whether PodTopologySpread or InterPodAffinity may score this pod: it has soft constraints (or
+   * gets the default ones), preferred pod (anti-)affinity, or some placed pod has affinity terms.
+   */
+  private podMatchingScoresMayApply(pod: PodSchedulingInfo): boolean {
+    if (pod.affinityTerms !== undefined || this.cache.termGroups.size > 0) return true;
+    const constraints = pod.topologySpreadConstraints;
+    if (constraints.length > 0) return constraints.some((c) => c.whenUnsatisfiable === 'ScheduleAnyway');
+    const selector = this.defaultSpreadSelector(pod);
+    return selector !== undefined && !selector.nothing && selector.requirements.length > 0;
+  }
 
   /**
    * `keepTable: false` (the scheduler's summary mode) returns the chosen node and the counts
@@ -221,9 +281,11 @@ export class SchedulingAlgorithm {
    * (no affinity preferences, no PreferNoSchedule taints) is scored in one pass without them.
    */
   findPlacement(pod: PodSchedulingInfo, keepTable = true): Placement {
+    this.defaultSelector = { pod: undefined, selector: undefined };
+    const state = this.preFilter(pod);
     const named = preFilterNodeNames(pod);
-    if (named) return this.placeOnNamedNodes(pod, named, keepTable);
-    if (!keepTable && needsOnlyResourceChecks(pod) && !nodeAffinityScoreApplies(pod)) {
+    if (named) return this.placeOnNamedNodes(pod, named, keepTable, state);
+    if (!keepTable && !state && needsOnlyResourceChecks(pod) && !nodeAffinityScoreApplies(pod)) {
       const placement = this.placeFromMemo(pod);
       if (placement) return placement;
     }
@@ -245,7 +307,7 @@ export class SchedulingAlgorithm {
     while (processed < count && feasibleCount < wanted) {
       const resourcesOnly = fast && (flags[index] & blocking) === 0;
       // Anything but a plain fit goes through the filters themselves (kept out of this loop, which stays small).
-      const failure = resourcesOnly && fitsOnRow(t, index, pod) ? null : filterNode(pod, nodes[index], resourcesOnly);
+      const failure = resourcesOnly && fitsOnRow(t, index, pod) ? podMatchingFilters(nodes[index], state) : filterNode(pod, nodes[index], resourcesOnly, state);
       if (failure) failures.push({ node: nodes[index], failure });
       else {
         rows[feasibleCount] = index;
@@ -278,7 +340,7 @@ export class SchedulingAlgorithm {
    * `findNodesThatFitPod` with a PreFilter result: only the named nodes that exist are filtered and
    * scored; the rest count as rejected by the PreFilter.
    */
-  private placeOnNamedNodes(pod: PodSchedulingInfo, named: ReadonlySet<string>, keepTable: boolean): Placement {
+  private placeOnNamedNodes(pod: PodSchedulingInfo, named: ReadonlySet<string>, keepTable: boolean, state: CycleState | undefined): Placement {
     const failures: NodeFailure[] = [];
     const found: NodeInfo[] = [];
     let candidates = 0;
@@ -286,7 +348,7 @@ export class SchedulingAlgorithm {
       const node = this.cache.node(name);
       if (!node) continue;
       candidates++;
-      const failure = runFilters(pod, node);
+      const failure = runFilters(pod, node, state);
       if (failure) failures.push({ node, failure });
       else found.push(node);
     }
@@ -313,7 +375,34 @@ export class SchedulingAlgorithm {
     const rows = this.rows;
     const images = this.podImages(pod);
     for (let i = 0; i < length; i++) totals[i] = this.totalOf(pod, rows[i], images);
+    this.addPodMatchingScores(pod, length, totals);
     return selectHost(totals, length, this.random);
+  }
+
+  /**
+   * PodTopologySpread's and InterPodAffinity's weighted scores for the feasible rows
+   * (`this.rows[0..length)`), added to `totals`; whether any applied. Both normalise over the
+   * feasible nodes, so they are added after the per-row totals, which stay cacheable without them.
+   */
+  private addPodMatchingScores(pod: PodSchedulingInfo, length: number, totals: Float64Array): boolean {
+    if (!this.podMatchingScoresMayApply(pod)) return false;
+    const rows = this.rows;
+    const spreadState = spread.preScorePodTopologySpread(pod, this.cache, rows, length, () => this.defaultSpreadSelector(pod));
+    const affinityState = interPodAffinity.preScoreInterPodAffinity(pod, this.cache, this.lookups.namespaces);
+    if (!spreadState && !affinityState) return false;
+    this.ensureCapacity(length);
+    const buffer = this.buffers[5];
+    if (spreadState) {
+      for (let i = 0; i < length; i++) buffer[i] = spread.scorePodTopologySpread(spreadState, rows[i]);
+      spread.normalizePodTopologySpread(buffer, length);
+      for (let i = 0; i < length; i++) totals[i] += SPREAD_WEIGHT * buffer[i];
+    }
+    if (affinityState) {
+      for (let i = 0; i < length; i++) buffer[i] = interPodAffinity.scoreInterPodAffinity(affinityState, rows[i]);
+      interPodAffinity.normalizeInterPodAffinity(buffer, length);
+      for (let i = 0; i < length; i++) totals[i] += INTER_POD_AFFINITY_WEIGHT * buffer[i];
+    }
+    return true;
   }
 
   /** A node's weighted total as `score` sums it, under `pickWithoutTable`'s conditions. */
@@ -398,7 +487,10 @@ export class SchedulingAlgorithm {
     this.nextStartNodeIndex = count === 0 ? 0 : (this.nextStartNodeIndex + processed) % count;
     const placement: Placement = { evaluated: processed, feasibleCount, feasible: [], failures, chosen: undefined, scores: undefined };
     if (feasibleCount === 1) placement.chosen = nodes[rows[0]];
-    else if (feasibleCount > 1) placement.chosen = nodes[rows[pickTie(totals, feasibleCount, max, ties, this.random)]];
+    else if (feasibleCount > 1) {
+      const rescored = this.addPodMatchingScores(pod, feasibleCount, totals);
+      placement.chosen = nodes[rows[rescored ? selectHost(totals, feasibleCount, this.random) : pickTie(totals, feasibleCount, max, ties, this.random)]];
+    }
     return placement;
   }
 
@@ -427,13 +519,15 @@ export class SchedulingAlgorithm {
   private score(pod: PodSchedulingInfo, nodes: NodeInfo[]): ScoreTable {
     const length = nodes.length;
     this.ensureCapacity(length);
-    const [taint, affinity, fit, balance, image] = this.buffers;
+    const [taint, affinity, fit, balance, image, spreadScores, podAffinityScores] = this.buffers;
     const totals = this.totals;
     const rows = this.rows;
     const t = this.cache.table;
     const r = pod.resources;
     const withAffinity = nodeAffinityScoreApplies(pod);
     const withBalance = balancedAllocationApplies(pod);
+    const spreadState = spread.preScorePodTopologySpread(pod, this.cache, rows, length, () => this.defaultSpreadSelector(pod));
+    const podAffinityState = interPodAffinity.preScoreInterPodAffinity(pod, this.cache, this.lookups.namespaces);
     const { sizes: imageSizes, holders: imageHolders } = this.podImages(pod);
     const totalNodes = this.cache.nodeCount;
     const containers = pod.images.length;
@@ -447,6 +541,8 @@ export class SchedulingAlgorithm {
       if (withAffinity) affinity[i] = scoreNodeAffinity(pod, nodes[i]);
       fit[i] = leastAllocatedScore(t.nonZeroMilliCPU[row] + r.nonZeroMilliCPU, t.allocatableMilliCPU[row], t.nonZeroMemory[row] + r.nonZeroMemory, t.allocatableMemory[row]);
       if (withBalance) balance[i] = balancedScore(t.requestedMilliCPU[row] + r.milliCPU, t.allocatableMilliCPU[row], t.requestedMemory[row] + r.memory, t.allocatableMemory[row]);
+      if (spreadState) spreadScores[i] = spread.scorePodTopologySpread(spreadState, row);
+      if (podAffinityState) podAffinityScores[i] = interPodAffinity.scoreInterPodAffinity(podAffinityState, row);
       let sum = 0;
       for (let k = 0; k < imageSizes.length; k++) {
         const size = imageSizes[k][row];
@@ -457,15 +553,26 @@ export class SchedulingAlgorithm {
     if (anyPreferNoScheduleTaint) normalizeScores(taint, length, true);
     else taint.fill(MAX_SCORE, 0, length);
     if (withAffinity) normalizeScores(affinity, length, false);
+    if (spreadState) spread.normalizePodTopologySpread(spreadScores, length);
+    if (podAffinityState) interPodAffinity.normalizeInterPodAffinity(podAffinityScores, length);
+    const byPlugin: Record<ScorePluginName, Float64Array | undefined> = {
+      TaintToleration: taint,
+      NodeAffinity: withAffinity ? affinity : undefined,
+      NodeResourcesFit: fit,
+      PodTopologySpread: spreadState ? spreadScores : undefined,
+      InterPodAffinity: podAffinityState ? podAffinityScores : undefined,
+      NodeResourcesBalancedAllocation: withBalance ? balance : undefined,
+      ImageLocality: image,
+    };
     const plugins: ScoreTable['plugins'] = [];
+    totals.fill(0, 0, length);
     for (const { name, weight } of SCORE_PLUGINS) {
-      const weighted = name === 'TaintToleration' ? taint : name === 'NodeAffinity' ? affinity : name === 'NodeResourcesFit' ? fit : name === 'NodeResourcesBalancedAllocation' ? balance : image;
-      if ((name === 'NodeAffinity' && !withAffinity) || (name === 'NodeResourcesBalancedAllocation' && !withBalance)) continue;
+      const weighted = byPlugin[name];
+      // A plugin whose PreScore skipped the pod is not run and shows no column.
+      if (!weighted) continue;
       if (weight !== 1) for (let i = 0; i < length; i++) weighted[i] *= weight;
+      for (let i = 0; i < length; i++) totals[i] += weighted[i];
       plugins.push({ name, weight, weighted });
-    }
-    for (let i = 0; i < length; i++) {
-      totals[i] = taint[i] + fit[i] + image[i] + (withAffinity ? affinity[i] : 0) + (withBalance ? balance[i] : 0);
     }
     return { plugins, totals };
   }
@@ -487,7 +594,7 @@ export class SchedulingAlgorithm {
     if (this.totals.length >= length) return;
     const size = Math.max(length, this.totals.length * 2, 128);
     this.totals = new Float64Array(size);
-    // taint, affinity, fit, balance, image: see score().
-    this.buffers = [0, 1, 2, 3, 4].map(() => new Float64Array(size));
+    // taint, affinity, fit, balance, image, spread, pod affinity: see score().
+    this.buffers = [0, 1, 2, 3, 4, 5, 6].map(() => new Float64Array(size));
   }
 }

@@ -4,8 +4,11 @@
  * spread). All updates are incremental: O(1) per pod change, O(images) per node change.
  */
 import type { Node } from '../../core/k8s';
-import { NodeInfo, sameContribution, type PodContribution } from './node-info';
+import { NodeInfo, sameContribution, sameLabels, type PodContribution } from './node-info';
 import { NodeTable } from './node-table';
+import { PodCountIndex } from './pod-counts';
+import { TermGroupIndex } from './term-groups';
+import { buildDomains, type TopologyDomains } from './topology-domains';
 
 interface Placement {
   nodeName: string;
@@ -25,6 +28,11 @@ export class NodeCache {
   private readonly orphans = new Map<string, Map<string, PodContribution>>();
   private readonly imageNodeCounts = new Map<string, number>();
   private imageEpochCounter = 0;
+  /** Per matcher and node row: the placed pods it selects (PodTopologySpread, InterPodAffinity). */
+  readonly podCounts = new PodCountIndex(() => this.nodes);
+  /** The affinity terms placed pods carry, per node row (InterPodAffinity). */
+  readonly termGroups = new TermGroupIndex();
+  private readonly domainsByKey = new Map<string, TopologyDomains>();
 
   get nodeCount(): number {
     return this.nodes.length;
@@ -59,10 +67,13 @@ export class NodeCache {
     info.attach(this.table, this.nodes.length);
     this.nodes.push(info);
     this.byName.set(name, info);
+    this.podCounts.ensure(this.nodes.length);
+    this.termGroups.ensure(this.nodes.length);
+    this.domainsByKey.clear();
     this.countImages(info, 1);
     const waiting = this.orphans.get(name);
     if (waiting) {
-      for (const pod of waiting.values()) info.addPod(pod);
+      for (const pod of waiting.values()) this.addToNode(info, pod);
       this.orphans.delete(name);
     }
     return info;
@@ -77,6 +88,8 @@ export class NodeCache {
       return true;
     }
     const before = schedulingSignature(info.node);
+    // Heartbeats rewrite the node without touching its labels: the domain tables stand.
+    if (!sameLabels(info.labels, node.metadata?.labels ?? {})) this.domainsByKey.clear();
     this.countImages(info, -1);
     info.setNode(node);
     this.countImages(info, 1);
@@ -87,13 +100,18 @@ export class NodeCache {
     const info = this.byName.get(name);
     if (!info) return;
     this.countImages(info, -1);
+    for (const pod of info.pods.values()) this.countOut(info.index, pod);
     info.detach();
     const last = this.nodes.pop()!;
     if (last !== info) {
+      const from = last.index;
       last.detach();
       this.nodes[info.index] = last;
       last.attach(this.table, info.index);
+      this.podCounts.moveRow(from, info.index);
+      this.termGroups.moveRow(from, info.index);
     }
+    this.domainsByKey.clear();
     this.byName.delete(name);
     if (info.pods.size > 0) this.orphans.set(name, new Map(info.pods));
   }
@@ -110,7 +128,7 @@ export class NodeCache {
     }
     this.placements.set(pod.uid, { nodeName, pod, assumed });
     const info = this.byName.get(nodeName);
-    if (info) info.addPod(pod);
+    if (info) this.addToNode(info, pod);
     else {
       let waiting = this.orphans.get(nodeName);
       if (!waiting) this.orphans.set(nodeName, (waiting = new Map()));
@@ -129,13 +147,33 @@ export class NodeCache {
     if (!placement) return undefined;
     this.placements.delete(uid);
     const info = this.byName.get(placement.nodeName);
-    if (info) info.removePod(uid);
-    else {
+    if (info) {
+      info.removePod(uid);
+      this.countOut(info.index, placement.pod);
+    } else {
       const waiting = this.orphans.get(placement.nodeName);
       waiting?.delete(uid);
       if (waiting && waiting.size === 0) this.orphans.delete(placement.nodeName);
     }
     return placement;
+  }
+
+  /** The values of `key` across the node rows; rebuilt after nodes change. */
+  domains(key: string): TopologyDomains {
+    let domains = this.domainsByKey.get(key);
+    if (!domains) this.domainsByKey.set(key, (domains = buildDomains(key, this.nodes)));
+    return domains;
+  }
+
+  private addToNode(info: NodeInfo, pod: PodContribution): void {
+    info.addPod(pod);
+    this.podCounts.podAdded(info.index, pod);
+    if (pod.affinityTerms) this.termGroups.add(info.index, pod.affinityTerms);
+  }
+
+  private countOut(row: number, pod: PodContribution): void {
+    this.podCounts.podRemoved(row, pod);
+    if (pod.affinityTerms) this.termGroups.remove(row, pod.affinityTerms);
   }
 
   private countImages(info: NodeInfo, delta: 1 | -1): void {

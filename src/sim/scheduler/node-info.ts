@@ -4,6 +4,7 @@
  * and the images present. Kept current incrementally; never rebuilt per cycle.
  */
 import type { Node, Taint } from '../../core/k8s';
+import type { AffinityTerm } from './affinity-terms';
 import { HostPortInfo, type HostPort } from './host-ports';
 import type { SelectableNode } from './node-selector';
 import { FLAG_HARD_TAINTS, FLAG_PREFER_NO_SCHEDULE_TAINTS, FLAG_UNSCHEDULABLE, FLAG_USED_PORTS, type NodeTable } from './node-table';
@@ -17,9 +18,30 @@ export interface PodContribution {
   priority: number;
   resources: PodResources;
   hostPorts: readonly HostPort[];
+  /** What PodTopologySpread and InterPodAffinity count (see pod-matcher.ts). */
+  labels: Readonly<Record<string, string>>;
+  terminating: boolean;
+  /** The pod's own pod-affinity and anti-affinity terms; undefined for most pods. */
+  affinityTerms: readonly AffinityTerm[] | undefined;
+}
+
+function sameTerms(a: readonly AffinityTerm[] | undefined, b: readonly AffinityTerm[] | undefined): boolean {
+  if (a === b) return true;
+  if (!a || !b || a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i].key !== b[i].key) return false;
+  return true;
+}
+
+export function sameLabels(a: Readonly<Record<string, string>>, b: Readonly<Record<string, string>>): boolean {
+  if (a === b) return true;
+  const keys = Object.keys(a);
+  if (keys.length !== Object.keys(b).length) return false;
+  for (const key of keys) if (a[key] !== b[key]) return false;
+  return true;
 }
 
 export function sameContribution(a: PodContribution, b: PodContribution): boolean {
+  if (a.terminating !== b.terminating || !sameLabels(a.labels, b.labels) || !sameTerms(a.affinityTerms, b.affinityTerms)) return false;
   const ra = a.resources;
   const rb = b.resources;
   if (a.priority !== b.priority || ra.milliCPU !== rb.milliCPU || ra.memory !== rb.memory || ra.ephemeralStorage !== rb.ephemeralStorage) return false;

@@ -2,7 +2,9 @@
  * Everything the plugins read from a pod, computed once per pod version (upstream computes the same
  * in PreFilter/PreScore), so the per-node loop only compares numbers.
  */
-import type { Pod, Toleration } from '../../core/k8s';
+import type { OwnerReference, Pod, Toleration } from '../../core/k8s';
+import type { TopologySpreadConstraint } from 'kubernetes-types/core/v1';
+import { podAffinityTerms, type AffinityTerm } from './affinity-terms';
 import { anyTermMatches as anyMatches, compilePreferredTerms, compileTerm, type CompiledTerm, type SelectableNode, type WeightedTerm } from './node-selector';
 import { podHostPorts, type HostPort } from './host-ports';
 import { computePodResources, type PodResources } from './resources';
@@ -36,6 +38,12 @@ export interface PodSchedulingInfo {
    * scheduler before each walk); undefined for a pod without PersistentVolumeClaims.
    */
   volumes?: PodVolumes;
+  labels: Readonly<Record<string, string>>;
+  topologySpreadConstraints: readonly TopologySpreadConstraint[];
+  /** Pod-affinity and anti-affinity terms (InterPodAffinity); undefined for most pods. */
+  affinityTerms: readonly AffinityTerm[] | undefined;
+  /** The controller owner reference (PodTopologySpread's default constraints use its selector). */
+  controller: OwnerReference | undefined;
 }
 
 // A module-local copy for the per-node path (see plugins/types.ts on imported bindings).
@@ -76,6 +84,10 @@ export function podSchedulingInfo(pod: Pod): PodSchedulingInfo {
     preferredTerms: compilePreferredTerms(affinity?.preferredDuringSchedulingIgnoredDuringExecution),
     images,
     preemptionPolicyNever: spec?.preemptionPolicy === 'Never',
+    labels: meta.labels ?? {},
+    topologySpreadConstraints: spec?.topologySpreadConstraints ?? [],
+    affinityTerms: podAffinityTerms(pod),
+    controller: meta.ownerReferences?.find((ref) => ref.controller === true),
   };
 }
 

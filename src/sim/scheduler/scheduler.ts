@@ -27,6 +27,8 @@ import { preemptionVerdict } from './preemption';
 import { SchedulingQueue, type QueuedPod, type QueueOptions } from './queue';
 import { computePodResources } from './resources';
 import { buildVerdicts } from './verdicts';
+import { podAffinityTerms } from './affinity-terms';
+import { storeLookups } from './cluster-lookups';
 
 export const DEFAULT_SCHEDULER_NAME = 'default-scheduler';
 
@@ -58,13 +60,33 @@ function isTerminal(pod: Pod): boolean {
   return phase === 'Succeeded' || phase === 'Failed';
 }
 
+/** The metadata the cache keeps for a placed pod: labels and whether it is terminating. */
+function samePlacedMetadata(previous: Pod, pod: Pod): boolean {
+  return previous.metadata?.labels === pod.metadata?.labels && !previous.metadata?.deletionTimestamp === !pod.metadata?.deletionTimestamp;
+}
+
+export function isSchedulingGated(pod: Pod): boolean {
+  const gates = pod.spec?.schedulingGates;
+  return gates !== undefined && gates.length > 0;
+}
+
 function contributionOf(pod: Pod): PodContribution {
   const meta = pod.metadata ?? {};
-  return { uid: meta.uid ?? '', namespace: meta.namespace ?? 'default', name: meta.name ?? '', priority: pod.spec?.priority ?? 0, resources: computePodResources(pod.spec), hostPorts: podHostPorts(pod.spec) };
+  return {
+    uid: meta.uid ?? '',
+    namespace: meta.namespace ?? 'default',
+    name: meta.name ?? '',
+    priority: pod.spec?.priority ?? 0,
+    resources: computePodResources(pod.spec),
+    hostPorts: podHostPorts(pod.spec),
+    labels: meta.labels ?? {},
+    terminating: meta.deletionTimestamp !== undefined && meta.deletionTimestamp !== null,
+    affinityTerms: podAffinityTerms(pod),
+  };
 }
 
 function assumedContribution(info: PodSchedulingInfo): PodContribution {
-  return { uid: info.uid, namespace: info.namespace, name: info.name, priority: info.priority, resources: info.resources, hostPorts: info.hostPorts };
+  return { uid: info.uid, namespace: info.namespace, name: info.name, priority: info.priority, resources: info.resources, hostPorts: info.hostPorts, labels: info.labels, terminating: false, affinityTerms: info.affinityTerms };
 }
 
 export class Scheduler {
@@ -90,7 +112,7 @@ export class Scheduler {
     this.fitErrorStyle = options.fitErrorStyle ?? 'singlePeriod';
     this.verdictRetention = options.verdictRetention ?? 1_000;
     this.queue = new SchedulingQueue(ctx.clock, { ...options.queue, queueingDelayMs: () => ctx.timings.schedulingLatency }, () => this.kick());
-    this.algorithm = new SchedulingAlgorithm(this.cache, () => ctx.clock.random.next(), options.percentageOfNodesToScore ?? 0);
+    this.algorithm = new SchedulingAlgorithm(this.cache, () => ctx.clock.random.next(), options.percentageOfNodesToScore ?? 0, storeLookups(ctx.store));
     this.volumeBinder = new VolumeBinder(ctx);
   }
 
@@ -165,8 +187,8 @@ export class Scheduler {
     if (nodeName) {
       this.queue.delete(uid);
       const placement = this.cache.placement(uid);
-      // A status-only write keeps the spec object: nothing the cache holds can have changed.
-      if (previous && previous.spec === pod.spec && placement?.nodeName === nodeName) return;
+      // A status-only write keeps the spec and metadata objects' content: nothing the cache holds can have changed.
+      if (previous && previous.spec === pod.spec && placement?.nodeName === nodeName && samePlacedMetadata(previous, pod)) return;
       // Our own binding landing: the assumed pod is confirmed as it is (binding changes only nodeName).
       if (placement?.assumed && placement.nodeName === nodeName && previous && !previous.spec?.nodeName) return this.cache.confirm(uid);
       this.cache.placePod(nodeName, contributionOf(pod), false);
@@ -174,6 +196,8 @@ export class Scheduler {
     }
     const schedulerName = pod.spec?.schedulerName || DEFAULT_SCHEDULER_NAME;
     if (schedulerName !== DEFAULT_SCHEDULER_NAME) return this.queue.delete(uid);
+    // SchedulingGates' PreEnqueue: a gated pod gets no attempt (the API server set SchedulingGated); removing the last gate queues it.
+    if (isSchedulingGated(pod)) return this.queue.delete(uid);
     const specChanged = previous === undefined || (previous.spec !== pod.spec && !deepEqual(previous.spec, pod.spec)) || !deepEqual(previous.metadata?.labels, pod.metadata?.labels);
     this.queue.update(pod, specChanged);
   }

@@ -7,7 +7,7 @@ import { ApiError } from './types';
 
 export type ObjectPredicate = (object: KubeObject) => boolean;
 
-interface Requirement {
+export interface Requirement {
   key: string;
   op: 'in' | 'notin' | 'exists' | '!exists' | '=' | '!=';
   values: string[];
@@ -48,7 +48,7 @@ function parseLabelRequirement(term: string): Requirement {
   throw new ApiError(400, 'BadRequest', `unable to parse requirement: found '${term}', expected: identifier`);
 }
 
-function matchesLabels(labels: Record<string, string> | undefined, requirements: Requirement[]): boolean {
+export function matchesLabels(labels: Readonly<Record<string, string>> | undefined, requirements: readonly Requirement[]): boolean {
   for (const r of requirements) {
     const has = labels !== undefined && Object.prototype.hasOwnProperty.call(labels, r.key);
     const value = has ? labels![r.key] : undefined;

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { makeNode, makeNodes } from '../../../src/sim/nodes';
+import { makeNode, makeNodes, zoneNames } from '../../../src/sim/nodes';
 
 function quantity(value: string | undefined): number {
   const match = /^(\d+)(m|Ki)?$/.exec(value ?? '');
@@ -10,17 +10,27 @@ function quantity(value: string | undefined): number {
 describe('nodes', () => {
   const node = makeNode('node-1', { now: Date.UTC(2026, 0, 1, 12) });
 
-  it('carries the well-known labels', () => {
+  it('carries the labels kind gives its nodes: no zone, region or instance type', () => {
     assert.deepEqual(node.metadata?.labels, {
       'beta.kubernetes.io/arch': 'amd64',
-      'beta.kubernetes.io/instance-type': 'm5.xlarge',
       'beta.kubernetes.io/os': 'linux',
       'kubernetes.io/arch': 'amd64',
       'kubernetes.io/hostname': 'node-1',
       'kubernetes.io/os': 'linux',
+    });
+  });
+
+  it('with zones, carries a cloud\'s topology labels', () => {
+    assert.deepEqual(makeNode('node-2', { zones: zoneNames(3) }).metadata?.labels, {
+      'beta.kubernetes.io/arch': 'amd64',
+      'beta.kubernetes.io/instance-type': 'm5.xlarge',
+      'beta.kubernetes.io/os': 'linux',
+      'kubernetes.io/arch': 'amd64',
+      'kubernetes.io/hostname': 'node-2',
+      'kubernetes.io/os': 'linux',
       'node.kubernetes.io/instance-type': 'm5.xlarge',
       'topology.kubernetes.io/region': 'us-east-1',
-      'topology.kubernetes.io/zone': 'us-east-1a',
+      'topology.kubernetes.io/zone': 'us-east-1b',
     });
   });
 
@@ -79,7 +89,7 @@ describe('nodes', () => {
   });
 
   it('makes a cluster of nodes spread over zones, each with its own IP and pod CIDR', () => {
-    const nodes = makeNodes(5000);
+    const nodes = makeNodes(5000, { zones: zoneNames(3) });
     assert.deepEqual(nodes.slice(0, 4).map((n) => n.metadata?.name), ['node-1', 'node-2', 'node-3', 'node-4']);
     assert.deepEqual(nodes.slice(0, 4).map((n) => n.metadata?.labels?.['topology.kubernetes.io/zone']), ['us-east-1a', 'us-east-1b', 'us-east-1c', 'us-east-1a']);
     assert.equal(new Set(nodes.map((n) => n.spec?.podCIDR)).size, 5000);

@@ -5,6 +5,7 @@ import type { NodeInfo } from '../../../src/sim/scheduler/node-info';
 import { podSchedulingInfo, type PodSchedulingInfo } from '../../../src/sim/scheduler/pod-info';
 import { computePodResources } from '../../../src/sim/scheduler/resources';
 import { podHostPorts } from '../../../src/sim/scheduler/host-ports';
+import { podAffinityTerms } from '../../../src/sim/scheduler/affinity-terms';
 
 export type NodeObject = Node & KubeObject;
 export type PodObject = Pod & KubeObject;
@@ -56,6 +57,10 @@ export interface PodSpecInput {
   containers?: Container[];
   initContainers?: Container[];
   overhead?: Record<string, string>;
+  labels?: Record<string, string>;
+  topologySpreadConstraints?: NonNullable<Pod['spec']>['topologySpreadConstraints'];
+  schedulingGates?: { name: string }[];
+  terminating?: boolean;
 }
 
 let uidCounter = 0;
@@ -75,7 +80,13 @@ export function makePod(input: PodSpecInput): PodObject {
   return {
     apiVersion: 'v1',
     kind: 'Pod',
-    metadata: { name: input.name, namespace: input.namespace ?? 'default', uid: input.uid ?? `uid-${input.name}-${++uidCounter}` },
+    metadata: {
+      name: input.name,
+      namespace: input.namespace ?? 'default',
+      uid: input.uid ?? `uid-${input.name}-${++uidCounter}`,
+      ...(input.labels ? { labels: input.labels } : {}),
+      ...(input.terminating ? { deletionTimestamp: '2026-01-01T00:00:00Z' } : {}),
+    },
     spec: {
       containers: input.containers ?? [container],
       ...(input.initContainers ? { initContainers: input.initContainers } : {}),
@@ -87,6 +98,8 @@ export function makePod(input: PodSpecInput): PodObject {
       ...(input.preemptionPolicy ? { preemptionPolicy: input.preemptionPolicy } : {}),
       ...(input.schedulerName ? { schedulerName: input.schedulerName } : {}),
       ...(input.affinity ? { affinity: input.affinity } : {}),
+      ...(input.topologySpreadConstraints ? { topologySpreadConstraints: input.topologySpreadConstraints } : {}),
+      ...(input.schedulingGates ? { schedulingGates: input.schedulingGates } : {}),
     },
   };
 }
@@ -102,7 +115,7 @@ export function cacheWith(nodes: NodeSpec[], placed: PodSpecInput[] = []): NodeC
   for (const input of placed) {
     const pod = makePod(input);
     const meta = pod.metadata!;
-    cache.placePod(input.nodeName!, { uid: meta.uid!, namespace: meta.namespace!, name: meta.name!, priority: input.priority ?? 0, resources: computePodResources(pod.spec), hostPorts: podHostPorts(pod.spec) }, false);
+    cache.placePod(input.nodeName!, { uid: meta.uid!, namespace: meta.namespace!, name: meta.name!, priority: input.priority ?? 0, resources: computePodResources(pod.spec), hostPorts: podHostPorts(pod.spec), labels: meta.labels ?? {}, terminating: input.terminating === true, affinityTerms: podAffinityTerms(pod) }, false);
   }
   return cache;
 }

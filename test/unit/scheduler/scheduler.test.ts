@@ -226,7 +226,7 @@ describe('Scheduler', () => {
     assert.deepEqual(byNode.get('tainted')?.filters.map((f) => f.code), ['Success', 'Success', 'UnschedulableAndUnresolvable']);
     assert.equal(byNode.get('tainted')?.filters[2].reason, 'node(s) had untolerated taint {dedicated: gpu}');
     const feasible = byNode.get('ok-1');
-    assert.equal(feasible?.filters.length, 6);
+    assert.equal(feasible?.filters.length, 8);
     assert.deepEqual(feasible?.scores?.map((s) => [s.plugin, s.weight]), [
       ['TaintToleration', 3],
       ['NodeResourcesFit', 1],
@@ -302,5 +302,54 @@ describe('Scheduler', () => {
     t.run(100);
     assert.equal(podScheduled(t.pod('p'))?.message, 'no nodes available to schedule pods');
     assert.equal(t.events('FailedScheduling')[0].message, 'no nodes available to schedule pods');
+  });
+});
+
+describe('Scheduler: SchedulingGates', () => {
+  it('makes no attempt while the pod has gates, and schedules it once the last gate is removed', () => {
+    const t = setup();
+    t.addNode({ name: 'node-1' });
+    t.addPod({ name: 'gated', schedulingGates: [{ name: 'example.com/foo' }, { name: 'example.com/bar' }] });
+    t.run(60_000);
+    assert.equal(t.internals.cycles.length, 0);
+    assert.equal(t.events('FailedScheduling').length, 0);
+    t.store.mutate<PodObject>('Pod', 'default', 'gated', (pod) => {
+      pod.spec!.schedulingGates = [{ name: 'example.com/bar' }];
+    });
+    t.run(60_000);
+    assert.equal(t.internals.cycles.length, 0, 'one gate left: still no attempt');
+    t.store.mutate<PodObject>('Pod', 'default', 'gated', (pod) => {
+      delete pod.spec!.schedulingGates;
+    });
+    t.run(1_000);
+    assert.equal(t.pod('gated').spec?.nodeName, 'node-1');
+  });
+});
+
+describe('Scheduler: InterPodAffinity and PodTopologySpread', () => {
+  it('never places two pods of a required anti-affinity group in one zone, and reports the third as upstream does (its own terms are checked before the existing pods\' terms)', () => {
+    const t = setup();
+    for (const [name, zone] of [['a', 'z1'], ['b', 'z1'], ['c', 'z2']]) t.addNode({ name, labels: { 'topology.kubernetes.io/zone': zone } });
+    const antiAffinity = { podAntiAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [{ labelSelector: { matchLabels: { app: 'db' } }, topologyKey: 'topology.kubernetes.io/zone' }] } };
+    for (const name of ['db-1', 'db-2', 'db-3']) t.addPod({ name, labels: { app: 'db' }, affinity: antiAffinity });
+    t.run(5_000);
+    const zones = ['db-1', 'db-2', 'db-3'].map((name) => t.pod(name).spec?.nodeName).filter((node) => node !== undefined).map((node) => (node === 'c' ? 'z2' : 'z1'));
+    assert.deepEqual(zones.sort(), ['z1', 'z2']);
+    const [failed] = t.events('FailedScheduling');
+    assert.equal(failed.message, "0/3 nodes are available: 3 node(s) didn't match pod anti-affinity rules. preemption: 0/3 nodes are available: 3 No preemption victims found for incoming pod.");
+  });
+
+  it('keeps a pod whose spread constraint cannot be met Pending with the plugin\'s reason in the node table', () => {
+    const t = setup();
+    t.addNode({ name: 'a', labels: { zone: 'z1' } });
+    t.addNode({ name: 'b' });
+    t.addPod({ name: 'existing', nodeName: 'a', labels: { app: 'web' } });
+    t.addPod({ name: 'web', labels: { app: 'web' }, topologySpreadConstraints: [{ maxSkew: 1, topologyKey: 'zone', whenUnsatisfiable: 'DoNotSchedule', labelSelector: { matchLabels: { app: 'web' } }, minDomains: 2 }] });
+    t.run(5_000);
+    assert.equal(t.pod('web').spec?.nodeName, undefined);
+    const cycle = t.internals.cycles.find((c) => c.pod.name === 'web')!;
+    const byNode = new Map(cycle.verdicts.map((v) => [v.node, v.filters.at(-1)]));
+    assert.deepEqual(byNode.get('a'), { plugin: 'PodTopologySpread', code: 'Unschedulable', reason: "node(s) didn't match pod topology spread constraints" });
+    assert.deepEqual(byNode.get('b'), { plugin: 'PodTopologySpread', code: 'UnschedulableAndUnresolvable', reason: "node(s) didn't match pod topology spread constraints (missing required label)" });
   });
 });

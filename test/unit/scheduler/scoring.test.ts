@@ -7,6 +7,8 @@ import { scoreLeastAllocated } from '../../../src/sim/scheduler/plugins/node-res
 import { scoreTaintToleration } from '../../../src/sim/scheduler/plugins/taint-toleration';
 import { SeededRandom } from '../../../src/sim/clock';
 import type { NodeCache } from '../../../src/sim/scheduler/node-cache';
+import { compileSelector } from '../../../src/sim/scheduler/label-selector';
+import type { PodSchedulingInfo } from '../../../src/sim/scheduler/pod-info';
 import { cacheWith, info, makeNode, nodeOf, type NodeSpec, type PodSpecInput } from './fixtures';
 
 const MB = 1024 * 1024;
@@ -134,7 +136,17 @@ describe('scheduler summary mode (no score table kept)', () => {
       cpu: '100m',
       affinity: { nodeAffinity: { preferredDuringSchedulingIgnoredDuringExecution: [{ weight: 40, preference: { matchExpressions: [{ key: 'zone', operator: 'In', values: ['z1'] }] } }] } },
     }),
+    // A controller's pod: the default spread constraints score it.
+    info({ name: 'replica', cpu: '200m', labels: { app: 'web' } }),
+    info({ name: 'soft-spread', cpu: '150m', labels: { app: 'api' }, topologySpreadConstraints: [{ maxSkew: 1, topologyKey: 'zone', whenUnsatisfiable: 'ScheduleAnyway', labelSelector: { matchLabels: { app: 'api' } } }] }),
+    info({
+      name: 'apart',
+      cpu: '100m',
+      labels: { app: 'db' },
+      affinity: { podAntiAffinity: { preferredDuringSchedulingIgnoredDuringExecution: [{ weight: 100, podAffinityTerm: { labelSelector: { matchLabels: { app: 'db' } }, topologyKey: 'kubernetes.io/hostname' } }] } },
+    }),
   ];
+  const lookups = { namespaces: { labelsOf: () => ({}), all: () => [] }, defaultSpreadSelector: (pod: PodSchedulingInfo) => (pod.labels.app === 'web' ? compileSelector({ matchLabels: { app: 'web' } }) : undefined) };
 
   for (const tainted of [false, true]) {
     it(`chooses the node the full scoring chooses, pod after pod${tainted ? ', with PreferNoSchedule taints' : ''}`, () => {
@@ -144,8 +156,8 @@ describe('scheduler summary mode (no score table kept)', () => {
       };
       const fullCache = mixedCluster(tainted);
       const summaryCache = mixedCluster(tainted);
-      const full = new SchedulingAlgorithm(fullCache, seeded());
-      const summary = new SchedulingAlgorithm(summaryCache, seeded());
+      const full = new SchedulingAlgorithm(fullCache, seeded(), 0, lookups);
+      const summary = new SchedulingAlgorithm(summaryCache, seeded(), 0, lookups);
       let differentNodes = 0;
       let previous = '';
       for (let round = 0; round < 200; round++) {
@@ -153,7 +165,7 @@ describe('scheduler summary mode (no score table kept)', () => {
         const withTable = full.findPlacement(pod, true);
         const without = summary.findPlacement(pod, false);
         // Place each pod, as the scheduler assumes it, so the cluster fills up and the choices move.
-        const contribution = { uid: pod.uid, namespace: 'default', name: pod.name, priority: 0, resources: pod.resources, hostPorts: pod.hostPorts };
+        const contribution = { uid: pod.uid, namespace: 'default', name: pod.name, priority: 0, resources: pod.resources, hostPorts: pod.hostPorts, labels: pod.labels, terminating: false, affinityTerms: pod.affinityTerms };
         if (withTable.chosen) fullCache.placePod(withTable.chosen.name, contribution, true);
         if (without.chosen) summaryCache.placePod(without.chosen.name, contribution, true);
         // Now and then an image lands on one more node: ImageLocality's spread changes for every node.

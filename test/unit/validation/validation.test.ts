@@ -272,6 +272,19 @@ describe('validation: pods', () => {
     assert.equal(message('Pod', changed, old), 'Pod "p" is invalid: spec.tolerations: Forbidden: existing toleration can not be modified except its tolerationSeconds');
   });
 
+  it('allows removing scheduling gates and forbids adding one (validateOnlyDeletedSchedulingGates)', () => {
+    const old = pod({ containers: [{ name: 'a', image: 'a' }], schedulingGates: [{ name: 'example.com/foo' }, { name: 'example.com/bar' }] });
+    const fewer = structuredClone(old);
+    (fewer.spec as Json).schedulingGates = [{ name: 'example.com/bar' }];
+    assert.deepEqual(validate('Pod', fewer, old), []);
+    const none = structuredClone(old);
+    delete (none.spec as Json).schedulingGates;
+    assert.deepEqual(validate('Pod', none, old), []);
+    const more = structuredClone(old);
+    ((more.spec as Json).schedulingGates as Json[]).push({ name: 'example.com/baz' });
+    assert.equal(message('Pod', more, old), "Pod \"p\" is invalid: spec.schedulingGates[2].name: Forbidden: only deletion is allowed, but found new scheduling gate 'example.com/baz'");
+  });
+
   it('validates tolerations and restart policies', () => {
     const object = pod({ restartPolicy: 'Sometimes', containers: [{ name: 'a', image: 'a' }], tolerations: [{ key: 'k', operator: 'Exists', value: 'v', effect: 'NoSchedule' }] });
     assert.deepEqual(

@@ -419,6 +419,15 @@ function checkOnlyAddedTolerations(tolerations: Json[], oldTolerations: Json[], 
   checkTolerations(tolerations, field, errors);
 }
 
+/** `validateOnlyDeletedSchedulingGates`: a gate may be removed, never added. */
+function checkOnlyDeletedSchedulingGates(gates: Json[], oldGates: Json[], errors: Errors): void {
+  const oldNames = new Set(oldGates.map((gate) => str(gate.name)));
+  gates.forEach((gate, index) => {
+    const name = str(gate.name);
+    if (!oldNames.has(name)) errors.push(forbidden(`spec.schedulingGates[${index}].name`, `only deletion is allowed, but found new scheduling gate '${name}'`));
+  });
+}
+
 /** ValidatePodSpecUpdate's part beyond ValidatePodSpec: only images, activeDeadlineSeconds and added tolerations may change. */
 function checkPodSpecUpdate(spec: Json, oldSpec: Json, errors: Errors): void {
   const containers = records(spec.containers);
@@ -440,6 +449,7 @@ function checkPodSpecUpdate(spec: Json, oldSpec: Json, errors: Errors): void {
     errors.push(invalid('spec.activeDeadlineSeconds', 'null', 'must not update from a positive integer to nil value'));
   }
   checkOnlyAddedTolerations(records(spec.tolerations), records(oldSpec.tolerations), 'spec.tolerations', errors);
+  checkOnlyDeletedSchedulingGates(records(spec.schedulingGates), records(oldSpec.schedulingGates), errors);
   if (semanticEqual(spec, oldSpec)) return;
   // Take over the fields that may change, then anything still different is forbidden.
   const munged: Json = {

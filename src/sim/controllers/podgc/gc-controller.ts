@@ -2,7 +2,8 @@
  * The pod garbage collector's orphan sweep (kubernetes pkg/controller/podgc/gc_controller.go,
  * `gcOrphaned`): pods bound to a node that has been gone for the 40 s quarantine are marked Failed
  * with a DisruptionTarget condition and deleted at once, since no kubelet is left to finish them.
- * Without it a DaemonSet pod on a deleted node would stay forever.
+ * Without it a DaemonSet pod on a deleted node would stay forever. The same holds for a pod whose
+ * `spec.nodeName` names a node that never existed: it waits Pending for the quarantine, then goes.
  *
  * Not simulated: the sweeps of terminated pods above the threshold and of unscheduled terminating
  * pods; upstream's 20 s scan period (the check runs when the quarantine of a deleted node ends).
@@ -18,23 +19,41 @@ const FIELD_MANAGER = 'PodGC';
 export const QUARANTINE_MS = 40_000;
 
 export class PodGCController {
-  private unsubscribe: (() => void) | undefined;
+  private unsubscribe: (() => void)[] | undefined;
+  /** Missing nodes waiting out their quarantine (upstream's `nodeQueue`): one timer per node. */
+  private readonly quarantined = new Set<string>();
 
   constructor(private readonly ctx: SimContext) {}
 
   start(): void {
-    this.unsubscribe ??= this.ctx.store.subscribe('Node', (change) => this.onNode(change));
+    this.unsubscribe ??= [this.ctx.store.subscribe('Node', (change) => this.onNode(change)), this.ctx.store.subscribe('Pod', (change) => this.onPod(change))];
   }
 
   stop(): void {
-    this.unsubscribe?.();
+    for (const unsubscribe of this.unsubscribe ?? []) unsubscribe();
     this.unsubscribe = undefined;
   }
 
   private onNode(change: StoreChange): void {
     if (change.type !== 'DELETED') return;
-    const name = change.object.metadata?.name ?? '';
-    this.ctx.clock.after(QUARANTINE_MS, () => this.gcOrphaned(name));
+    this.quarantine(change.object.metadata?.name ?? '');
+  }
+
+  /** A pod bound to a node the API does not know: the node goes into quarantine. */
+  private onPod(change: StoreChange): void {
+    if (change.type === 'DELETED') return;
+    const nodeName = (change.object as PodObject).spec?.nodeName;
+    if (!nodeName || (change.previous as PodObject | undefined)?.spec?.nodeName === nodeName) return;
+    if (!this.ctx.store.get('Node', undefined, nodeName)) this.quarantine(nodeName);
+  }
+
+  private quarantine(nodeName: string): void {
+    if (this.quarantined.has(nodeName)) return;
+    this.quarantined.add(nodeName);
+    this.ctx.clock.after(QUARANTINE_MS, () => {
+      this.quarantined.delete(nodeName);
+      this.gcOrphaned(nodeName);
+    });
   }
 
   /** The node is still missing after the quarantine: fail and delete every pod bound to it. */

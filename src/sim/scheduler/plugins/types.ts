@@ -1,8 +1,8 @@
 /** The shapes every plugin shares: a filter verdict and the plugin names as upstream spells them. */
 import type { FilterCode } from '../../../core/internals';
 
-export type FilterPluginName = 'NodeUnschedulable' | 'NodeName' | 'TaintToleration' | 'NodeAffinity' | 'NodePorts' | 'NodeResourcesFit' | 'VolumeRestrictions' | 'VolumeBinding' | 'VolumeZone';
-export type ScorePluginName = 'TaintToleration' | 'NodeAffinity' | 'NodeResourcesFit' | 'NodeResourcesBalancedAllocation' | 'ImageLocality';
+export type FilterPluginName = 'NodeUnschedulable' | 'NodeName' | 'TaintToleration' | 'NodeAffinity' | 'NodePorts' | 'NodeResourcesFit' | 'VolumeRestrictions' | 'VolumeBinding' | 'VolumeZone' | 'PodTopologySpread' | 'InterPodAffinity';
+export type ScorePluginName = 'TaintToleration' | 'NodeAffinity' | 'NodeResourcesFit' | 'PodTopologySpread' | 'InterPodAffinity' | 'NodeResourcesBalancedAllocation' | 'ImageLocality';
 
 /** A rejected node. Success is `null`, so the per-node loop allocates nothing for feasible nodes. */
 export interface FilterFailure {

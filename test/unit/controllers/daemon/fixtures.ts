@@ -21,7 +21,8 @@ export function daemonSet(name: string, mutate: (spec: Json, podSpec: Json) => v
 export class Cluster {
   readonly sim: Simulator;
   constructor(nodes = 3) {
-    this.sim = new Simulator({ nodes, seed: 7 });
+    // Zones as a cloud labels them: the affinity tests select nodes by zone.
+    this.sim = new Simulator({ nodes, zones: 3, seed: 7 });
   }
 
   get store() {
