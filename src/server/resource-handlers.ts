@@ -19,6 +19,7 @@ import { applyJsonPatch } from './patch/json-patch';
 import { applyMergePatch } from './patch/merge-patch';
 import { applyStrategicMergePatch } from './patch/strategic-merge-patch';
 import { unknownFields, strictDecodingMessage } from '../core/schema/fields';
+import { bytesDecodeError } from '../sim/apis/validation';
 import { JSON_TYPE, TABLE_TYPE, parseJsonBody, readBody, sendJson, wantsTable } from './http-util';
 import type { ResourceHandlerDeps } from './handler-deps';
 import type { ResourcePath } from './routing';
@@ -36,6 +37,8 @@ function notAllowed(method: string, info: ResourceInfo, sub?: string): ApiError 
 
 /** `fieldValidation`: Strict → 400, Warn (the default) → Warning headers, Ignore → nothing. */
 function checkFields(info: ResourceInfo, object: KubeObject, query: Query, res: ServerResponse): void {
+  const bytesError = bytesDecodeError(info.kind, object);
+  if (bytesError) throw bytesError;
   const mode = query.get('fieldValidation') ?? 'Warn';
   if (mode === 'Ignore') return;
   const unknown = unknownFields(info.kind, object);

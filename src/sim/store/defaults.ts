@@ -32,7 +32,7 @@ const SERVICE_ACCOUNT_MOUNT_PATH = '/var/run/secrets/kubernetes.io/serviceaccoun
 const TOKEN_VOLUME_PREFIX = 'kube-api-access-';
 const NAME_ALPHABET = 'bcdfghjklmnpqrstvwxz2456789';
 /** Builtin PriorityClasses (pkg/apis/scheduling). */
-const SYSTEM_PRIORITY_CLASSES: Record<string, number> = { 'system-node-critical': 2000001000, 'system-cluster-critical': 2000000000 };
+export const SYSTEM_PRIORITY_CLASSES: Readonly<Record<string, number>> = { 'system-node-critical': 2000001000, 'system-cluster-critical': 2000000000 };
 /** DefaultTolerationSeconds admission: 300 s for both taints. */
 const DEFAULT_TOLERATION_SECONDS = 300;
 
