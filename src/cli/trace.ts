@@ -8,12 +8,13 @@ import type { Writable } from 'node:stream';
 import { parseManifest, lineOfField, type ParsedManifest } from '../core/manifest';
 import { JourneyTracer } from '../core/journey/tracer';
 import { renderJourneys } from '../core/journey/render-text';
+import { renderStoredOnly, storedOnlyJourney, type StoredOnlyJourney } from '../core/journey/stored-only';
 import type { Journey } from '../core/journey/types';
 import type { KubeObject, ResourceKind } from '../core/k8s';
 import { Simulator } from '../sim/simulator';
 import { PacedDriver } from '../sim/driver';
 import { ApiError } from '../sim/store/types';
-import { qualifiedResource, resourceInfo } from '../sim/store/resources';
+import { resourceInfo } from '../sim/store/resources';
 import { servedKind } from '../sim/apply';
 import { tuneHeapForSimulator } from '../server/heap-tuning';
 import { TRACEABLE_KIND_NAMES, isTraceableKind } from '../common/traceable-kinds';
@@ -61,6 +62,8 @@ export interface DocumentResult {
 export interface TraceReport {
   results: DocumentResult[];
   journeys: Journey[];
+  /** Applied objects nothing in the simulator acts on: complete once stored (never unfinished). */
+  stored?: StoredOnlyJourney[];
   outcome: string;
   /** How long was waited, for the message about unfinished journeys: `within 300s of simulated time`. */
   limit: string;
@@ -83,7 +86,7 @@ export function connectTracer(simulator: Simulator, tracer: JourneyTracer): () =
 function displayName(object: KubeObject): string {
   try {
     const info = resourceInfo(servedKind(object));
-    return `${qualifiedResource(info).replace(/s(\.|$)/, '$1')}/${object.metadata?.name ?? ''}`;
+    return `${info.singular}${info.group ? `.${info.group}` : ''}/${object.metadata?.name ?? ''}`;
   } catch {
     return `${String(object.kind ?? 'object').toLowerCase()}/${object.metadata?.name ?? ''}`;
   }
@@ -125,10 +128,12 @@ export function printResults(file: string, results: readonly DocumentResult[], j
 /** Prints the journeys (text or JSON) and why unfinished ones did not finish; returns the exit code. */
 export function finishTrace(report: TraceReport): number {
   const { results, journeys, outcome } = report;
+  const stored = report.stored ?? [];
   if (report.json) {
-    report.out.write(`${JSON.stringify({ results, outcome, journeys, ...report.extra }, null, 2)}\n`);
-  } else if (journeys.length > 0) {
-    report.out.write(`\n${renderJourneys(journeys, { evidence: report.evidence, width: report.width, color: 'isTTY' in report.out && report.out.isTTY === true })}\n`);
+    report.out.write(`${JSON.stringify({ results, outcome, journeys, ...(stored.length > 0 ? { stored } : {}), ...report.extra }, null, 2)}\n`);
+  } else {
+    if (journeys.length > 0) report.out.write(`\n${renderJourneys(journeys, { evidence: report.evidence, width: report.width, color: 'isTTY' in report.out && report.out.isTTY === true })}\n`);
+    if (stored.length > 0) report.out.write(`${journeys.length > 0 ? '' : '\n'}${renderStoredOnly(stored, report.width)}\n`);
   }
 
   const failedApply = results.some((r) => r.error);
@@ -158,6 +163,7 @@ export async function runTrace(options: TraceOptions): Promise<number> {
 
   const results: DocumentResult[] = [];
   const journeyIds: string[] = [];
+  const stored: StoredOnlyJourney[] = [];
   for (const document of manifest.documents) {
     const object = document.object!;
     const result: DocumentResult = { document: document.index, line: document.startLine, object: displayName(object) };
@@ -167,6 +173,9 @@ export async function runTrace(options: TraceOptions): Promise<number> {
       const kind = applied.object.kind ?? '';
       if (isTraceableKind(kind)) {
         journeyIds.push(tracer.begin({ kind, namespace: applied.object.metadata?.namespace, name: applied.object.metadata?.name ?? '' }, simulator.clock.now()));
+      } else {
+        const storedOnly = storedOnlyJourney(applied.object);
+        if (storedOnly) stored.push(storedOnly);
       }
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
@@ -192,7 +201,7 @@ export async function runTrace(options: TraceOptions): Promise<number> {
   const outcome = await run(() => allDone() || outOfBudget(), options.timeoutMs);
   if (outOfBudget()) {
     const journeys = journeyIds.map((id) => tracer.journey(id)).filter((j): j is Journey => j !== undefined);
-    const code = finishTrace({ ...options, results, journeys, outcome: 'pod budget used up', limit: `within the simulator's pod budget of ${podCount(simulator.podBudget.maxPods)}` });
+    const code = finishTrace({ ...options, results, journeys, stored, outcome: 'pod budget used up', limit: `within the simulator's pod budget of ${podCount(simulator.podBudget.maxPods)}` });
     // The tracer lists a bounded number of stuck objects: pods waiting for a node may hide the ReplicaSet that the budget stopped.
     options.err.write(`kube-journey: stopped at the pod budget: ${simulator.podBudget.lastError?.message ?? ''}\n`);
     return Math.max(code, 1);
@@ -201,7 +210,7 @@ export async function runTrace(options: TraceOptions): Promise<number> {
   // longer so a journey that only looked finished is reported as stuck.
   if (outcome === 'done' && journeyIds.length > 0) await run(anyStuck, SETTLE_MS);
   const journeys = journeyIds.map((id) => tracer.journey(id)).filter((j): j is Journey => j !== undefined);
-  return finishTrace({ ...options, results, journeys, outcome, limit: `within ${options.timeoutMs / 1000}s of simulated time` });
+  return finishTrace({ ...options, results, journeys, stored, outcome, limit: `within ${options.timeoutMs / 1000}s of simulated time` });
 }
 
 /** Paced mode: virtual time follows the wall clock × speed. */
