@@ -58,23 +58,23 @@ function current(value: string | number | undefined): string {
   return value === undefined ? UNKNOWN : quantityString(value);
 }
 
+type QuantityValue = string | number;
+
+/** External and Object metrics: `current/target (avg)` for an average value, else `current/target`. */
+function formatValueMetric(target: { value?: QuantityValue; averageValue?: QuantityValue } | undefined, observed: { current?: { value?: QuantityValue; averageValue?: QuantityValue } } | undefined): string {
+  if (target?.averageValue !== undefined) return `${current(observed?.current?.averageValue)}/${quantityString(target.averageValue)} (avg)`;
+  return `${observed ? quantityString(observed.current?.value) : UNKNOWN}/${quantityString(target?.value)}`;
+}
+
 /** One metric of `formatHPAMetrics`: `cpu: 12%/50%`, `<unknown>/100 (avg)`, … */
 function formatMetric(spec: MetricSpec, status: MetricStatus | undefined): string {
   switch (spec.type) {
-    case 'External': {
-      const target = spec.external?.target;
-      const currentValue = status?.external?.current;
-      if (target?.averageValue !== undefined) return `${current(currentValue?.averageValue)}/${quantityString(target.averageValue)} (avg)`;
-      return `${status?.external ? quantityString(currentValue?.value) : UNKNOWN}/${quantityString(target?.value)}`;
-    }
+    case 'External':
+      return formatValueMetric(spec.external?.target, status?.external);
     case 'Pods':
       return `${status?.pods ? quantityString(status.pods.current?.averageValue) : UNKNOWN}/${quantityString(spec.pods?.target?.averageValue)}`;
-    case 'Object': {
-      const target = spec.object?.target;
-      const currentValue = status?.object?.current;
-      if (target?.averageValue !== undefined) return `${current(currentValue?.averageValue)}/${quantityString(target.averageValue)} (avg)`;
-      return `${status?.object ? quantityString(currentValue?.value) : UNKNOWN}/${quantityString(target?.value)}`;
-    }
+    case 'Object':
+      return formatValueMetric(spec.object?.target, status?.object);
     case 'Resource':
     case 'ContainerResource': {
       const source = spec.type === 'Resource' ? spec.resource : spec.containerResource;

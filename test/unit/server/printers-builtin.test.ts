@@ -102,6 +102,8 @@ describe('server-side Table of the built-in kinds no controller of the simulator
     assert.equal(cellsOf('HorizontalPodAutoscaler', observed)[2], 'cpu: 12%/50%');
     const three = { ...hpa, spec: { ...hpa.spec, metrics: [...hpa.spec.metrics, { type: 'Pods', pods: { metric: { name: 'rps' }, target: { type: 'AverageValue', averageValue: '1k' } } }, { type: 'External', external: { metric: { name: 'q' }, target: { type: 'Value', value: '30' } } }] } };
     assert.equal(cellsOf('HorizontalPodAutoscaler', three)[2], 'cpu: <unknown>/50%, <unknown>/1k + 1 more...');
+    const queue = { ...hpa, spec: { ...hpa.spec, metrics: [{ type: 'External', external: { metric: { name: 'queue' }, target: { type: 'AverageValue', averageValue: '30' } } }, { type: 'Object', object: { metric: { name: 'rps' }, target: { type: 'Value', value: '10k' } } }] }, status: { currentMetrics: [{ type: 'External', external: { current: { averageValue: '12' } } }] } };
+    assert.equal(cellsOf('HorizontalPodAutoscaler', queue)[2], '12/30 (avg), <unknown>/10k');
     assert.equal(cellsOf('HorizontalPodAutoscaler', { metadata: created('none'), spec: { scaleTargetRef: { kind: 'Deployment', name: 'x' }, maxReplicas: 3 } })[2], '<none>');
     assert.deepEqual(cellsOf('PodDisruptionBudget', { metadata: created('zk'), spec: { minAvailable: 2 }, status: { disruptionsAllowed: 1 } }), ['zk', '2', 'N/A', 1, '5m']);
     assert.deepEqual(cellsOf('PodDisruptionBudget', { metadata: created('web'), spec: { maxUnavailable: '50%' } }).slice(1, 4), ['N/A', '50%', 0]);
