@@ -89,7 +89,10 @@ function defaultService(service: KubeObject): void {
   if (externallyAccessible) setIfAbsent(spec, 'externalTrafficPolicy', 'Cluster');
   if (type === 'ClusterIP' || type === 'NodePort' || type === 'LoadBalancer') {
     setIfAbsent(spec, 'internalTrafficPolicy', 'Cluster');
-    setIfAbsent(spec, 'ipFamilyPolicy', 'SingleStack');
+    // initIPFamilyFields: a headless Service without a selector asks for every family the cluster has.
+    const clusterIP = Array.isArray(spec.clusterIPs) && spec.clusterIPs.length > 0 ? spec.clusterIPs[0] : spec.clusterIP;
+    const selectorless = !isRecord(spec.selector) || Object.keys(spec.selector).length === 0;
+    setIfAbsent(spec, 'ipFamilyPolicy', clusterIP === 'None' && selectorless ? 'RequireDualStack' : 'SingleStack');
     if (!Array.isArray(spec.ipFamilies) || spec.ipFamilies.length === 0) spec.ipFamilies = ['IPv4'];
   }
   if (type === 'LoadBalancer' && spec.allocateLoadBalancerNodePorts === undefined) spec.allocateLoadBalancerNodePorts = true;

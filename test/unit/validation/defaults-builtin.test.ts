@@ -28,6 +28,8 @@ describe('defaults: the built-in kinds without simulated controllers', () => {
     const balancer = defaulted('Service', { spec: { type: 'LoadBalancer', ports: [{ port: 80 }] } });
     assert.equal((balancer.spec as Record<string, unknown>).externalTrafficPolicy, 'Cluster');
     assert.equal((balancer.spec as Record<string, unknown>).allocateLoadBalancerNodePorts, true);
+    const headless = defaulted('Service', { spec: { clusterIP: 'None', ports: [{ port: 5432 }] } });
+    assert.deepEqual([(headless.spec as Record<string, unknown>).ipFamilyPolicy, (headless.spec as Record<string, unknown>).ipFamilies], ['RequireDualStack', ['IPv4']]);
     const external = defaulted('Service', { spec: { type: 'ExternalName', externalName: 'db.example.com' } });
     assert.deepEqual(external.spec, { type: 'ExternalName', externalName: 'db.example.com', sessionAffinity: 'None' });
   });
