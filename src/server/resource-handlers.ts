@@ -19,11 +19,11 @@ import { applyJsonPatch } from './patch/json-patch';
 import { applyMergePatch } from './patch/merge-patch';
 import { applyStrategicMergePatch } from './patch/strategic-merge-patch';
 import { unknownFields, strictDecodingMessage } from '../core/schema/fields';
-import { bytesDecodeError } from '../sim/apis/validation';
 import { JSON_TYPE, TABLE_TYPE, parseJsonBody, readBody, sendJson, wantsTable } from './http-util';
 import type { ResourceHandlerDeps } from './handler-deps';
 import type { ResourcePath } from './routing';
 import { serveWatch } from './watch';
+import { bytesDecodeError } from '../sim/apis/validation';
 
 type Query = URLSearchParams;
 
