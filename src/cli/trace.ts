@@ -161,9 +161,9 @@ export async function runTrace(options: TraceOptions): Promise<number> {
   const tracer = new JourneyTracer();
   connectTracer(simulator, tracer);
 
+  const stored: StoredOnlyJourney[] = [];
   const results: DocumentResult[] = [];
   const journeyIds: string[] = [];
-  const stored: StoredOnlyJourney[] = [];
   for (const document of manifest.documents) {
     const object = document.object!;
     const result: DocumentResult = { document: document.index, line: document.startLine, object: displayName(object) };
