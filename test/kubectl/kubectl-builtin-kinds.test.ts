@@ -15,7 +15,7 @@ const AGE = '\\S+';
 
 /** Per resource: the header `kubectl get -o wide` prints, and the row of the fixture's object. */
 const TABLES: [resource: string, header: string[], row: RegExp][] = [
-  ['svc my-service', ['NAME', 'TYPE', 'CLUSTER-IP', 'EXTERNAL-IP', 'PORT(S)', 'AGE', 'SELECTOR'], new RegExp(`^my-service\\s+ClusterIP\\s+\\S+\\s+<none>\\s+80/TCP\\s+${AGE}\\s+app\\.kubernetes\\.io/name=MyApp$`)],
+  ['svc my-service', ['NAME', 'TYPE', 'CLUSTER-IP', 'EXTERNAL-IP', 'PORT(S)', 'AGE', 'SELECTOR'], new RegExp(`^my-service\\s+ClusterIP\\s+\\S+\\s+<none>\\s+80/TCP\\s+${AGE}\\s+<none>$`)],
   ['ep my-service', ['NAME', 'ENDPOINTS', 'AGE'], new RegExp(`^my-service\\s+10\\.244\\.1\\.7:9376\\s+${AGE}$`)],
   ['endpointslice my-service-abc', ['NAME', 'ADDRESSTYPE', 'PORTS', 'ENDPOINTS', 'AGE'], new RegExp(`^my-service-abc\\s+IPv4\\s+9376\\s+10\\.244\\.1\\.7\\s+${AGE}$`)],
   ['secret db-user-pass', ['NAME', 'TYPE', 'DATA', 'AGE'], new RegExp(`^db-user-pass\\s+Opaque\\s+2\\s+${AGE}$`)],
