@@ -9,12 +9,13 @@ import { parseManifest, lineOfField, type ParsedManifest } from '../core/manifes
 import { JourneyTracer } from '../core/journey/tracer';
 import { NO_ENDPOINTS } from '../core/journey/service-status';
 import { renderJourneys } from '../core/journey/render-text';
+import { renderStoredOnly, storedOnlyJourney, type StoredOnlyJourney } from '../core/journey/stored-only';
 import type { Journey } from '../core/journey/types';
 import type { KubeObject, ResourceKind } from '../core/k8s';
 import { Simulator } from '../sim/simulator';
 import { PacedDriver } from '../sim/driver';
 import { ApiError } from '../sim/store/types';
-import { qualifiedResource, resourceInfo } from '../sim/store/resources';
+import { resourceInfo } from '../sim/store/resources';
 import { servedKind } from '../sim/apply';
 import { tuneHeapForSimulator } from '../server/heap-tuning';
 import { TRACEABLE_KIND_NAMES, isTraceableKind } from '../common/traceable-kinds';
@@ -66,6 +67,8 @@ export interface DocumentResult {
 export interface TraceReport {
   results: DocumentResult[];
   journeys: Journey[];
+  /** Applied objects nothing in the simulator acts on: complete once stored (never unfinished). */
+  stored?: StoredOnlyJourney[];
   outcome: string;
   /** How long was waited, for the message about unfinished journeys: `within 300s of simulated time`. */
   limit: string;
@@ -88,7 +91,7 @@ export function connectTracer(simulator: Simulator, tracer: JourneyTracer): () =
 function displayName(object: KubeObject): string {
   try {
     const info = resourceInfo(servedKind(object));
-    return `${qualifiedResource(info).replace(/s(\.|$)/, '$1')}/${object.metadata?.name ?? ''}`;
+    return `${info.singular}${info.group ? `.${info.group}` : ''}/${object.metadata?.name ?? ''}`;
   } catch {
     return `${String(object.kind ?? 'object').toLowerCase()}/${object.metadata?.name ?? ''}`;
   }
@@ -130,10 +133,12 @@ export function printResults(file: string, results: readonly DocumentResult[], j
 /** Prints the journeys (text or JSON) and why unfinished ones did not finish; returns the exit code. */
 export function finishTrace(report: TraceReport): number {
   const { results, journeys, outcome } = report;
+  const stored = report.stored ?? [];
   if (report.json) {
-    report.out.write(`${JSON.stringify({ results, outcome, journeys, ...report.extra }, null, 2)}\n`);
-  } else if (journeys.length > 0) {
-    report.out.write(`\n${renderJourneys(journeys, { evidence: report.evidence, width: report.width, color: 'isTTY' in report.out && report.out.isTTY === true })}\n`);
+    report.out.write(`${JSON.stringify({ results, outcome, journeys, ...(stored.length > 0 ? { stored } : {}), ...report.extra }, null, 2)}\n`);
+  } else {
+    if (journeys.length > 0) report.out.write(`\n${renderJourneys(journeys, { evidence: report.evidence, width: report.width, color: 'isTTY' in report.out && report.out.isTTY === true })}\n`);
+    if (stored.length > 0) report.out.write(`${journeys.length > 0 ? '' : '\n'}${renderStoredOnly(stored, report.width)}\n`);
   }
 
   const failedApply = results.some((r) => r.error);
@@ -161,6 +166,7 @@ export async function runTrace(options: TraceOptions): Promise<number> {
   const tracer = new JourneyTracer();
   connectTracer(simulator, tracer);
 
+  const stored: StoredOnlyJourney[] = [];
   const results: DocumentResult[] = [];
   const journeyIds: string[] = [];
   const claims: AppliedClaim[] = [];
@@ -173,6 +179,9 @@ export async function runTrace(options: TraceOptions): Promise<number> {
       const kind = applied.object.kind ?? '';
       if (isTraceableKind(kind)) {
         journeyIds.push(tracer.begin({ kind, namespace: applied.object.metadata?.namespace, name: applied.object.metadata?.name ?? '' }, simulator.clock.now()));
+      } else {
+        const storedOnly = storedOnlyJourney(applied.object);
+        if (storedOnly) stored.push(storedOnly);
       }
       if (kind === 'PersistentVolumeClaim') claims.push({ namespace: applied.object.metadata?.namespace ?? 'default', name: applied.object.metadata?.name ?? '' });
     } catch (error) {
@@ -200,7 +209,7 @@ export async function runTrace(options: TraceOptions): Promise<number> {
   const outcome = await run(() => allDone() || outOfBudget(), options.timeoutMs);
   if (outOfBudget()) {
     const journeys = journeyIds.map((id) => tracer.journey(id)).filter((j): j is Journey => j !== undefined);
-    const code = finishTrace({ ...options, results, journeys, outcome: 'pod budget used up', limit: `within the simulator's pod budget of ${podCount(simulator.podBudget.maxPods)}` });
+    const code = finishTrace({ ...options, results, journeys, stored, outcome: 'pod budget used up', limit: `within the simulator's pod budget of ${podCount(simulator.podBudget.maxPods)}` });
     // The tracer lists a bounded number of stuck objects: pods waiting for a node may hide the ReplicaSet that the budget stopped.
     options.err.write(`kube-journey: stopped at the pod budget: ${simulator.podBudget.lastError?.message ?? ''}\n`);
     return Math.max(code, 1);
@@ -213,7 +222,7 @@ export async function runTrace(options: TraceOptions): Promise<number> {
     if (!options.json) for (const note of claimNotes(simulator.store, claims)) options.out.write(`${note}\n`);
   }
   const journeys = journeyIds.map((id) => tracer.journey(id)).filter((j): j is Journey => j !== undefined);
-  return finishTrace({ ...options, results, journeys, outcome, limit: `within ${options.timeoutMs / 1000}s of simulated time` });
+  return finishTrace({ ...options, results, journeys, stored, outcome, limit: `within ${options.timeoutMs / 1000}s of simulated time` });
 }
 
 /** Paced mode: virtual time follows the wall clock × speed. */

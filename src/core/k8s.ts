@@ -67,3 +67,13 @@ export interface WatchEvent<T extends KubeObject = KubeObject> {
   type: WatchEventType;
   object: T;
 }
+
+export type { Service, ServicePort, Endpoints, Secret, ServiceAccount, PersistentVolume, ResourceQuota, LimitRange } from 'kubernetes-types/core/v1';
+export type { EndpointSlice } from 'kubernetes-types/discovery/v1';
+export type { Ingress, IngressClass, NetworkPolicy } from 'kubernetes-types/networking/v1';
+export type { Role, RoleBinding, ClusterRole, ClusterRoleBinding, Subject } from 'kubernetes-types/rbac/v1';
+export type { HorizontalPodAutoscaler, MetricSpec, MetricStatus } from 'kubernetes-types/autoscaling/v2';
+export type { PodDisruptionBudget } from 'kubernetes-types/policy/v1';
+export type { StorageClass } from 'kubernetes-types/storage/v1';
+export type { PriorityClass } from 'kubernetes-types/scheduling/v1';
+export type { Lease } from 'kubernetes-types/coordination/v1';

@@ -24,6 +24,7 @@ import type { ResourceHandlerDeps } from './handler-deps';
 import { handlePodLog } from './pod-logs';
 import type { ResourcePath } from './routing';
 import { serveWatch } from './watch';
+import { bytesDecodeError } from '../sim/apis/validation';
 
 type Query = URLSearchParams;
 
@@ -37,6 +38,8 @@ function notAllowed(method: string, info: ResourceInfo, sub?: string): ApiError 
 
 /** `fieldValidation`: Strict → 400, Warn (the default) → Warning headers, Ignore → nothing. */
 function checkFields(info: ResourceInfo, object: KubeObject, query: Query, res: ServerResponse): void {
+  const bytesError = bytesDecodeError(info.kind, object);
+  if (bytesError) throw bytesError;
   const mode = query.get('fieldValidation') ?? 'Warn';
   if (mode === 'Ignore') return;
   const unknown = unknownFields(info.kind, object);

@@ -176,3 +176,31 @@ export function nameIsDNSSubdomain(name: string, prefix: boolean): readonly stri
 export function nameIsDNSLabel(name: string, prefix: boolean): readonly string[] {
   return isDNS1123Label(prefix ? maskTrailingDash(name) : name);
 }
+
+const DNS1035_LABEL_FMT = '[a-z]([-a-z0-9]*[a-z0-9])?';
+const DNS1035_LABEL_REGEX_ERROR = regexError(
+  "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character",
+  DNS1035_LABEL_FMT,
+  'my-name',
+  'abc-123',
+);
+const DNS1035_LABEL = new RegExp(`^${DNS1035_LABEL_FMT}$`);
+
+export function isDNS1035Label(value: string): readonly string[] {
+  const errors: string[] = [];
+  if (value.length > DNS1123_LABEL_MAX_LENGTH) errors.push(maxLenError(DNS1123_LABEL_MAX_LENGTH));
+  if (!DNS1035_LABEL.test(value)) errors.push(DNS1035_LABEL_REGEX_ERROR);
+  return errors.length === 0 ? NO_PROBLEMS : errors;
+}
+
+/** NameIsDNS1035Label: names of Services. */
+export function nameIsDNS1035Label(name: string, prefix: boolean): readonly string[] {
+  return isDNS1035Label(prefix ? maskTrailingDash(name) : name);
+}
+
+/** `path.IsValidPathSegmentName` (and, for prefixes, `IsValidPathSegmentPrefix`): RBAC object names, HPA target references. */
+export function isValidPathSegmentName(name: string, prefix = false): readonly string[] {
+  if (!prefix && (name === '.' || name === '..')) return [`may not be '${name}'`];
+  const errors = ['/', '%'].filter((illegal) => name.includes(illegal)).map((illegal) => `may not contain '${illegal}'`);
+  return errors.length === 0 ? NO_PROBLEMS : errors;
+}

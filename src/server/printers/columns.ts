@@ -179,6 +179,141 @@ const persistentVolumeClaimColumns: TableColumnDefinition[] = [
   column('VolumeMode', 'string', 'volumeMode defines what type of volume is required by the claim. Value of Filesystem is implied when not included in claim spec.', 1),
 ];
 
+const serviceColumns: TableColumnDefinition[] = [
+  nameColumn(),
+  column('Type', 'string', "type determines how the Service is exposed. Defaults to ClusterIP. Valid options are ExternalName, ClusterIP, NodePort, and LoadBalancer. \"ClusterIP\" allocates a cluster-internal IP address for load-balancing to endpoints. Endpoints are determined by the selector or if that is not specified, by manual construction of an Endpoints object or EndpointSlice objects. If clusterIP is \"None\", no virtual IP is allocated and the endpoints are published as a set of endpoints rather than a virtual IP. \"NodePort\" builds on ClusterIP and allocates a port on every node which routes to the same endpoints as the clusterIP. \"LoadBalancer\" builds on NodePort and creates an external load-balancer (if supported in the current cloud) which routes to the same endpoints as the clusterIP. \"ExternalName\" aliases this service to the specified externalName. Several other fields do not apply to ExternalName services. More info: https://kubernetes.io/docs/concepts/services-networking/service/#publishing-services-service-types"),
+  column('Cluster-IP', 'string', "clusterIP is the IP address of the service and is usually assigned randomly. If an address is specified manually, is in-range (as per system configuration), and is not in use, it will be allocated to the service; otherwise creation of the service will fail. This field may not be changed through updates unless the type field is also being changed to ExternalName (which requires this field to be blank) or the type field is being changed from ExternalName (in which case this field may optionally be specified, as describe above).  Valid values are \"None\", empty string (\"\"), or a valid IP address. Setting this to \"None\" makes a \"headless service\" (no virtual IP), which is useful when direct endpoint connections are preferred and proxying is not required.  Only applies to types ClusterIP, NodePort, and LoadBalancer. If this field is specified when creating a Service of type ExternalName, creation will fail. This field will be wiped when updating a Service to type ExternalName. More info: https://kubernetes.io/docs/concepts/services-networking/service/#virtual-ips-and-service-proxies"),
+  column('External-IP', 'string', "externalIPs is a list of IP addresses for which nodes in the cluster will also accept traffic for this service.  These IPs are not managed by Kubernetes.  The user is responsible for ensuring that traffic arrives at a node with this IP.  A common example is external load-balancers that are not part of the Kubernetes system."),
+  column('Port(s)', 'string', "The list of ports that are exposed by this service. More info: https://kubernetes.io/docs/concepts/services-networking/service/#virtual-ips-and-service-proxies"),
+  ageColumn(),
+  column('Selector', 'string', "Route service traffic to pods with label keys and values matching this selector. If empty or not present, the service is assumed to have an external process managing its endpoints, which Kubernetes will not modify. Only applies to types ClusterIP, NodePort, and LoadBalancer. Ignored if type is ExternalName. More info: https://kubernetes.io/docs/concepts/services-networking/service/", 1),
+];
+
+const endpointsColumns: TableColumnDefinition[] = [
+  nameColumn(),
+  column('Endpoints', 'string', "The set of all endpoints is the union of all subsets. Addresses are placed into subsets according to the IPs they share. A single address with multiple ports, some of which are ready and some of which are not (because they come from different containers) will result in the address being displayed in different subsets for the different ports. No address will appear in both Addresses and NotReadyAddresses in the same subset. Sets of addresses and ports that comprise a service."),
+  ageColumn(),
+];
+
+const endpointSliceColumns: TableColumnDefinition[] = [
+  nameColumn(),
+  column('AddressType', 'string', "addressType specifies the type of address carried by this EndpointSlice. All addresses in this slice must be the same type. This field is immutable after creation. The following address types are currently supported: * IPv4: Represents an IPv4 Address. * IPv6: Represents an IPv6 Address. * FQDN: Represents a Fully Qualified Domain Name."),
+  column('Ports', 'string', "ports specifies the list of network ports exposed by each endpoint in this slice. Each port must have a unique name. When ports is empty, it indicates that there are no defined ports. When a port is defined with a nil port value, it indicates \"all ports\". Each slice may include a maximum of 100 ports."),
+  column('Endpoints', 'string', "endpoints is a list of unique endpoints in this slice. Each slice may include a maximum of 1000 endpoints."),
+  ageColumn(),
+];
+
+const secretColumns: TableColumnDefinition[] = [
+  nameColumn(),
+  column('Type', 'string', "Used to facilitate programmatic handling of secret data. More info: https://kubernetes.io/docs/concepts/configuration/secret/#secret-types"),
+  column('Data', 'string', "Data contains the secret data. Each key must consist of alphanumeric characters, '-', '_' or '.'. The serialized form of the secret data is a base64 encoded string, representing the arbitrary (possibly non-string) data value here. Described in https://tools.ietf.org/html/rfc4648#section-4"),
+  ageColumn(),
+];
+
+const serviceAccountColumns: TableColumnDefinition[] = [
+  nameColumn(),
+  column('Secrets', 'string', "Secrets is a list of the secrets in the same namespace that pods running using this ServiceAccount are allowed to use. Pods are only limited to this list if this service account has a \"kubernetes.io/enforce-mountable-secrets\" annotation set to \"true\". This field should not be used to find auto-generated service account token secrets for use outside of pods. Instead, tokens can be requested directly using the TokenRequest API, or service account token secrets can be manually created. More info: https://kubernetes.io/docs/concepts/configuration/secret"),
+  ageColumn(),
+];
+
+const persistentVolumeColumns: TableColumnDefinition[] = [
+  nameColumn(),
+  column('Capacity', 'string', "capacity is the description of the persistent volume's resources and capacity. More info: https://kubernetes.io/docs/concepts/storage/persistent-volumes#capacity"),
+  column('Access Modes', 'string', "accessModes contains all ways the volume can be mounted. More info: https://kubernetes.io/docs/concepts/storage/persistent-volumes#access-modes"),
+  column('Reclaim Policy', 'string', "persistentVolumeReclaimPolicy defines what happens to a persistent volume when released from its claim. Valid options are Retain (default for manually created PersistentVolumes), Delete (default for dynamically provisioned PersistentVolumes), and Recycle (deprecated). Recycle must be supported by the volume plugin underlying this PersistentVolume. More info: https://kubernetes.io/docs/concepts/storage/persistent-volumes#reclaiming"),
+  column('Status', 'string', "phase indicates if a volume is available, bound to a claim, or released by a claim. More info: https://kubernetes.io/docs/concepts/storage/persistent-volumes#phase"),
+  column('Claim', 'string', "claimRef is part of a bi-directional binding between PersistentVolume and PersistentVolumeClaim. Expected to be non-nil when bound. claim.VolumeName is the authoritative bind between PV and PVC. More info: https://kubernetes.io/docs/concepts/storage/persistent-volumes#binding"),
+  column('StorageClass', 'string', 'StorageClass of the pv'),
+  column('VolumeAttributesClass', 'string', 'VolumeAttributesClass of the pv'),
+  column('Reason', 'string', "reason is a brief CamelCase string that describes any failure and is meant for machine parsing and tidy display in the CLI."),
+  ageColumn(),
+  column('VolumeMode', 'string', "volumeMode defines if a volume is intended to be used with a formatted filesystem or to remain in raw block state. Value of Filesystem is implied when not included in spec.", 1),
+];
+
+const horizontalPodAutoscalerColumns: TableColumnDefinition[] = [
+  nameColumn(),
+  column('Reference', 'string', "scaleTargetRef points to the target resource to scale, and is used to the pods for which metrics should be collected, as well as to actually change the replica count."),
+  column('Targets', 'string', "metrics contains the specifications for which to use to calculate the desired replica count (the maximum replica count across all metrics will be used).  The desired replica count is calculated multiplying the ratio between the target value and the current value by the current number of pods.  Ergo, metrics used must decrease as the pod count is increased, and vice-versa.  See the individual metric source types for more information about how each type of metric must respond. If not set, the default metric will be set to 80% average CPU utilization."),
+  column('MinPods', 'string', "minReplicas is the lower limit for the number of replicas to which the autoscaler can scale down.  It defaults to 1 pod.  minReplicas is allowed to be 0 if the alpha feature gate HPAScaleToZero is enabled and at least one Object or External metric is configured.  Scaling is active as long as at least one metric value is available."),
+  column('MaxPods', 'string', "maxReplicas is the upper limit for the number of replicas to which the autoscaler can scale up. It cannot be less that minReplicas."),
+  column('Replicas', 'string', "currentReplicas is current number of replicas of pods managed by this autoscaler, as last seen by the autoscaler."),
+  ageColumn(),
+];
+
+const networkPolicyColumns: TableColumnDefinition[] = [
+  nameColumn(),
+  column('Pod-Selector', 'string', "podSelector selects the pods to which this NetworkPolicy object applies. The array of ingress rules is applied to any pods selected by this field. Multiple network policies can select the same set of pods. In this case, the ingress rules for each are combined additively. This field is NOT optional and follows standard label selector semantics. An empty podSelector matches all pods in this namespace."),
+  ageColumn(),
+];
+
+const leaseColumns: TableColumnDefinition[] = [
+  nameColumn(),
+  column('Holder', 'string', "holderIdentity contains the identity of the holder of a current lease."),
+  ageColumn(),
+];
+
+const storageClassColumns: TableColumnDefinition[] = [
+  nameColumn(),
+  column('Provisioner', 'string', "provisioner indicates the type of the provisioner."),
+  column('ReclaimPolicy', 'string', "reclaimPolicy controls the reclaimPolicy for dynamically provisioned PersistentVolumes of this storage class. Defaults to Delete."),
+  column('VolumeBindingMode', 'string', "volumeBindingMode indicates how PersistentVolumeClaims should be provisioned and bound.  When unset, VolumeBindingImmediate is used. This field is only honored by servers that enable the VolumeScheduling feature."),
+  column('AllowVolumeExpansion', 'string', "allowVolumeExpansion shows whether the storage class allow volume expand."),
+  ageColumn(),
+];
+
+const priorityClassColumns: TableColumnDefinition[] = [
+  nameColumn(),
+  column('Value', 'integer', "value represents the integer value of this priority class. This is the actual priority that pods receive when they have the name of this class in their pod spec."),
+  column('Global-Default', 'boolean', "globalDefault specifies whether this PriorityClass should be considered as the default priority for pods that do not have any priority class. Only one PriorityClass can be marked as `globalDefault`. However, if more than one PriorityClasses exists with their `globalDefault` field set to true, the smallest value of such global default PriorityClasses will be used as the default priority."),
+  ageColumn(),
+  column('PreemptionPolicy', 'string', "preemptionPolicy is the Policy for preempting pods with lower priority. One of Never, PreemptLowerPriority. Defaults to PreemptLowerPriority if unset."),
+];
+
+const ingressColumns: TableColumnDefinition[] = [
+  nameColumn(),
+  column('Class', 'string', 'The name of the IngressClass resource that should be used for additional configuration'),
+  column('Hosts', 'string', 'Hosts that incoming requests are matched against before the ingress rule'),
+  column('Address', 'string', 'Address is a list containing ingress points for the load-balancer'),
+  column('Ports', 'string', 'Ports of TLS configurations that open'),
+  ageColumn(),
+];
+
+const ingressClassColumns: TableColumnDefinition[] = [
+  nameColumn(),
+  column('Controller', 'string', 'Controller that is responsible for handling this class'),
+  column('Parameters', 'string', 'A reference to a resource with additional parameters'),
+  ageColumn(),
+];
+
+const podDisruptionBudgetColumns: TableColumnDefinition[] = [
+  nameColumn(),
+  column('Min Available', 'string', 'The minimum number of pods that must be available.'),
+  column('Max Unavailable', 'string', 'The maximum number of pods that may be unavailable.'),
+  column('Allowed Disruptions', 'integer', 'Calculated number of pods that may be disrupted at this time.'),
+  ageColumn(),
+];
+
+const ROLE_REF_DOC = "RoleRef can reference a Role in the current namespace or a ClusterRole in the global namespace. If the RoleRef cannot be resolved, the Authorizer must return an error. This field is immutable.";
+
+/** RoleBinding and ClusterRoleBinding columns differ only in the subjects' descriptions. */
+function bindingColumns(kind: 'roleBinding' | 'clusterRoleBinding'): TableColumnDefinition[] {
+  return [
+    nameColumn(),
+    column('Role', 'string', ROLE_REF_DOC),
+    ageColumn(),
+    column('Users', 'string', `Users in the ${kind}`, 1),
+    column('Groups', 'string', `Groups in the ${kind}`, 1),
+    column('ServiceAccounts', 'string', `ServiceAccounts in the ${kind}`, 1),
+  ];
+}
+
+const resourceQuotaColumns: TableColumnDefinition[] = [
+  nameColumn(),
+  column('Request', 'string', 'Request represents a minimum amount of cpu/memory that a container may consume.'),
+  column('Limit', 'string', 'Limits control the maximum amount of cpu/memory that a container may use independent of contention on the node.'),
+  ageColumn(),
+];
+
 /** The Scale subresource's columns; upstream leaves `format` out of its Name column. */
 export const SCALE_COLUMNS: readonly TableColumnDefinition[] = Object.freeze(
   [
@@ -189,7 +324,10 @@ export const SCALE_COLUMNS: readonly TableColumnDefinition[] = Object.freeze(
   ].map((definition) => Object.freeze(definition)),
 );
 
-/** Shared, frozen definitions: callers must not mutate them. Kinds not listed get the default table (printers/default.ts). */
+/**
+ * Shared, frozen definitions: callers must not mutate them. Kinds not listed get the default table
+ * (printers/default.ts), as upstream gives Role, ClusterRole and LimitRange: NAME and CREATED AT.
+ */
 export const COLUMN_DEFINITIONS: Readonly<Partial<Record<ResourceKind, readonly TableColumnDefinition[]>>> = deepFreeze({
   Pod: podColumns,
   Deployment: deploymentColumns,
@@ -205,6 +343,23 @@ export const COLUMN_DEFINITIONS: Readonly<Partial<Record<ResourceKind, readonly 
   Job: jobColumns,
   CronJob: cronJobColumns,
   PersistentVolumeClaim: persistentVolumeClaimColumns,
+  Service: serviceColumns,
+  Endpoints: endpointsColumns,
+  EndpointSlice: endpointSliceColumns,
+  Secret: secretColumns,
+  ServiceAccount: serviceAccountColumns,
+  PersistentVolume: persistentVolumeColumns,
+  StorageClass: storageClassColumns,
+  ResourceQuota: resourceQuotaColumns,
+  PriorityClass: priorityClassColumns,
+  Ingress: ingressColumns,
+  IngressClass: ingressClassColumns,
+  NetworkPolicy: networkPolicyColumns,
+  RoleBinding: bindingColumns('roleBinding'),
+  ClusterRoleBinding: bindingColumns('clusterRoleBinding'),
+  HorizontalPodAutoscaler: horizontalPodAutoscalerColumns,
+  PodDisruptionBudget: podDisruptionBudgetColumns,
+  Lease: leaseColumns,
 });
 
 function deepFreeze<T extends Record<string, TableColumnDefinition[]>>(definitions: T): T {

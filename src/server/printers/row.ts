@@ -1,5 +1,5 @@
 /** What one printer produces for one object: the cells, and row conditions when there are any. */
-export type TableCell = string | number;
+export type TableCell = string | number | boolean;
 
 export interface TableRowCondition {
   type: string;

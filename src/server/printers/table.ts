@@ -6,22 +6,39 @@
  * and `--sort-by` depend on it.
  */
 import type {
+  ClusterRoleBinding,
   ConfigMap,
   ControllerRevision,
   CronJob,
   DaemonSet,
   Deployment,
+  EndpointSlice,
+  Endpoints,
+  HorizontalPodAutoscaler,
+  Ingress,
+  IngressClass,
   Job,
   KubeObject,
+  Lease,
   Namespace,
+  NetworkPolicy,
   Node,
   ObjectMeta,
+  PersistentVolume,
   PersistentVolumeClaim,
   Pod,
+  PodDisruptionBudget,
+  PriorityClass,
   ReplicaSet,
   ReplicationController,
   ResourceKind,
+  ResourceQuota,
+  RoleBinding,
+  Secret,
+  Service,
+  ServiceAccount,
   StatefulSet,
+  StorageClass,
 } from '../../core/k8s';
 import { printCronJob, printJob } from './batch';
 import { printConfigMap, printNamespace, printNode } from './cluster';
@@ -31,7 +48,10 @@ import { printPod } from './pod';
 import type { PrintedRow, TableCell, TableRowCondition } from './row';
 import { DEFAULT_COLUMNS, printDefault } from './default';
 import { printScale } from './scale';
-import { printPersistentVolumeClaim } from './storage';
+import { printPersistentVolume, printPersistentVolumeClaim, printStorageClass } from './storage';
+import { printEndpointSlice, printEndpoints, printIngress, printIngressClass, printNetworkPolicy, printService } from './network';
+import { printResourceQuota, printSecret, printServiceAccount } from './config';
+import { printHorizontalPodAutoscaler, printLease, printPodDisruptionBudget, printPriorityClass, printRoleBinding } from './policy';
 import { resourceInfo } from '../../sim/store/resources';
 import { printControllerRevision, printDaemonSet, printDeployment, printReplicaSet, printReplicationController, printStatefulSet } from './workloads';
 
@@ -157,6 +177,40 @@ function printRow(kind: ResourceKind, object: KubeObject, now: number): PrintedR
       return printCronJob(object as CronJob, now);
     case 'PersistentVolumeClaim':
       return printPersistentVolumeClaim(object as PersistentVolumeClaim, now);
+    case 'PersistentVolume':
+      return printPersistentVolume(object as PersistentVolume, now);
+    case 'StorageClass':
+      return printStorageClass(object as Partial<StorageClass>, now);
+    case 'Service':
+      return printService(object as Service, now);
+    case 'Endpoints':
+      return printEndpoints(object as Endpoints, now);
+    case 'EndpointSlice':
+      return printEndpointSlice(object as Partial<EndpointSlice>, now);
+    case 'Ingress':
+      return printIngress(object as Ingress, now);
+    case 'IngressClass':
+      return printIngressClass(object as IngressClass, now);
+    case 'NetworkPolicy':
+      return printNetworkPolicy(object as NetworkPolicy, now);
+    case 'Secret':
+      return printSecret(object as Secret, now);
+    case 'ServiceAccount':
+      return printServiceAccount(object as ServiceAccount, now);
+    case 'ResourceQuota':
+      return printResourceQuota(object as ResourceQuota, now);
+    case 'HorizontalPodAutoscaler':
+      return printHorizontalPodAutoscaler(object as HorizontalPodAutoscaler, now);
+    case 'PodDisruptionBudget':
+      return printPodDisruptionBudget(object as PodDisruptionBudget, now);
+    case 'PriorityClass':
+      return printPriorityClass(object as Partial<PriorityClass>, now);
+    case 'Lease':
+      return printLease(object as Lease, now);
+    case 'RoleBinding':
+      return printRoleBinding(object as Partial<RoleBinding>, now);
+    case 'ClusterRoleBinding':
+      return printRoleBinding(object as Partial<ClusterRoleBinding>, now);
     default:
       return printDefault(object, now);
   }

@@ -68,3 +68,8 @@ function parseTimestamp(value: unknown): number | undefined {
 export function ageSince(timestampMs: number | undefined, now: number): string {
   return timestampMs === undefined ? '<unknown>' : humanDuration(now - timestampMs);
 }
+
+/** AGE of an object: `translateTimestampSince(obj.CreationTimestamp)`. */
+export function ageOf(object: { metadata?: { creationTimestamp?: unknown } }, now: number): string {
+  return ageSince(parseTime(object.metadata?.creationTimestamp), now);
+}

@@ -18,6 +18,17 @@ import type { FieldCause } from './field';
 import { validateConfigMap, validateConfigMapUpdate, validateMetaOnly, validateNode, validateNodeUpdate, validatePodCreate, validatePodUpdate, validateReplicationController } from './core/validation';
 import { validateStatefulSet, validateWorkload } from './apps/validation';
 import { validateCronJob, validateJob } from './batch/validation';
+import { validateService } from './core/service-validation';
+import { secretDecodeFailure, validateLimitRange, validateResourceQuota, validateSecret } from './core/config-validation';
+import { validatePersistentVolume, validatePersistentVolumeClaim } from './core/volume-validation';
+import { validateStorageClass } from './storage/validation';
+import { validateIngress, validateIngressClass, validateNetworkPolicy } from './networking/validation';
+import { validateClusterRole, validateClusterRoleBinding, validateRole, validateRoleBinding } from './rbac/validation';
+import { validateHorizontalPodAutoscaler } from './autoscaling/validation';
+import { validatePodDisruptionBudget } from './policy/validation';
+import { validatePriorityClass } from './scheduling/validation';
+import { validateLease } from './coordination/validation';
+import { resourceInfo } from '../store/resources';
 
 // ---------------------------------------------------------------------------------------------
 // Entry points
@@ -49,6 +60,7 @@ export function validate(kind: ResourceKind, object: KubeObject, old?: KubeObjec
       return validateReplicationController(object, old);
     // Kinds whose group validation is not ported yet: their metadata is still checked.
     case 'PersistentVolumeClaim':
+      return validatePersistentVolumeClaim(object, old);
     case 'ControllerRevision':
       return validateMetaOnly(object, old, true, nameIsDNSSubdomain);
     case 'Job':
@@ -56,40 +68,47 @@ export function validate(kind: ResourceKind, object: KubeObject, old?: KubeObjec
     case 'CronJob':
       return validateCronJob(object, old);
     case 'Service':
-      return validateMetaOnly(object, old, true, nameIsDNSLabel);
+      return validateService(object, old);
     case 'Secret':
+      return validateSecret(object, old);
+    case 'ResourceQuota':
+      return validateResourceQuota(object, old);
+    case 'LimitRange':
+      return validateLimitRange(object, old);
+    case 'PersistentVolume':
+      return validatePersistentVolume(object, old);
+    case 'StorageClass':
+      return validateStorageClass(object, old);
+    case 'HorizontalPodAutoscaler':
+      return validateHorizontalPodAutoscaler(object, old);
+    case 'PodDisruptionBudget':
+      return validatePodDisruptionBudget(object, old);
+    case 'Ingress':
+      return validateIngress(object, old);
+    case 'IngressClass':
+      return validateIngressClass(object, old);
+    case 'NetworkPolicy':
+      return validateNetworkPolicy(object, old);
+    case 'Role':
+      return validateRole(object, old);
+    case 'ClusterRole':
+      return validateClusterRole(object, old);
+    case 'RoleBinding':
+      return validateRoleBinding(object, old);
+    case 'ClusterRoleBinding':
+      return validateClusterRoleBinding(object, old);
+    case 'PriorityClass':
+      return validatePriorityClass(object, old);
+    case 'Lease':
+      return validateLease(object, old);
+    // Written by controllers more than by people: their metadata is checked.
     case 'ServiceAccount':
     case 'Endpoints':
-    case 'ResourceQuota':
-    case 'LimitRange':
-    case 'HorizontalPodAutoscaler':
-    case 'PodDisruptionBudget':
     case 'EndpointSlice':
-    case 'Ingress':
-    case 'NetworkPolicy':
-    case 'Role':
-    case 'RoleBinding':
-    case 'Lease':
       return validateMetaOnly(object, old, true, nameIsDNSSubdomain);
-    case 'PersistentVolume':
-    case 'IngressClass':
-    case 'ClusterRole':
-    case 'ClusterRoleBinding':
-    case 'StorageClass':
-    case 'PriorityClass':
-      return validateMetaOnly(object, old, false, nameIsDNSSubdomain);
   }
 }
 
-const GROUPS: Partial<Record<ResourceKind, string>> = {
-  Deployment: 'apps',
-  ReplicaSet: 'apps',
-  StatefulSet: 'apps',
-  DaemonSet: 'apps',
-  ControllerRevision: 'apps',
-  Job: 'batch',
-  CronJob: 'batch',
-};
 
 /** The causes as `field: message`, deduplicated and joined as utilerrors.Aggregate prints them. */
 function aggregate(causes: readonly StatusCause[]): string {
@@ -101,7 +120,7 @@ function aggregate(causes: readonly StatusCause[]): string {
 
 /** The Status message kube-apiserver sends: `Deployment.apps "bad" is invalid: <cause>` or `…: [<cause>, <cause>]`. */
 export function invalidMessage(kind: ResourceKind, name: string, causes: readonly StatusCause[]): string {
-  const group = GROUPS[kind];
+  const group = resourceInfo(kind).group;
   const qualifiedKind = group ? `${kind}.${group}` : kind;
   return causes.length === 0 ? `${qualifiedKind} "${name}" is invalid` : `${qualifiedKind} "${name}" is invalid: ${aggregate(causes)}`;
 }
@@ -124,7 +143,7 @@ export function validationError(kind: ResourceKind, object: KubeObject, old: Kub
 /** apierrors.NewInvalid: the 422 `Invalid` status with its causes. */
 export function invalidError(kind: ResourceKind, name: string, causes: readonly FieldCause[]): ApiError {
   const statusCauses: StatusCause[] = causes.map((cause) => ({ reason: cause.reason, message: cause.message, field: cause.field }));
-  return new ApiError(422, 'Invalid', invalidMessage(kind, name, causes), { name, group: GROUPS[kind] ?? '', kind, causes: statusCauses });
+  return new ApiError(422, 'Invalid', invalidMessage(kind, name, causes), { name, group: resourceInfo(kind).group, kind, causes: statusCauses });
 }
 
 export type FieldValidation = 'Strict' | 'Warn' | 'Ignore';
@@ -143,9 +162,17 @@ export interface DecodeResult {
 export function decodeCheck(kind: ResourceKind, object: KubeObject, fieldValidation: FieldValidation = 'Strict'): DecodeResult {
   const inspection = inspectDecoding(kind, object);
   if (inspection.error !== undefined) return { error: new ApiError(400, 'BadRequest', decodeFailureMessage(kind, inspection.error)), warnings: [] };
+  const bytesError = bytesDecodeError(kind, object);
+  if (bytesError) return { error: bytesError, warnings: [] };
   if (inspection.unknownFields.length === 0 || fieldValidation === 'Ignore') return { warnings: [] };
   if (fieldValidation === 'Warn') return { warnings: inspection.unknownFields.map((path) => `unknown field "${path}"`) };
   return { error: new ApiError(400, 'BadRequest', strictDecodingMessage(kind, inspection.unknownFields)), warnings: [] };
+}
+
+/** The 400 a Secret whose `data` is not base64 gets: Go decodes `[]byte` fields while reading the body. */
+export function bytesDecodeError(kind: ResourceKind, object: KubeObject): ApiError | undefined {
+  const failure = kind === 'Secret' ? secretDecodeFailure(object) : undefined;
+  return failure === undefined ? undefined : new ApiError(400, 'BadRequest', decodeFailureMessage(kind, failure));
 }
 
 /** The defaulting options of every create (defaulting only reads them). */

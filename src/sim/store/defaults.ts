@@ -12,6 +12,7 @@ import type { Container, KubeObject, PodSpec, ResourceKind, Toleration } from '.
 import { canonicalResourceQuantity, parseQuantity } from '../../core/schema/quantity';
 import { deepEqual } from '../../common/json';
 import { ApiError } from './types';
+import { applyBuiltinKindDefaults } from './defaults-builtin';
 
 export interface DefaultingOptions {
   /** The stored object, on updates: create-only admission keeps what the object already had. */
@@ -31,7 +32,7 @@ const SERVICE_ACCOUNT_MOUNT_PATH = '/var/run/secrets/kubernetes.io/serviceaccoun
 const TOKEN_VOLUME_PREFIX = 'kube-api-access-';
 const NAME_ALPHABET = 'bcdfghjklmnpqrstvwxz2456789';
 /** Builtin PriorityClasses (pkg/apis/scheduling). */
-const SYSTEM_PRIORITY_CLASSES: Record<string, number> = { 'system-node-critical': 2000001000, 'system-cluster-critical': 2000000000 };
+export const SYSTEM_PRIORITY_CLASSES: Readonly<Record<string, number>> = { 'system-node-critical': 2000001000, 'system-cluster-critical': 2000000000 };
 /** DefaultTolerationSeconds admission: 300 s for both taints. */
 const DEFAULT_TOLERATION_SECONDS = 300;
 
@@ -66,9 +67,9 @@ const DEFAULT_TOLERATIONS: Readonly<Record<string, Toleration>> = deepFreeze(
   ),
 );
 
-const isRecord = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
+export const isRecord = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
 
-function record(parent: Json, key: string): Json {
+export function record(parent: Json, key: string): Json {
   const existing = parent[key];
   if (isRecord(existing)) return existing;
   const created: Json = {};
@@ -81,12 +82,12 @@ function records(value: unknown): Json[] {
 }
 
 /** Calls `visit` for each object in `list` (when it is an array), without building a filtered copy. */
-function forEachRecord(list: unknown, visit: (item: Json) => void): void {
+export function forEachRecord(list: unknown, visit: (item: Json) => void): void {
   if (!Array.isArray(list)) return;
   for (const item of list) if (isRecord(item)) visit(item);
 }
 
-function setIfAbsent(target: Json, key: string, value: unknown): void {
+export function setIfAbsent(target: Json, key: string, value: unknown): void {
   if (target[key] === undefined || target[key] === null || target[key] === '') target[key] = value;
 }
 
@@ -135,6 +136,8 @@ export function applyDefaults(kind: ResourceKind, object: KubeObject, options: D
     case 'Event':
     case 'ConfigMap':
       break;
+    default:
+      applyBuiltinKindDefaults(kind, object);
   }
 }
 

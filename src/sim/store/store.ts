@@ -28,6 +28,9 @@ import {
   type WriteOptions,
 } from './types';
 
+/** Kinds outside apps and batch whose registry starts generation at 1 (PrepareForCreate). */
+const GENERATION_TRACKING_KINDS: ReadonlySet<string> = new Set(['PodDisruptionBudget', 'NetworkPolicy']);
+
 /** Defaulting and validation, injected so the store stays small and each can be tested alone. */
 export interface Admission {
   /** Defaults, then mutating admission, which may throw its refusal; `warnings` collects what the client is warned of. */
@@ -339,7 +342,7 @@ export class MemoryStore implements StoreApi {
     // Deleting a property an object has makes V8 store it as a slow dictionary: only delete what is set.
     if (meta.deletionTimestamp !== undefined) delete meta.deletionTimestamp;
     if (meta.resourceVersion !== undefined) delete meta.resourceVersion;
-    if (info.group === 'apps' || info.group === 'batch') meta.generation = 1;
+    if (info.group === 'apps' || info.group === 'batch' || GENERATION_TRACKING_KINDS.has(info.kind)) meta.generation = 1;
     if (options.fieldManager) {
       meta.managedFields = this.stamps.forCreate({ manager: options.fieldManager, operation: options.operation ?? 'Update', apiVersion: info.apiVersion, time: rfc3339(now) });
     }

@@ -23,7 +23,7 @@ function intOrPercentValue(value: unknown): number {
   return /^-?\d+$/.test(text) ? Number(text) : 0;
 }
 
-function checkPositiveIntOrPercent(value: unknown, field: string, errors: Errors): void {
+export function checkPositiveIntOrPercent(value: unknown, field: string, errors: Errors): void {
   if (typeof value === 'number') checkNonNegative(value, field, errors);
   else if (typeof value === 'string' && !/^[0-9]+%$/.test(value)) {
     errors.push(invalid(field, goIntOrString(value), regexError("a valid percent string must be a numeric string followed by an ending '%'", PERCENT_FMT, '1%', '93%')));
@@ -237,7 +237,7 @@ export function validateStatefulSet(object: KubeObject, old: KubeObject | undefi
 // ---------------------------------------------------------------------------------------------
 // DaemonSets (ValidateDaemonSet, ValidateDaemonSetSpec, ValidateDaemonSetUpdateStrategy)
 
-function checkNotMoreThan100Percent(value: unknown, field: string, errors: Errors): void {
+export function checkNotMoreThan100Percent(value: unknown, field: string, errors: Errors): void {
   if (typeof value === 'string' && /^[0-9]+%$/.test(value) && intOrPercentValue(value) > 100) errors.push(invalid(field, goIntOrString(value), 'must not be greater than 100%'));
 }
 

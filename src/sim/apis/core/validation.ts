@@ -31,18 +31,18 @@ const VOLUME_SOURCE_NAMES = new Set(VOLUME_SOURCES);
 const ENV_VAR_NAME_FMT = '[-._a-zA-Z][-._a-zA-Z0-9]*';
 const ENV_VAR_NAME = new RegExp(`^${ENV_VAR_NAME_FMT}$`);
 const STANDARD_CONTAINER_RESOURCES = new Set(['cpu', 'memory', 'ephemeral-storage']);
-const STANDARD_RESOURCES = new Set([
+export const STANDARD_RESOURCES: ReadonlySet<string> = new Set([
   'cpu', 'memory', 'ephemeral-storage', 'storage', 'requests.cpu', 'requests.memory', 'requests.ephemeral-storage', 'requests.storage',
   'limits.cpu', 'limits.memory', 'limits.ephemeral-storage', 'pods', 'services', 'replicationcontrollers', 'resourcequotas', 'secrets',
   'configmaps', 'persistentvolumeclaims', 'services.nodeports', 'services.loadbalancers',
 ]);
 
-function checkPortNumber(value: unknown, field: string, errors: Errors): void {
+export function checkPortNumber(value: unknown, field: string, errors: Errors): void {
   const port = typeof value === 'number' ? value : Number(value);
   if (!(port >= 1 && port <= 65535)) errors.push(invalid(field, goScalar(value as number), inclusiveRangeError(1, 65535)));
 }
 
-function isValidPortName(port: string): string[] {
+export function isValidPortName(port: string): string[] {
   const errors: string[] = [];
   if (port.length > 15) errors.push(maxLenError(15));
   if (!/^[-a-z0-9]+$/.test(port)) errors.push('must contain only alpha-numeric characters (a-z, 0-9), and hyphens (-)');
@@ -510,7 +510,7 @@ export function validateNode(node: KubeObject): Errors {
 const CONFIG_MAP_KEY_FMT = '[-._a-zA-Z0-9]+';
 const MAX_CONFIG_MAP_SIZE = 1024 * 1024;
 
-function isConfigMapKey(key: string): string[] {
+export function isConfigMapKey(key: string): string[] {
   const errors: string[] = [];
   if (key.length > 253) errors.push(maxLenError(253));
   if (!/^[-._a-zA-Z0-9]+$/.test(key)) errors.push(regexError("a valid config key must consist of alphanumeric characters, '-', '_' or '.'", CONFIG_MAP_KEY_FMT, 'key.name', 'KEY_NAME', 'key-name'));
