@@ -18,7 +18,10 @@ import { scaleToTable, toTable } from './printers/table';
 import { applyJsonPatch } from './patch/json-patch';
 import { applyMergePatch } from './patch/merge-patch';
 import { applyStrategicMergePatch } from './patch/strategic-merge-patch';
-import { unknownFields, strictDecodingMessage } from '../core/schema/fields';
+import { inspectDecoding } from '../core/schema/fields';
+import { applyConfigurationErrors, objectGvkNn, validationErrorsText } from '../core/schema/apply-decoding';
+import { decodeCheck, type FieldValidation } from '../sim/apis/validation';
+import { goPlainValue, goQuote } from '../core/schema/go-format';
 import { JSON_TYPE, TABLE_TYPE, parseJsonBody, readBody, sendJson, wantsTable } from './http-util';
 import type { ResourceHandlerDeps } from './handler-deps';
 import type { ResourcePath } from './routing';
@@ -34,14 +37,59 @@ function notAllowed(method: string, info: ResourceInfo, sub?: string): ApiError 
   return new ApiError(405, 'MethodNotAllowed', `the server does not allow this method on the requested resource (${method} ${qualifiedResource(info)}${sub ? `/${sub}` : ''})`);
 }
 
-/** `fieldValidation`: Strict → 400, Warn (the default) → Warning headers, Ignore → nothing. */
-function checkFields(info: ResourceInfo, object: KubeObject, query: Query, res: ServerResponse): void {
-  const mode = query.get('fieldValidation') ?? 'Warn';
-  if (mode === 'Ignore') return;
-  const unknown = unknownFields(info.kind, object);
-  if (unknown.length === 0) return;
-  if (mode === 'Strict') throw new ApiError(400, 'BadRequest', strictDecodingMessage(info.kind, unknown));
-  res.setHeader('Warning', unknown.map((field) => `299 - "unknown field \\"${field}\\""`));
+function fieldValidation(query: Query): FieldValidation {
+  const mode = query.get('fieldValidation');
+  return mode === 'Strict' || mode === 'Ignore' ? mode : 'Warn';
+}
+
+function sendWarnings(res: ServerResponse, warnings: readonly string[]): void {
+  if (warnings.length > 0) res.setHeader('Warning', warnings.map((warning) => `299 - ${JSON.stringify(warning)}`));
+}
+
+/**
+ * Decoding a create or update body (handlers/create.go, update.go): a value of the wrong type is
+ * a 400 in every mode; unknown fields are a 400 under Strict, Warning headers under Warn (the
+ * default when the client sends none), nothing under Ignore.
+ */
+function decodeBody(info: ResourceInfo, object: KubeObject, query: Query, res: ServerResponse): void {
+  const { error, warnings } = decodeCheck(info.kind, object, fieldValidation(query));
+  if (error) throw error;
+  sendWarnings(res, warnings);
+}
+
+/**
+ * Decoding the object a JSON, merge or strategic merge patch produced (handlers/patch.go
+ * applyPatchToObject, jsonPatcher): a failure is a 422 on the field `patch` whose value is the
+ * patch (strategic) or the patched object (JSON and merge patches), with the decoding error as
+ * detail. Unknown fields of the result are sorted, as upstream finds them in the map it decodes.
+ */
+function decodePatched(info: ResourceInfo, patched: KubeObject, patchValue: string, query: Query, res: ServerResponse): void {
+  const mode = fieldValidation(query);
+  const inspection = inspectDecoding(info.kind, patched);
+  const unknown = [...inspection.unknownFields].sort().map((path) => `unknown field "${path}"`);
+  const invalid = (detail: string): ApiError => {
+    const message = `Invalid value: ${goQuote(patchValue)}: ${detail}`;
+    return new ApiError(422, 'Invalid', ` "" is invalid: patch: ${message}`, { name: '', group: '', kind: '', causes: [{ reason: 'FieldValueInvalid', message, field: 'patch' }] });
+  };
+  if (inspection.error !== undefined) throw invalid(inspection.error);
+  if (unknown.length === 0 || mode === 'Ignore') return;
+  if (mode === 'Strict') throw invalid(`strict decoding error: ${unknown.join(', ')}`);
+  sendWarnings(res, unknown);
+}
+
+/**
+ * Server-side apply validates the configuration against the schema with structured-merge-diff
+ * (see core/schema/apply-decoding.ts): unknown fields and wrong types are refused in every
+ * `fieldValidation` mode, as a 500 without a reason, since upstream's error is not a Status.
+ */
+function decodeApplyConfiguration(info: ResourceInfo, config: KubeObject): void {
+  const subject = objectGvkNn(config.metadata?.namespace, config.metadata?.name ?? '', info.apiVersion, info.kind);
+  const errors = applyConfigurationErrors(info.kind, config);
+  if (errors.length > 0) throw new ApiError(500, '', `failed to create typed patch object (${subject}): ${validationErrorsText(errors)}`);
+  // What structured-merge-diff lets through (3.5 replicas, a malformed quantity) fails when the
+  // merged object becomes the Go type; the decoder's words stand in for the converter's here.
+  const { error } = inspectDecoding(info.kind, config);
+  if (error !== undefined) throw new ApiError(500, '', `failed to convert new object (${subject}) to proper version (${info.apiVersion}): ${error}`);
 }
 
 function checkBodyIdentity(info: ResourceInfo, path: ResourcePath, object: unknown): KubeObject {
@@ -127,7 +175,7 @@ function list(req: IncomingMessage, res: ServerResponse, path: ResourcePath, que
 async function create(req: IncomingMessage, res: ServerResponse, path: ResourcePath, query: Query, deps: ResourceHandlerDeps): Promise<void> {
   const { info } = path;
   const body = checkBodyIdentity(info, path, parseJsonBody(await readBody(req), req.headers['content-type'] ?? JSON_TYPE));
-  checkFields(info, body, query, res);
+  decodeBody(info, body, query, res);
   const dryRun = isDryRun(query);
   const created = deps.store.create(info.kind, body, { fieldManager: query.get('fieldManager') ?? userAgentManager(req), dryRun });
   if (!dryRun) deps.afterWrite();
@@ -137,7 +185,7 @@ async function create(req: IncomingMessage, res: ServerResponse, path: ResourceP
 async function update(req: IncomingMessage, res: ServerResponse, path: ResourcePath, query: Query, deps: ResourceHandlerDeps): Promise<void> {
   const { info } = path;
   const body = checkBodyIdentity(info, path, parseJsonBody(await readBody(req), req.headers['content-type'] ?? JSON_TYPE));
-  checkFields(info, body, query, res);
+  decodeBody(info, body, query, res);
   const dryRun = isDryRun(query);
   const updated = deps.store.update(info.kind, body, { fieldManager: query.get('fieldManager') ?? userAgentManager(req), dryRun });
   if (!dryRun) deps.afterWrite();
@@ -186,7 +234,7 @@ async function patch(req: IncomingMessage, res: ServerResponse, path: ResourcePa
       throw new ApiError(400, 'BadRequest', `error decoding YAML: ${error instanceof Error ? error.message : String(error)}`);
     }
     const config = checkBodyIdentity(info, path, applied);
-    checkFields(info, config, query, res);
+    decodeApplyConfiguration(info, config);
     let configs = appliedConfigs.get(deps.store);
     if (!configs) appliedConfigs.set(deps.store, (configs = new Map()));
     const key = appliedConfigKey(info, path.namespace, name, fieldManager);
@@ -211,7 +259,7 @@ async function patch(req: IncomingMessage, res: ServerResponse, path: ResourcePa
   if (!existing) throw new ApiError(404, 'NotFound', `${qualifiedResource(info)} "${name}" not found`, { name, group: info.group, kind: info.plural });
   const patchBody = parseJsonBody(text, contentType);
   const patched = patchObject(contentType, existing, patchBody, info.kind);
-  checkFields(info, patched, query, res);
+  decodePatched(info, patched, contentType === 'application/strategic-merge-patch+json' ? goPlainValue(patchBody) : JSON.stringify(patched), query, res);
   const result = writePatched(deps, info, path, patched, existing, { fieldManager, operation: 'Update', dryRun });
   respondObject(res, req, deps, info, 200, result, query);
 }

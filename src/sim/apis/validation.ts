@@ -130,6 +130,8 @@ export interface DecodeResult {
   error?: ApiError;
   /** Warning headers (`unknown field "spec.replica"`) under fieldValidation=Warn. */
   warnings: string[];
+  /** Where the error is (`spec.template.spec.containers[0].ports[0].containerPort`), for placing it on a manifest line. */
+  field?: string;
 }
 
 /**
@@ -138,10 +140,10 @@ export interface DecodeResult {
  */
 export function decodeCheck(kind: ResourceKind, object: KubeObject, fieldValidation: FieldValidation = 'Strict'): DecodeResult {
   const inspection = inspectDecoding(kind, object);
-  if (inspection.error !== undefined) return { error: new ApiError(400, 'BadRequest', decodeFailureMessage(kind, inspection.error)), warnings: [] };
+  if (inspection.error !== undefined) return { error: new ApiError(400, 'BadRequest', decodeFailureMessage(kind, inspection.error)), warnings: [], field: inspection.errorPath };
   if (inspection.unknownFields.length === 0 || fieldValidation === 'Ignore') return { warnings: [] };
   if (fieldValidation === 'Warn') return { warnings: inspection.unknownFields.map((path) => `unknown field "${path}"`) };
-  return { error: new ApiError(400, 'BadRequest', strictDecodingMessage(kind, inspection.unknownFields)), warnings: [] };
+  return { error: new ApiError(400, 'BadRequest', strictDecodingMessage(kind, inspection.unknownFields)), warnings: [], field: inspection.unknownFields[0] };
 }
 
 /** The defaulting options of every create (defaulting only reads them). */
