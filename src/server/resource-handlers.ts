@@ -18,7 +18,8 @@ import { scaleToTable, toTable } from './printers/table';
 import { applyJsonPatch } from './patch/json-patch';
 import { applyMergePatch } from './patch/merge-patch';
 import { applyStrategicMergePatch } from './patch/strategic-merge-patch';
-import { inspectDecoding } from '../core/schema/fields';
+import { inspectDecoding, pruneUnknownFields } from '../core/schema/fields';
+import { strictDecodingErrors } from '../core/schema/json-keys';
 import { applyConfigurationErrors, objectGvkNn, validationErrorsText } from '../core/schema/apply-decoding';
 import { decodeCheck, type FieldValidation } from '../sim/apis/validation';
 import { goPlainValue, goQuote } from '../core/schema/go-format';
@@ -49,11 +50,13 @@ function sendWarnings(res: ServerResponse, warnings: readonly string[]): void {
 /**
  * Decoding a create or update body (handlers/create.go, update.go): a value of the wrong type is
  * a 400 in every mode; unknown fields are a 400 under Strict, Warning headers under Warn (the
- * default when the client sends none), nothing under Ignore.
+ * default when the client sends none), nothing under Ignore. Accepted, they are dropped, as
+ * decoding into the Go types drops them.
  */
-function decodeBody(info: ResourceInfo, object: KubeObject, query: Query, res: ServerResponse): void {
-  const { error, warnings } = decodeCheck(info.kind, object, fieldValidation(query));
+function decodeBody(info: ResourceInfo, object: KubeObject, text: string, query: Query, res: ServerResponse): void {
+  const { error, warnings } = decodeCheck(info.kind, object, fieldValidation(query), text);
   if (error) throw error;
+  pruneUnknownFields(info.kind, object);
   sendWarnings(res, warnings);
 }
 
@@ -61,20 +64,22 @@ function decodeBody(info: ResourceInfo, object: KubeObject, query: Query, res: S
  * Decoding the object a JSON, merge or strategic merge patch produced (handlers/patch.go
  * applyPatchToObject, jsonPatcher): a failure is a 422 on the field `patch` whose value is the
  * patch (strategic) or the patched object (JSON and merge patches), with the decoding error as
- * detail. Unknown fields of the result are sorted, as upstream finds them in the map it decodes.
+ * detail. Repeated fields of the patch come first, then the unknown fields of the result, sorted,
+ * as upstream finds them in the map it decodes (test/integration/apiserver/field_validation_test.go).
  */
-function decodePatched(info: ResourceInfo, patched: KubeObject, patchValue: string, query: Query, res: ServerResponse): void {
+function decodePatched(info: ResourceInfo, patched: KubeObject, patchText: string, patchValue: string, query: Query, res: ServerResponse): void {
   const mode = fieldValidation(query);
   const inspection = inspectDecoding(info.kind, patched);
-  const unknown = [...inspection.unknownFields].sort().map((path) => `unknown field "${path}"`);
+  const duplicates = patchText.trimStart().startsWith('{') ? strictDecodingErrors(patchText, []) : [];
+  const strictErrors = [...duplicates, ...[...inspection.unknownFields].sort().map((path) => `unknown field "${path}"`)];
   const invalid = (detail: string): ApiError => {
     const message = `Invalid value: ${goQuote(patchValue)}: ${detail}`;
     return new ApiError(422, 'Invalid', ` "" is invalid: patch: ${message}`, { name: '', group: '', kind: '', causes: [{ reason: 'FieldValueInvalid', message, field: 'patch' }] });
   };
   if (inspection.error !== undefined) throw invalid(inspection.error);
-  if (unknown.length === 0 || mode === 'Ignore') return;
-  if (mode === 'Strict') throw invalid(`strict decoding error: ${unknown.join(', ')}`);
-  sendWarnings(res, unknown);
+  if (strictErrors.length > 0 && mode === 'Strict') throw invalid(`strict decoding error: ${strictErrors.join(', ')}`);
+  if (inspection.unknownFields.length > 0) pruneUnknownFields(info.kind, patched);
+  if (mode === 'Warn') sendWarnings(res, strictErrors);
 }
 
 /**
@@ -174,8 +179,9 @@ function list(req: IncomingMessage, res: ServerResponse, path: ResourcePath, que
 
 async function create(req: IncomingMessage, res: ServerResponse, path: ResourcePath, query: Query, deps: ResourceHandlerDeps): Promise<void> {
   const { info } = path;
-  const body = checkBodyIdentity(info, path, parseJsonBody(await readBody(req), req.headers['content-type'] ?? JSON_TYPE));
-  decodeBody(info, body, query, res);
+  const text = await readBody(req);
+  const body = checkBodyIdentity(info, path, parseJsonBody(text, req.headers['content-type'] ?? JSON_TYPE));
+  decodeBody(info, body, text, query, res);
   const dryRun = isDryRun(query);
   const created = deps.store.create(info.kind, body, { fieldManager: query.get('fieldManager') ?? userAgentManager(req), dryRun });
   if (!dryRun) deps.afterWrite();
@@ -184,8 +190,9 @@ async function create(req: IncomingMessage, res: ServerResponse, path: ResourceP
 
 async function update(req: IncomingMessage, res: ServerResponse, path: ResourcePath, query: Query, deps: ResourceHandlerDeps): Promise<void> {
   const { info } = path;
-  const body = checkBodyIdentity(info, path, parseJsonBody(await readBody(req), req.headers['content-type'] ?? JSON_TYPE));
-  decodeBody(info, body, query, res);
+  const text = await readBody(req);
+  const body = checkBodyIdentity(info, path, parseJsonBody(text, req.headers['content-type'] ?? JSON_TYPE));
+  decodeBody(info, body, text, query, res);
   const dryRun = isDryRun(query);
   const updated = deps.store.update(info.kind, body, { fieldManager: query.get('fieldManager') ?? userAgentManager(req), dryRun });
   if (!dryRun) deps.afterWrite();
@@ -259,7 +266,7 @@ async function patch(req: IncomingMessage, res: ServerResponse, path: ResourcePa
   if (!existing) throw new ApiError(404, 'NotFound', `${qualifiedResource(info)} "${name}" not found`, { name, group: info.group, kind: info.plural });
   const patchBody = parseJsonBody(text, contentType);
   const patched = patchObject(contentType, existing, patchBody, info.kind);
-  decodePatched(info, patched, contentType === 'application/strategic-merge-patch+json' ? goPlainValue(patchBody) : JSON.stringify(patched), query, res);
+  decodePatched(info, patched, text, contentType === 'application/strategic-merge-patch+json' ? goPlainValue(patchBody) : JSON.stringify(patched), query, res);
   const result = writePatched(deps, info, path, patched, existing, { fieldManager, operation: 'Update', dryRun });
   respondObject(res, req, deps, info, 200, result, query);
 }

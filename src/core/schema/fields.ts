@@ -374,6 +374,38 @@ function walk(value: unknown, type: FieldType, path: string, fieldStack: string,
   }
 }
 
+/**
+ * Removes the fields the schema does not know, in place: what decoding into the Go types does to
+ * a body accepted under `fieldValidation=Warn` or `Ignore`, so they are never stored.
+ */
+export function pruneUnknownFields(kind: ResourceKind | string, object: Record<string, unknown>): void {
+  const prune = (value: unknown, type: FieldType): void => {
+    if (value === null || typeof value !== 'object') return;
+    switch (type.kind) {
+      case 'ref': {
+        const fields = types().get(type.name)?.fields;
+        if (!fields || Array.isArray(value)) return;
+        const record = value as Record<string, unknown>;
+        for (const key of Object.keys(record)) {
+          const field = fields.get(key);
+          if (field) prune(record[key], field.type);
+          else delete record[key];
+        }
+        return;
+      }
+      case 'array':
+        if (Array.isArray(value)) for (const item of value) prune(item, type.items);
+        return;
+      case 'map':
+        if (!Array.isArray(value)) for (const item of Object.values(value)) prune(item, type.values);
+        return;
+      default:
+        return;
+    }
+  };
+  prune(object, { kind: 'ref', name: kind });
+}
+
 export interface DecodeInspection {
   /** JSON paths of fields the schema does not know, in document order. */
   unknownFields: string[];
@@ -403,8 +435,12 @@ export function unknownFields(kind: ResourceKind | string, object: KubeObject | 
  * `Deployment in version "v1" cannot be handled as a Deployment: strict decoding error: unknown field "spec.replica"`.
  */
 export function strictDecodingMessage(kind: ResourceKind, paths: readonly string[]): string {
-  const errors = paths.map((path) => `unknown field "${path}"`).join(', ');
-  return decodeFailureMessage(kind, `strict decoding error: ${errors}`);
+  return strictErrorsMessage(kind, paths.map((path) => `unknown field "${path}"`));
+}
+
+/** The same for strict errors of any sort (`duplicate field "spec.paused"`, `unknown field "spec.foo"`), in order. */
+export function strictErrorsMessage(kind: ResourceKind, errors: readonly string[]): string {
+  return decodeFailureMessage(kind, `strict decoding error: ${errors.join(', ')}`);
 }
 
 /** `<Kind> in version "<v>" cannot be handled as a <Kind>: <reason>`: every decoding failure's form. */
