@@ -5,7 +5,6 @@
  * messages from them.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { parse as parseYaml } from 'yaml';
 import type { KubeObject, ResourceKind } from '../core/k8s';
 import type { MemoryStore } from '../sim/store/store';
 import { qualifiedResource } from '../sim/store/resources';
@@ -20,6 +19,7 @@ import { applyMergePatch } from './patch/merge-patch';
 import { applyStrategicMergePatch } from './patch/strategic-merge-patch';
 import { inspectDecoding, pruneUnknownFields } from '../core/schema/fields';
 import { strictDecodingErrors } from '../core/schema/json-keys';
+import { readApplyConfiguration, strictYamlError } from './apply-yaml';
 import { applyConfigurationErrors, objectGvkNn, validationErrorsText } from '../core/schema/apply-decoding';
 import { decodeCheck, type FieldValidation } from '../sim/apis/validation';
 import { goPlainValue, goQuote } from '../core/schema/go-format';
@@ -234,14 +234,13 @@ async function patch(req: IncomingMessage, res: ServerResponse, path: ResourcePa
   const existing = deps.store.get(info.kind, path.namespace, name);
 
   if (contentType === 'application/apply-patch+yaml' || contentType === 'application/apply-patch+cbor') {
-    let applied: unknown;
-    try {
-      applied = parseYaml(text);
-    } catch (error) {
-      throw new ApiError(400, 'BadRequest', `error decoding YAML: ${error instanceof Error ? error.message : String(error)}`);
-    }
-    const config = checkBodyIdentity(info, path, applied);
+    const applied = readApplyConfiguration(text);
+    const config = checkBodyIdentity(info, path, applied.value);
     decodeApplyConfiguration(info, config);
+    // Upstream checks repeated keys after the apply itself succeeded (applyPatchToCurrentObject).
+    const mode = fieldValidation(query);
+    if (applied.duplicateKeys.length > 0 && mode === 'Strict') throw strictYamlError(applied.duplicateKeys);
+    if (mode === 'Warn') sendWarnings(res, applied.duplicateKeys);
     let configs = appliedConfigs.get(deps.store);
     if (!configs) appliedConfigs.set(deps.store, (configs = new Map()));
     const key = appliedConfigKey(info, path.namespace, name, fieldManager);

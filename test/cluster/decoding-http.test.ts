@@ -81,6 +81,40 @@ const SMP_BODY = `
 		}
 	}`;
 
+/** applyInvalidBody of field_validation_test.go (tabs and all: JSON is YAML). */
+const APPLY_INVALID_BODY = (name: string): string => `{
+		"apiVersion": "apps/v1",
+		"kind": "Deployment",
+		"metadata": {
+			"name": "${name}",
+			"labels": {"app": "nginx"}
+		},
+		"spec": {
+			"paused": false,
+			"paused": true,
+			"selector": {
+				"matchLabels": {
+					"app": "nginx"
+				}
+			},
+			"template": {
+				"metadata": {
+					"labels": {
+						"app": "nginx"
+					}
+				},
+				"spec": {
+					"containers": [{
+						"name":  "nginx",
+						"image": "nginx:latest",
+						"imagePullPolicy": "Never",
+						"imagePullPolicy": "Always"
+					}]
+				}
+			}
+		}
+	}`;
+
 const POST_WARNINGS = [
   'duplicate field "metadata.name"',
   'unknown field "metadata.unknownMeta"',
@@ -175,5 +209,19 @@ describe('the API server decodes bodies as upstream field_validation_test.go exp
     const warn = await send('PATCH', `${deployments}/post-ignore?fieldValidation=Warn`, 'application/strategic-merge-patch+json', SMP_BODY);
     assert.equal(warn.status, 200);
     assert.deepEqual(warn.warnings, SMP_WARNINGS);
+  });
+
+  it('server-side apply: repeated keys refused under Strict with go-yaml\'s lines, warned under Warn', async () => {
+    const path = (name: string, mode: string): string => `${deployments}/${name}?fieldManager=mgr&fieldValidation=${mode}`;
+    const strict = await send('PATCH', path('apply-strict', 'Strict'), 'application/apply-patch+yaml', APPLY_INVALID_BODY('apply-strict'));
+    assert.equal(strict.status, 400);
+    assert.equal(
+      strict.body.message,
+      'error strict decoding YAML: error converting YAML to JSON: yaml: unmarshal errors:\n  line 10: key "paused" already set in map\n  line 27: key "imagePullPolicy" already set in map',
+    );
+    const warn = await send('PATCH', path('apply-warn', 'Warn'), 'application/apply-patch+yaml', APPLY_INVALID_BODY('apply-warn'));
+    assert.equal(warn.status, 201);
+    assert.deepEqual(warn.warnings, ['line 10: key "paused" already set in map', 'line 27: key "imagePullPolicy" already set in map']);
+    assert.equal((served.simulator.store.get('Deployment', 'default', 'apply-warn')?.spec as { paused?: boolean }).paused, true);
   });
 });
