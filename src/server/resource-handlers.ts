@@ -17,7 +17,7 @@ import { scaleToTable, toTable } from './printers/table';
 import { applyJsonPatch } from './patch/json-patch';
 import { applyMergePatch } from './patch/merge-patch';
 import { applyStrategicMergePatch } from './patch/strategic-merge-patch';
-import { inspectDecoding, pruneUnknownFields } from '../core/schema/fields';
+import { inspectDecoding, pruneUnknownFields, unstructuredConversionError } from '../core/schema/fields';
 import { strictDecodingErrors } from '../core/schema/json-keys';
 import { readApplyConfiguration, strictYamlError } from './apply-yaml';
 import { applyConfigurationErrors, objectGvkNn, validationErrorsText } from '../core/schema/apply-decoding';
@@ -67,16 +67,19 @@ function decodeBody(info: ResourceInfo, object: KubeObject, text: string, query:
  * detail. Repeated fields of the patch come first, then the unknown fields of the result, sorted,
  * as upstream finds them in the map it decodes (test/integration/apiserver/field_validation_test.go).
  */
-function decodePatched(info: ResourceInfo, patched: KubeObject, patchText: string, patchValue: string, query: Query, res: ServerResponse): void {
+function decodePatched(info: ResourceInfo, patched: KubeObject, patchText: string, strategic: boolean, query: Query, res: ServerResponse): void {
   const mode = fieldValidation(query);
   const inspection = inspectDecoding(info.kind, patched);
+  // A strategic patch's result is converted from a map; the others' is decoded from JSON.
+  const failure = strategic ? unstructuredConversionError(info.kind, patched) : inspection.error;
   const duplicates = patchText.trimStart().startsWith('{') ? strictDecodingErrors(patchText, []) : [];
   const strictErrors = [...duplicates, ...[...inspection.unknownFields].sort().map((path) => `unknown field "${path}"`)];
   const invalid = (detail: string): ApiError => {
+    const patchValue = strategic ? goPlainValue(JSON.parse(patchText)) : JSON.stringify(patched);
     const message = `Invalid value: ${goQuote(patchValue)}: ${detail}`;
     return new ApiError(422, 'Invalid', ` "" is invalid: patch: ${message}`, { name: '', group: '', kind: '', causes: [{ reason: 'FieldValueInvalid', message, field: 'patch' }] });
   };
-  if (inspection.error !== undefined) throw invalid(inspection.error);
+  if (failure !== undefined) throw invalid(failure);
   if (strictErrors.length > 0 && mode === 'Strict') throw invalid(`strict decoding error: ${strictErrors.join(', ')}`);
   if (inspection.unknownFields.length > 0) pruneUnknownFields(info.kind, patched);
   if (mode === 'Warn') sendWarnings(res, strictErrors);
@@ -265,7 +268,7 @@ async function patch(req: IncomingMessage, res: ServerResponse, path: ResourcePa
   if (!existing) throw new ApiError(404, 'NotFound', `${qualifiedResource(info)} "${name}" not found`, { name, group: info.group, kind: info.plural });
   const patchBody = parseJsonBody(text, contentType);
   const patched = patchObject(contentType, existing, patchBody, info.kind);
-  decodePatched(info, patched, text, contentType === 'application/strategic-merge-patch+json' ? goPlainValue(patchBody) : JSON.stringify(patched), query, res);
+  decodePatched(info, patched, text, contentType === 'application/strategic-merge-patch+json', query, res);
   const result = writePatched(deps, info, path, patched, existing, { fieldManager, operation: 'Update', dryRun });
   respondObject(res, req, deps, info, 200, result, query);
 }

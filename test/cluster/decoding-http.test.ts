@@ -224,4 +224,10 @@ describe('the API server decodes bodies as upstream field_validation_test.go exp
     assert.deepEqual(warn.warnings, ['line 10: key "paused" already set in map', 'line 27: key "imagePullPolicy" already set in map']);
     assert.equal((served.simulator.store.get('Deployment', 'default', 'apply-warn')?.spec as { paused?: boolean }).paused, true);
   });
+
+  it('strategic merge patch of a wrong type: 422 on the field patch, with the converter\'s words', async () => {
+    const answer = await send('PATCH', `${deployments}/post-ignore`, 'application/strategic-merge-patch+json', '{"spec":{"replicas":"3"}}');
+    assert.equal(answer.status, 422);
+    assert.equal(answer.body.message, ' "" is invalid: patch: Invalid value: "map[spec:map[replicas:3]]": unrecognized type: int32');
+  });
 });

@@ -406,6 +406,72 @@ export function pruneUnknownFields(kind: ResourceKind | string, object: Record<s
   prune(object, { kind: 'ref', name: kind });
 }
 
+/** reflect.Kind of a value decoded from JSON into interface{} (integers as int64, as apimachinery's JSON decoding leaves them). */
+function unstructuredKind(value: unknown): string {
+  if (Array.isArray(value)) return 'slice';
+  if (typeof value === 'object') return 'map';
+  if (typeof value === 'number') return Number.isInteger(value) ? 'int64' : 'float64';
+  return typeof value === 'boolean' ? 'bool' : 'string';
+}
+
+/**
+ * Why runtime.DefaultUnstructuredConverter cannot turn a map into the Go object (apimachinery
+ * runtime/converter.go fromUnstructured): what a strategic merge patch's result meets, where
+ * create and update meet the JSON decoder. Scalars convert only within their group (an integral
+ * float64 becomes an int; reflect wraps an int that does not fit), otherwise `cannot convert
+ * int64 to string` or, for kinds reflect cannot convert at all, `unrecognized type: int32`;
+ * Quantity and IntOrString go through their UnmarshalJSON. The first failure ends the conversion.
+ */
+export function unstructuredConversionError(kind: ResourceKind | string, object: Record<string, unknown>): string | undefined {
+  const convert = (value: unknown, type: FieldType, fieldName: string): string | undefined => {
+    if (value === null || value === undefined) return undefined;
+    const from = unstructuredKind(value);
+    switch (type.kind) {
+      case 'scalar': {
+        if (type.name === 'Quantity') return typeof value === 'string' || typeof value === 'number' ? parseQuantity(value).error : QUANTITY_FORMAT_ERROR;
+        if (type.name === 'IntOrString') return intOrStringMismatch(value);
+        if (type.name === 'Time' || type.name === 'MicroTime') return typeof value === 'string' ? undefined : `json: cannot unmarshal ${jsonKindOf(value)} into Go value of type string`;
+        const to = type.name === 'integer' ? goIntegerType(fieldName) : type.name === 'boolean' ? 'bool' : 'string';
+        if (to === 'string') return from === 'string' ? undefined : from === 'int64' ? 'cannot convert int64 to string' : 'unrecognized type: string';
+        if (to === 'bool') return from === 'bool' ? undefined : 'unrecognized type: bool';
+        if (from === 'int64') return undefined;
+        if (from === 'float64') return `cannot convert float64 to ${to}`;
+        return `unrecognized type: ${to}`;
+      }
+      case 'ref': {
+        if (from !== 'map') return `cannot restore struct from: ${from}`;
+        const fields = types().get(type.name)?.fields;
+        const record = value as Record<string, unknown>;
+        for (const key of Object.keys(record)) {
+          const field = fields?.get(key);
+          const error = field ? convert(record[key], field.type, key) : undefined;
+          if (error !== undefined) return error;
+        }
+        return undefined;
+      }
+      case 'array': {
+        if (from !== 'slice') return `cannot restore slice from ${from}`;
+        for (const item of value as unknown[]) {
+          const error = convert(item, type.items, fieldName);
+          if (error !== undefined) return error;
+        }
+        return undefined;
+      }
+      case 'map': {
+        if (from !== 'map') return `cannot restore map from ${from}`;
+        for (const item of Object.values(value as Record<string, unknown>)) {
+          const error = convert(item, type.values, fieldName);
+          if (error !== undefined) return error;
+        }
+        return undefined;
+      }
+      case 'object':
+        return undefined;
+    }
+  };
+  return convert(object, { kind: 'ref', name: kind }, '');
+}
+
 export interface DecodeInspection {
   /** JSON paths of fields the schema does not know, in document order. */
   unknownFields: string[];

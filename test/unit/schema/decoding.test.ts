@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'mocha';
-import { goIntegerType, inspectDecoding, schemaTypeFields } from '../../../src/core/schema/fields';
+import { goIntegerType, inspectDecoding, schemaTypeFields, unstructuredConversionError } from '../../../src/core/schema/fields';
 import { applyConfigurationErrors, objectGvkNn, validationErrorsText } from '../../../src/core/schema/apply-decoding';
 import { decodeCheck } from '../../../src/sim/apis/validation';
 import { resourceMappingNotFound } from '../../../src/core/kind-mapping';
@@ -98,6 +98,17 @@ describe('decoding a create or update body as kube-apiserver does', () => {
     }
     assert.ok(checked > 100, `only ${checked} integer fields found in the models`);
     assert.deepEqual(mismatches, []);
+  });
+});
+
+describe("converting a strategic merge patch's result as runtime.DefaultUnstructuredConverter does", () => {
+  it('words each mismatch as converter.go does', () => {
+    assert.equal(unstructuredConversionError('Deployment', deployment({}, { replicas: '3' })), 'unrecognized type: int32');
+    assert.equal(unstructuredConversionError('Deployment', deployment({}, { replicas: 3.5 })), 'cannot convert float64 to int32');
+    assert.equal(unstructuredConversionError('Deployment', deployment({}, { replicas: 3.0 })), undefined);
+    assert.equal(unstructuredConversionError('Deployment', deployment({ hostname: 7 })), 'cannot convert int64 to string');
+    assert.equal(unstructuredConversionError('Deployment', deployment({ affinity: { nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [] } } })), 'cannot restore struct from: slice');
+    assert.equal(unstructuredConversionError('Deployment', deployment({ containers: { name: 'web' } })), 'cannot restore slice from map');
   });
 });
 
