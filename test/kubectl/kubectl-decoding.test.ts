@@ -99,5 +99,21 @@ if (newest) {
         'Error from server: failed to create typed patch object (default/ssa; apps/v1, Kind=Deployment): .spec.replicas: expected numeric (int or float), got string',
       );
     });
+  
+    it('apply of a kind: List applies each item (validated against the OpenAPI v2 document)', async () => {
+      const list = `apiVersion: v1
+kind: List
+items:
+- apiVersion: v1
+  kind: ConfigMap
+  metadata:
+    name: listed
+  data: {a: b}
+- ${deployment('listed', '').trimEnd().split('\n').join('\n  ')}
+`;
+      const result = await kubectl('apply', '-f', file('list.yaml', list));
+      assert.equal(result.code, 0, result.stderr);
+      assert.equal(result.stdout.trim(), 'configmap/listed created\ndeployment.apps/listed created');
+    });
   });
 }
