@@ -6,6 +6,7 @@
 import type { KubeObject, ResourceKind } from '../k8s';
 import schemaFile from './kubernetes-schema.json';
 import { parseQuantity, QUANTITY_FORMAT_ERROR } from './quantity';
+import { rfc3339ParseError } from './go-time';
 
 export type ScalarName = 'string' | 'integer' | 'boolean' | 'IntOrString' | 'Quantity' | 'Time' | 'MicroTime';
 
@@ -297,9 +298,14 @@ function valueMismatch(value: unknown, type: FieldType, fieldName: string): Mism
     case 'scalar':
       switch (type.name) {
         case 'string':
-        case 'Time':
-        case 'MicroTime':
           return typeof value === 'string' ? undefined : { type: jsonKindOf(value) };
+        case 'Time':
+        case 'MicroTime': {
+          // Time.UnmarshalJSON decodes a string with encoding/json, then time.Parse(RFC3339, …).
+          if (typeof value !== 'string') return { unmarshaler: `json: cannot unmarshal ${jsonKindOf(value)} into Go value of type string` };
+          const error = type.name === 'Time' ? rfc3339ParseError(value) : undefined;
+          return error === undefined ? undefined : { unmarshaler: error };
+        }
         case 'boolean':
           return typeof value === 'boolean' ? undefined : { type: jsonKindOf(value) };
         case 'integer':
@@ -430,7 +436,10 @@ export function unstructuredConversionError(kind: ResourceKind | string, object:
       case 'scalar': {
         if (type.name === 'Quantity') return typeof value === 'string' || typeof value === 'number' ? parseQuantity(value).error : QUANTITY_FORMAT_ERROR;
         if (type.name === 'IntOrString') return intOrStringMismatch(value);
-        if (type.name === 'Time' || type.name === 'MicroTime') return typeof value === 'string' ? undefined : `json: cannot unmarshal ${jsonKindOf(value)} into Go value of type string`;
+        if (type.name === 'Time' || type.name === 'MicroTime') {
+          if (typeof value !== 'string') return `json: cannot unmarshal ${jsonKindOf(value)} into Go value of type string`;
+          return type.name === 'Time' ? rfc3339ParseError(value) : undefined;
+        }
         const to = type.name === 'integer' ? goIntegerType(fieldName) : type.name === 'boolean' ? 'bool' : 'string';
         if (to === 'string') return from === 'string' ? undefined : from === 'int64' ? 'cannot convert int64 to string' : 'unrecognized type: string';
         if (to === 'bool') return from === 'bool' ? undefined : 'unrecognized type: bool';

@@ -15,6 +15,7 @@ import { goIntegerType, inspectDecoding, schemaTypeFields, unstructuredConversio
 import { applyConfigurationErrors, objectGvkNn, validationErrorsText } from '../../../src/core/schema/apply-decoding';
 import { decodeCheck } from '../../../src/sim/apis/validation';
 import { resourceMappingNotFound } from '../../../src/core/kind-mapping';
+import { rfc3339ParseError } from '../../../src/core/schema/go-time';
 import schema from '../../../src/core/schema/kubernetes-schema.json';
 
 function deployment(podSpec: Record<string, unknown>, spec: Record<string, unknown> = {}): Record<string, unknown> {
@@ -63,6 +64,21 @@ describe('decoding a create or update body as kube-apiserver does', () => {
     const probe = { httpGet: { path: '/', port: true } };
     const object = deployment({ containers: [{ name: 'web', image: 'nginx', readinessProbe: probe }] }, { replicas: 'two' });
     assert.equal(inspectDecoding('Deployment', object).error, 'json: cannot unmarshal bool into Go value of type int32');
+  });
+
+  it("refuses a timestamp with metav1.Time's UnmarshalJSON errors (time.Parse with RFC 3339)", () => {
+    const stamped = (creationTimestamp: unknown): Record<string, unknown> => ({ ...deployment({}), metadata: { name: 'web', creationTimestamp } });
+    assert.equal(inspectDecoding('Deployment', stamped(null)).error, undefined);
+    assert.equal(inspectDecoding('Deployment', stamped('2024-02-29T10:00:00.5+02:00')).error, undefined);
+    assert.equal(inspectDecoding('Deployment', stamped('yesterday')).error, 'parsing time "yesterday" as "2006-01-02T15:04:05Z07:00": cannot parse "yesterday" as "2006"');
+    assert.equal(inspectDecoding('Deployment', stamped(1700000000)).error, 'json: cannot unmarshal number into Go value of type string');
+    // Worked through Go's time/format.go parse for the RFC 3339 layout.
+    assert.equal(rfc3339ParseError('2024-01-01'), 'parsing time "2024-01-01" as "2006-01-02T15:04:05Z07:00": cannot parse "" as "T"');
+    assert.equal(rfc3339ParseError('2024-13-01T00:00:00Z'), 'parsing time "2024-13-01T00:00:00Z": month out of range');
+    assert.equal(rfc3339ParseError('2023-02-29T00:00:00Z'), 'parsing time "2023-02-29T00:00:00Z": day out of range');
+    assert.equal(rfc3339ParseError('2024-01-01T25:00:00Z'), 'parsing time "2024-01-01T25:00:00Z": hour out of range');
+    assert.equal(rfc3339ParseError('2024-01-01T10:00:00Zjunk'), 'parsing time "2024-01-01T10:00:00Zjunk": extra text: "junk"');
+    assert.equal(rfc3339ParseError('2024-01-01T10:00:00 UTC'), 'parsing time "2024-01-01T10:00:00 UTC" as "2006-01-02T15:04:05Z07:00": cannot parse " UTC" as "Z07:00"');
   });
 
   it('uses the Go package of types from other API versions (autoscaling/v2)', () => {
