@@ -5,6 +5,7 @@
  * path. Anything the connection cannot see (a kind RBAC forbids, a lost connection) is said on
  * stderr as it happens and again at the end.
  */
+import { basename } from 'node:path';
 import type { Writable } from 'node:stream';
 import { lineOfField, type ManifestDocument, type ParsedManifest } from '../core/manifest';
 import { JourneyTracer } from '../core/journey/tracer';
@@ -105,7 +106,7 @@ export async function runTraceCluster(options: TraceClusterOptions): Promise<num
   const stopReporting = session.watcher.onProblemsChanged(reportProblemsAsTheyChange(options.err));
   try {
     await session.start(objects);
-    const applied = await session.apply(objects, { force: options.forceConflicts });
+    const applied = await session.apply(objects, { force: options.forceConflicts, source: basename(options.file) });
     const results = applied.map((entry, index) => documentResult(manifest, manifest.documents[index], entry.result));
     printResults(options.file, results, options.json, options.out, options.err);
 

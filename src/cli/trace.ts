@@ -4,6 +4,7 @@
  * cannot finish (unschedulable, image pull failure, crash loop) within the timeout.
  */
 import { readFileSync } from 'node:fs';
+import { basename } from 'node:path';
 import type { Writable } from 'node:stream';
 import { parseManifest, lineOfField, type ParsedManifest } from '../core/manifest';
 import { JourneyTracer } from '../core/journey/tracer';
@@ -16,7 +17,8 @@ import { Simulator } from '../sim/simulator';
 import { PacedDriver } from '../sim/driver';
 import { ApiError } from '../sim/store/types';
 import { resourceInfo } from '../sim/store/resources';
-import { servedKind } from '../sim/apply';
+import { findServedKind, servedKind, servedVersionsOf } from '../sim/apply';
+import { ENSURE_CRDS, resourceMappingNotFound, servedInsteadHint } from '../core/kind-mapping';
 import { tuneHeapForSimulator } from '../server/heap-tuning';
 import { TRACEABLE_KIND_NAMES, isTraceableKind } from '../common/traceable-kinds';
 import { claimNotes, claimsSettled, type AppliedClaim } from './claim-notes';
@@ -170,9 +172,13 @@ export async function runTrace(options: TraceOptions): Promise<number> {
   const results: DocumentResult[] = [];
   const journeyIds: string[] = [];
   const claims: AppliedClaim[] = [];
-  for (const document of manifest.documents) {
-    const object = document.object!;
-    const result: DocumentResult = { document: document.index, line: document.startLine, object: displayName(object) };
+  for (const { document, object, at } of manifestObjects(manifest)) {
+    const result: DocumentResult = { document: document.index, line: at ? lineOfField(manifest, document, at) : document.startLine, object: displayName(object) };
+    const lineOf = (field: string): number => lineOfField(manifest, document, `${at}${at ? '.' : ''}${field}`);
+    if (!findServedKind(object)) {
+      results.push(unservedKindResult(options.file, object, lineOf, result));
+      continue;
+    }
     try {
       const applied = simulator.apply(object);
       result.action = applied.action;
@@ -187,7 +193,7 @@ export async function runTrace(options: TraceOptions): Promise<number> {
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
       const field = error.details?.causes?.[0]?.field;
-      result.line = field ? lineOfField(manifest, document, field) : document.startLine;
+      result.line = field ? lineOf(field) : result.line;
       result.error = error.message;
     }
     results.push(result);
@@ -223,6 +229,37 @@ export async function runTrace(options: TraceOptions): Promise<number> {
   }
   const journeys = journeyIds.map((id) => tracer.journey(id)).filter((j): j is Journey => j !== undefined);
   return finishTrace({ ...options, results, journeys, stored, outcome, limit: `within ${options.timeoutMs / 1000}s of simulated time` });
+}
+
+/**
+ * The objects of a manifest, in order: each document's, and the items of a `kind: List` (which
+ * kubectl unpacks on the client, cli-runtime's FlattenListVisitor), each with its path in the
+ * document (`items[1]`) for placing errors on its lines.
+ */
+function manifestObjects(manifest: ParsedManifest): { document: ParsedManifest['documents'][number]; object: KubeObject; at: string }[] {
+  return manifest.documents.flatMap((document) => {
+    const object = document.object!;
+    const items = (object as { items?: unknown }).items;
+    const isList = object.apiVersion === 'v1' && object.kind === 'List' && Array.isArray(items);
+    if (!isList) return [{ document, object, at: '' }];
+    return (items as unknown[])
+      .map((item, index) => ({ document, object: item as KubeObject, at: `items[${index}]` }))
+      .filter(({ object: item }) => typeof item === 'object' && item !== null && !Array.isArray(item));
+  });
+}
+
+/** kubectl's refusal of a kind the server does not serve in that version, on the `apiVersion` line. */
+function unservedKindResult(file: string, object: KubeObject, lineOf: (field: string) => number, result: DocumentResult): DocumentResult {
+  const apiVersion = String(object.apiVersion ?? '');
+  const kind = String(object.kind ?? '');
+  const instead = servedInsteadHint(kind, servedVersionsOf(kind).filter((version) => version !== apiVersion));
+  return {
+    ...result,
+    line: lineOf('apiVersion'),
+    error: resourceMappingNotFound(object.metadata?.name ?? '', object.metadata?.namespace ?? '', basename(file), apiVersion, kind),
+    clientError: true,
+    hint: instead ? `${ENSURE_CRDS}\n${instead}` : ENSURE_CRDS,
+  };
 }
 
 /** Paced mode: virtual time follows the wall clock × speed. */

@@ -12,6 +12,7 @@ import type { KubeObject } from '../core/k8s';
 import { ClusterApiError, ClusterUnreachableError, type StatusCause } from './errors';
 import { NoKindMatchError, resourcePath, splitApiVersion, type ResourceMapper, type ResourceMapping } from './discovery';
 import { normalizeFieldPath } from './field-path';
+import { ENSURE_CRDS, resourceMappingNotFound } from '../core/kind-mapping';
 import type { ClusterHttp } from './http';
 
 export const FIELD_MANAGER = 'kube-journey';
@@ -26,6 +27,8 @@ export interface ApplyOptions {
   force?: boolean;
   /** Server-side dry run (`dryRun=All`): validated and admitted, not stored. */
   dryRun?: boolean;
+  /** Where the objects come from (the manifest's file name), as kubectl names it in a "resource mapping not found" error. */
+  source?: string;
   now?: () => number;
 }
 
@@ -83,11 +86,25 @@ export function displayName(apiVersion: string, kind: string, name: string): str
 const UNKNOWN_FIELD = /unknown field "([^"]+)"/g;
 const DUPLICATE_FIELD = /duplicate field "([^"]+)"/g;
 
-/** Strict field validation names the fields in the message only; they become causes. */
+/** structured-merge-diff's `.spec.foo: field not declared in schema`, one per line after `errors:` when there are several. */
+const TYPED_PATCH_ERROR = /^\s*(\.[^:\s]+(?:\[[^\]]*\][^:\s]*)*): (.+)$/gm;
+/** encoding/json's `into Go struct field DeploymentSpec.spec.replicas of type int32` (the path without list indices). */
+const UNMARSHAL_FIELD = /cannot unmarshal (.+?) into Go struct field [^.\s]+\.(\S+) of type/;
+
+/**
+ * Decoding errors name the fields in the message only (strict decoding, server-side apply's
+ * schema check, encoding/json's type errors); they become causes.
+ */
 function messageCauses(message: string): StatusCause[] {
   const causes: StatusCause[] = [];
   for (const match of message.matchAll(UNKNOWN_FIELD)) causes.push({ reason: 'FieldValueInvalid', message: `unknown field "${match[1]}"`, field: match[1] });
   for (const match of message.matchAll(DUPLICATE_FIELD)) causes.push({ reason: 'FieldValueDuplicate', message: `duplicate field "${match[1]}"`, field: match[1] });
+  if (message.startsWith('failed to create typed patch object')) {
+    const errors = message.slice(message.indexOf('): ') + 3);
+    for (const match of errors.matchAll(TYPED_PATCH_ERROR)) causes.push({ reason: 'FieldValueInvalid', message: match[2], field: match[1] });
+  }
+  const unmarshal = UNMARSHAL_FIELD.exec(message);
+  if (unmarshal) causes.push({ reason: 'FieldValueInvalid', message: unmarshal[0], field: unmarshal[2] });
   return causes;
 }
 
@@ -96,7 +113,7 @@ function conflictManager(message: string | undefined): string {
   return /conflict with "([^"]*)"/.exec(message ?? '')?.[1] ?? message ?? 'another manager';
 }
 
-export function failureFromError(error: unknown, object: KubeObject): ApplyFailure {
+export function failureFromError(error: unknown, object: KubeObject, source = ''): ApplyFailure {
   if (error instanceof ClusterApiError) {
     const causes = (error.causes.length > 0 ? error.causes : messageCauses(error.message)).map(
       (cause): FieldCause => ({ ...cause, path: cause.field ? normalizeFieldPath(cause.field, object) : undefined }),
@@ -107,7 +124,11 @@ export function failureFromError(error: unknown, object: KubeObject): ApplyFailu
         : [];
     return { message: error.message, fromServer: true, code: error.code, reason: error.reason, causes, conflicts };
   }
-  if (error instanceof NoKindMatchError) return { message: `${error.message}; ensure CRDs are installed first`, fromServer: false, causes: [{ path: 'kind', field: 'kind', message: error.message }], conflicts: [] };
+  if (error instanceof NoKindMatchError) {
+    const name = object.metadata?.name ?? '';
+    const message = `${resourceMappingNotFound(name, object.metadata?.namespace ?? '', source, String(object.apiVersion ?? ''), String(object.kind ?? ''))}\n${ENSURE_CRDS}`;
+    return { message, fromServer: false, causes: [{ path: 'apiVersion', field: 'apiVersion', message: error.message }], conflicts: [] };
+  }
   if (error instanceof ClusterUnreachableError) return { message: error.message, fromServer: false, causes: [], conflicts: [] };
   throw error;
 }
@@ -165,7 +186,7 @@ export class ManifestApplier {
     try {
       mapping = await this.mapper.mapping(apiVersion, kind);
     } catch (error) {
-      result.failure = failureFromError(error, object);
+      result.failure = failureFromError(error, object, options.source);
       return result;
     }
     const body: KubeObject = structuredClone(object);

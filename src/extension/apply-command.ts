@@ -221,7 +221,7 @@ export class ApplyController extends Disposable {
                 break;
               }
               progress.report({ message: `${object.kind}/${object.metadata?.name ?? ''} (${index + 1}/${objects.length})` });
-              const [outcome] = await connection.apply([object], fieldManager, () => undefined);
+              const [outcome] = await connection.apply([object], fieldManager, () => undefined, file);
               run.outcomes.push(outcome);
               if (!outcome.failure && TRACEABLE_KINDS.has(outcome.kind)) {
                 journeyIds[index] = this.deps.session.begin({ kind: outcome.kind as TraceableKind, namespace: outcome.namespace, name: outcome.name }, outcome.requestedAt);
@@ -255,7 +255,8 @@ export class ApplyController extends Disposable {
     const manifest: AppliedManifest = { key: source.uri.toString(), label, target: targetName, appliedAt: run.outcomes[0]?.requestedAt ?? Date.now(), entries };
     if (entries.length > 0) this.deps.session.recordManifest(manifest);
     for (const outcome of run.outcomes) {
-      if (outcome.failure) this.deps.log.error(`${file}: Error from server${outcome.failure.reason ? ` (${outcome.failure.reason})` : ''}: error when applying ${outcome.display}: ${outcome.failure.message}`);
+      if (outcome.failure?.fromServer) this.deps.log.error(`${file}: Error from server${outcome.failure.reason ? ` (${outcome.failure.reason})` : ''}: error when applying ${outcome.display}: ${outcome.failure.message}`);
+      else if (outcome.failure) this.deps.log.error(`${file}: error: ${outcome.failure.message}`);
       else this.deps.log.info(`${outcome.display} ${outcome.action ?? 'sent'} (${targetName})`);
     }
     if (run.cancelled) this.deps.log.warn(`Apply and Trace ${label} cancelled after ${run.outcomes.length} of ${objects.length} objects`);

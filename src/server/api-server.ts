@@ -21,6 +21,8 @@ import {
   legacyApiVersions,
   openApiDocumentFor,
   openApiIndex,
+  openApiV2Document,
+  OPENAPI_V2_PROTOBUF,
   wantsAggregated,
 } from './discovery';
 import { sendError, sendJson } from './http-util';
@@ -109,6 +111,11 @@ export async function startApiServer(options: ApiServerOptions): Promise<Running
       const [, , group, version] = pathname.split('/');
       const list = apiResourceList(group, version);
       if (list) return sendJson(res, 200, list);
+    }
+    if (get && pathname === '/openapi/v2') {
+      res.writeHead(200, { 'Content-Type': OPENAPI_V2_PROTOBUF, 'Content-Length': openApiV2Document.length });
+      res.end(openApiV2Document);
+      return;
     }
     if (get && pathname === '/openapi/v3') return sendJson(res, 200, openApiIndex());
     if (get && pathname.startsWith('/openapi/v3/')) {

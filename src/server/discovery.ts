@@ -193,3 +193,37 @@ export function openApiIndex(): object {
 export function openApiDocumentFor(path: string): { body: string; hash: string } | undefined {
   return openApiDocs.get(path);
 }
+
+// ------------------------------------------------------------------------------------------------
+// OpenAPI v2, as protobuf (gnostic's openapi_v2.Document; client-go proto.Unmarshals it): only
+// `swagger` and `info`, no definitions. kubectl validates a `kind: List` against it on the client
+// (its v3 field-validation check never accepts a List), and skips the validation of any kind the
+// document does not define, so the List's items go to the server, which validates them.
+
+function protoString(field: number, text: string): Buffer {
+  const bytes = Buffer.from(text, 'utf8');
+  return Buffer.concat([Buffer.from([(field << 3) | 2]), protoVarint(bytes.length), bytes]);
+}
+
+function protoMessage(field: number, body: Buffer): Buffer {
+  return Buffer.concat([Buffer.from([(field << 3) | 2]), protoVarint(body.length), body]);
+}
+
+function protoVarint(value: number): Buffer {
+  const bytes: number[] = [];
+  let rest = value;
+  while (rest >= 0x80) {
+    bytes.push((rest & 0x7f) | 0x80);
+    rest >>>= 7;
+  }
+  bytes.push(rest);
+  return Buffer.from(bytes);
+}
+
+/** kube-openapi answers with this subtype: Go's mime package refuses the `@v1.0` one clients still ask for. */
+export const OPENAPI_V2_PROTOBUF = 'application/com.github.proto-openapi.spec.v2.v1.0+protobuf';
+
+export const openApiV2Document: Buffer = Buffer.concat([
+  protoString(1, '2.0'),
+  protoMessage(2, Buffer.concat([protoString(1, 'Kubernetes'), protoString(2, SERVER_VERSION.gitVersion)])),
+]);

@@ -43,7 +43,7 @@ export function unsupportedMediaType(accepted: string): ApiError {
   return new ApiError(415, 'UnsupportedMediaType', `the body of the request was in an unknown format - accepted media types include: ${accepted}`);
 }
 
-function isProtobuf(contentType: string): boolean {
+export function isProtobuf(contentType: string): boolean {
   return contentType.split(';')[0].trim() === 'application/vnd.kubernetes.protobuf';
 }
 

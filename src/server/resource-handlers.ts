@@ -5,7 +5,6 @@
  * messages from them.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { parse as parseYaml } from 'yaml';
 import type { KubeObject, ResourceKind } from '../core/k8s';
 import type { MemoryStore } from '../sim/store/store';
 import { qualifiedResource } from '../sim/store/resources';
@@ -18,13 +17,17 @@ import { scaleToTable, toTable } from './printers/table';
 import { applyJsonPatch } from './patch/json-patch';
 import { applyMergePatch } from './patch/merge-patch';
 import { applyStrategicMergePatch } from './patch/strategic-merge-patch';
-import { unknownFields, strictDecodingMessage } from '../core/schema/fields';
-import { JSON_TYPE, PATCH_MEDIA_TYPES, TABLE_TYPE, parseJsonBody, parseObjectBody, readBody, sendJson, unsupportedMediaType, wantsTable } from './http-util';
+import { inspectDecoding, pruneUnknownFields, unstructuredConversionError } from '../core/schema/fields';
+import { strictDecodingErrors } from '../core/schema/json-keys';
+import { readApplyConfiguration, strictYamlError } from './apply-yaml';
+import { applyConfigurationErrors, objectGvkNn, validationErrorsText } from '../core/schema/apply-decoding';
+import { decodeCheck, type FieldValidation } from '../sim/apis/validation';
+import { goPlainValue, goQuote } from '../core/schema/go-format';
+import { JSON_TYPE, PATCH_MEDIA_TYPES, TABLE_TYPE, isProtobuf, parseJsonBody, parseObjectBody, readBody, sendJson, unsupportedMediaType, wantsTable } from './http-util';
 import type { ResourceHandlerDeps } from './handler-deps';
 import { handlePodLog } from './pod-logs';
 import type { ResourcePath } from './routing';
 import { serveWatch } from './watch';
-import { bytesDecodeError } from '../sim/apis/validation';
 
 type Query = URLSearchParams;
 
@@ -36,16 +39,63 @@ function notAllowed(method: string, info: ResourceInfo, sub?: string): ApiError 
   return new ApiError(405, 'MethodNotAllowed', `the server does not allow this method on the requested resource (${method} ${qualifiedResource(info)}${sub ? `/${sub}` : ''})`);
 }
 
-/** `fieldValidation`: Strict → 400, Warn (the default) → Warning headers, Ignore → nothing. */
-function checkFields(info: ResourceInfo, object: KubeObject, query: Query, res: ServerResponse): void {
-  const bytesError = bytesDecodeError(info.kind, object);
-  if (bytesError) throw bytesError;
-  const mode = query.get('fieldValidation') ?? 'Warn';
-  if (mode === 'Ignore') return;
-  const unknown = unknownFields(info.kind, object);
-  if (unknown.length === 0) return;
-  if (mode === 'Strict') throw new ApiError(400, 'BadRequest', strictDecodingMessage(info.kind, unknown));
-  res.setHeader('Warning', unknown.map((field) => `299 - "unknown field \\"${field}\\""`));
+function fieldValidation(query: Query): FieldValidation {
+  const mode = query.get('fieldValidation');
+  return mode === 'Strict' || mode === 'Ignore' ? mode : 'Warn';
+}
+
+
+/**
+ * Decoding a create or update body (handlers/create.go, update.go): a value of the wrong type is
+ * a 400 in every mode; unknown fields are a 400 under Strict, Warning headers under Warn (the
+ * default when the client sends none), nothing under Ignore. Accepted, they are dropped, as
+ * decoding into the Go types drops them.
+ */
+function decodeBody(info: ResourceInfo, object: KubeObject, text: string | undefined, query: Query, res: ServerResponse): void {
+  const { error, warnings } = decodeCheck(info.kind, object, fieldValidation(query), text);
+  if (error) throw error;
+  pruneUnknownFields(info.kind, object);
+  sendWarnings(res, warnings);
+}
+
+/**
+ * Decoding the object a JSON, merge or strategic merge patch produced (handlers/patch.go
+ * applyPatchToObject, jsonPatcher): a failure is a 422 on the field `patch` whose value is the
+ * patch (strategic) or the patched object (JSON and merge patches), with the decoding error as
+ * detail. Repeated fields of the patch come first, then the unknown fields of the result, sorted,
+ * as upstream finds them in the map it decodes (test/integration/apiserver/field_validation_test.go).
+ */
+function decodePatched(info: ResourceInfo, patched: KubeObject, patchText: string, strategic: boolean, query: Query, res: ServerResponse): void {
+  const mode = fieldValidation(query);
+  const inspection = inspectDecoding(info.kind, patched);
+  // A strategic patch's result is converted from a map; the others' is decoded from JSON.
+  const failure = strategic ? unstructuredConversionError(info.kind, patched) : inspection.error;
+  const duplicates = patchText.trimStart().startsWith('{') ? strictDecodingErrors(patchText, []) : [];
+  const strictErrors = [...duplicates, ...[...inspection.unknownFields].sort().map((path) => `unknown field "${path}"`)];
+  const invalid = (detail: string): ApiError => {
+    const patchValue = strategic ? goPlainValue(JSON.parse(patchText)) : JSON.stringify(patched);
+    const message = `Invalid value: ${goQuote(patchValue)}: ${detail}`;
+    return new ApiError(422, 'Invalid', ` "" is invalid: patch: ${message}`, { name: '', group: '', kind: '', causes: [{ reason: 'FieldValueInvalid', message, field: 'patch' }] });
+  };
+  if (failure !== undefined) throw invalid(failure);
+  if (strictErrors.length > 0 && mode === 'Strict') throw invalid(`strict decoding error: ${strictErrors.join(', ')}`);
+  if (inspection.unknownFields.length > 0) pruneUnknownFields(info.kind, patched);
+  if (mode === 'Warn') sendWarnings(res, strictErrors);
+}
+
+/**
+ * Server-side apply validates the configuration against the schema with structured-merge-diff
+ * (see core/schema/apply-decoding.ts): unknown fields and wrong types are refused in every
+ * `fieldValidation` mode, as a 500 without a reason, since upstream's error is not a Status.
+ */
+function decodeApplyConfiguration(info: ResourceInfo, config: KubeObject): void {
+  const subject = objectGvkNn(config.metadata?.namespace, config.metadata?.name ?? '', info.apiVersion, info.kind);
+  const errors = applyConfigurationErrors(info.kind, config);
+  if (errors.length > 0) throw new ApiError(500, '', `failed to create typed patch object (${subject}): ${validationErrorsText(errors)}`);
+  // What structured-merge-diff lets through (3.5 replicas, a malformed quantity) fails when the
+  // merged object becomes the Go type; the decoder's words stand in for the converter's here.
+  const { error } = inspectDecoding(info.kind, config);
+  if (error !== undefined) throw new ApiError(500, '', `failed to convert new object (${subject}) to proper version (${info.apiVersion}): ${error}`);
 }
 
 /** Admission's warnings (PodSecurity's `would violate …`) as `Warning: 299 - "<text>"` headers, after any already set. */
@@ -138,8 +188,10 @@ function list(req: IncomingMessage, res: ServerResponse, path: ResourcePath, que
 
 async function create(req: IncomingMessage, res: ServerResponse, path: ResourcePath, query: Query, deps: ResourceHandlerDeps): Promise<void> {
   const { info } = path;
-  const body = checkBodyIdentity(info, path, parseObjectBody(await readBody(req), req.headers['content-type'] ?? JSON_TYPE, info));
-  checkFields(info, body, query, res);
+  const raw = await readBody(req);
+  const contentType = req.headers['content-type'] ?? JSON_TYPE;
+  const body = checkBodyIdentity(info, path, parseObjectBody(raw, contentType, info));
+  decodeBody(info, body, isProtobuf(contentType) ? undefined : raw.toString('utf8'), query, res);
   const dryRun = isDryRun(query);
   const warnings: string[] = [];
   const created = deps.store.create(info.kind, body, { fieldManager: query.get('fieldManager') ?? userAgentManager(req), dryRun, warnings });
@@ -150,8 +202,10 @@ async function create(req: IncomingMessage, res: ServerResponse, path: ResourceP
 
 async function update(req: IncomingMessage, res: ServerResponse, path: ResourcePath, query: Query, deps: ResourceHandlerDeps): Promise<void> {
   const { info } = path;
-  const body = checkBodyIdentity(info, path, parseObjectBody(await readBody(req), req.headers['content-type'] ?? JSON_TYPE, info));
-  checkFields(info, body, query, res);
+  const raw = await readBody(req);
+  const contentType = req.headers['content-type'] ?? JSON_TYPE;
+  const body = checkBodyIdentity(info, path, parseObjectBody(raw, contentType, info));
+  decodeBody(info, body, isProtobuf(contentType) ? undefined : raw.toString('utf8'), query, res);
   const dryRun = isDryRun(query);
   const warnings: string[] = [];
   const updated = deps.store.update(info.kind, body, { fieldManager: query.get('fieldManager') ?? userAgentManager(req), dryRun, warnings });
@@ -196,14 +250,13 @@ async function patch(req: IncomingMessage, res: ServerResponse, path: ResourcePa
   const warnings: string[] = [];
 
   if (contentType === 'application/apply-patch+yaml' || contentType === 'application/apply-patch+cbor') {
-    let applied: unknown;
-    try {
-      applied = parseYaml(text);
-    } catch (error) {
-      throw new ApiError(400, 'BadRequest', `error decoding YAML: ${error instanceof Error ? error.message : String(error)}`);
-    }
-    const config = checkBodyIdentity(info, path, applied);
-    checkFields(info, config, query, res);
+    const applied = readApplyConfiguration(text);
+    const config = checkBodyIdentity(info, path, applied.value);
+    decodeApplyConfiguration(info, config);
+    // Upstream checks repeated keys after the apply itself succeeded (applyPatchToCurrentObject).
+    const mode = fieldValidation(query);
+    if (applied.duplicateKeys.length > 0 && mode === 'Strict') throw strictYamlError(applied.duplicateKeys);
+    if (mode === 'Warn') sendWarnings(res, applied.duplicateKeys);
     let configs = appliedConfigs.get(deps.store);
     if (!configs) appliedConfigs.set(deps.store, (configs = new Map()));
     const key = appliedConfigKey(info, path.namespace, name, fieldManager);
@@ -230,7 +283,7 @@ async function patch(req: IncomingMessage, res: ServerResponse, path: ResourcePa
   if (!existing) throw new ApiError(404, 'NotFound', `${qualifiedResource(info)} "${name}" not found`, { name, group: info.group, kind: info.plural });
   const patchBody = parseJsonBody(text, contentType);
   const patched = patchObject(contentType, existing, patchBody, info.kind);
-  checkFields(info, patched, query, res);
+  decodePatched(info, patched, text, contentType === 'application/strategic-merge-patch+json', query, res);
   const result = writePatched(deps, info, path, patched, existing, { fieldManager, operation: 'Update', dryRun, warnings });
   sendWarnings(res, warnings);
   respondObject(res, req, deps, info, 200, result, query);

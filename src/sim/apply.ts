@@ -5,8 +5,10 @@
  * status are kept.
  */
 import type { KubeObject, ResourceKind } from '../core/k8s';
+import { noKindMatchMessage } from '../core/kind-mapping';
 import { RESOURCES } from './store/resources';
 import { ApiError, type StoreApi } from './store/types';
+import { decodeCheck } from './apis/validation';
 
 export type ApplyAction = 'created' | 'configured' | 'unchanged';
 
@@ -15,19 +17,37 @@ export interface ApplyResult {
   object: KubeObject;
 }
 
-/** The kind a manifest object names, checked against what the simulator serves. */
+/** The kind a manifest object names, if the simulator serves it in that version. */
+export function findServedKind(object: KubeObject): ResourceKind | undefined {
+  return RESOURCES.find((r) => r.kind === object.kind && r.apiVersion === object.apiVersion)?.kind;
+}
+
+/** The kind a manifest object names, checked against what the simulator serves (the RESTMapper's error otherwise). */
 export function servedKind(object: KubeObject): ResourceKind {
-  const info = RESOURCES.find((r) => r.kind === object.kind && r.apiVersion === object.apiVersion);
-  if (!info) {
-    throw new ApiError(404, 'NotFound', `the server doesn't have a resource type for ${object.apiVersion ?? '<no apiVersion>'} ${object.kind ?? '<no kind>'} (the simulator serves ${RESOURCES.map((r) => `${r.apiVersion} ${r.kind}`).join(', ')})`);
-  }
-  return info.kind;
+  const kind = findServedKind(object);
+  if (!kind) throw new ApiError(404, 'NotFound', noKindMatchMessage(String(object.apiVersion ?? ''), String(object.kind ?? '')));
+  return kind;
+}
+
+/** The API versions the simulator serves a kind in (`batch/v1` for CronJob), for saying what to write instead. */
+export function servedVersionsOf(kind: string): string[] {
+  return RESOURCES.filter((r) => r.kind === kind).map((r) => r.apiVersion);
 }
 
 const DESIRED_TOP_LEVEL = ['spec', 'data', 'binaryData', 'immutable'];
 
+/**
+ * Applies as `kubectl apply` does by default (`--validate=strict`): the body is decoded with
+ * `fieldValidation=Strict` first, so a wrong type or an unknown field is refused with the API
+ * server's 400. The refusal names the field as a cause, for placing it on the manifest's line.
+ */
 export function applyObject(store: StoreApi, manifest: KubeObject, fieldManager: string, options: { dryRun?: boolean } = {}): ApplyResult {
   const kind = servedKind(manifest);
+  const decoded = decodeCheck(kind, manifest, 'Strict');
+  if (decoded.error) {
+    const { code, reason, message } = decoded.error;
+    throw new ApiError(code, reason, message, { kind, causes: decoded.field ? [{ reason: 'FieldValueInvalid', message, field: decoded.field }] : [] });
+  }
   const object = structuredClone(manifest);
   const meta = object.metadata ?? {};
   if (!meta.name) {

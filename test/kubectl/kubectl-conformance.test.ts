@@ -1,8 +1,8 @@
 /**
  * The real kubectl against the simulator's HTTP API: the commands every tutorial shows, checked
  * by what kubectl prints. Runs for the oldest and the newest kubectl installed that can apply
- * against a server without OpenAPI v2 (1.29+; see README "kubectl versions"), plus kubectl 1.27
- * for the commands that do not need OpenAPI.
+ * with OpenAPI v3 (1.29+; see README "kubectl versions"), plus kubectl 1.27, which reads only
+ * OpenAPI v2.
  */
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
@@ -177,9 +177,12 @@ if (oldest && oldest.minor < 29) {
       assert.equal((await kubectl('delete', '-f', 'examples/nginx-deployment.yaml')).stdout.trim(), 'deployment.apps "nginx-deployment" deleted');
     });
 
-    it('explains why apply needs --validate=false on this version', async () => {
-      const { stderr } = await kubectl('apply', '-f', 'examples/nginx-deployment.yaml');
-      assert.match(stderr, /turn validation off with --validate=false|could not find the requested resource/);
+    it('applies with its default validation and server-side, reading the OpenAPI v2 document', async () => {
+      const applied = await kubectl('apply', '-f', 'examples/nginx-deployment.yaml');
+      assert.equal(applied.stdout.trim(), 'deployment.apps/nginx-deployment created', applied.stderr);
+      const serverSide = await kubectl('apply', '--server-side', '-f', 'examples/nginx-deployment.yaml');
+      assert.equal(serverSide.stdout.trim(), 'deployment.apps/nginx-deployment serverside-applied', serverSide.stderr);
+      assert.equal((await kubectl('delete', '-f', 'examples/nginx-deployment.yaml')).stdout.trim(), 'deployment.apps "nginx-deployment" deleted');
     });
   });
 }

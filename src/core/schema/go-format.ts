@@ -57,3 +57,25 @@ export function goScalar(value: string | number | boolean | null | undefined): s
   if (value === undefined || value === null) return 'null';
   return typeof value === 'string' ? goQuote(value) : String(value);
 }
+
+/** fmt's `%v` of a value decoded from JSON into interface{} (maps print with sorted keys). */
+export function goPlainValue(value: unknown): string {
+  if (value === null || value === undefined) return '<nil>';
+  if (Array.isArray(value)) return `[${value.map(goPlainValue).join(' ')}]`;
+  if (typeof value === 'object') {
+    const record = value as Record<string, unknown>;
+    return `map[${Object.keys(record).sort().map((key) => `${key}:${goPlainValue(record[key])}`).join(' ')}]`;
+  }
+  return String(value);
+}
+
+/** fmt's `%#v` of the same. */
+export function goSyntaxValue(value: unknown): string {
+  if (value === null || value === undefined) return 'interface {}(nil)';
+  if (Array.isArray(value)) return `[]interface {}{${value.map(goSyntaxValue).join(', ')}}`;
+  if (typeof value === 'object') {
+    const record = value as Record<string, unknown>;
+    return `map[string]interface {}{${Object.keys(record).sort().map((key) => `${goQuote(key)}:${goSyntaxValue(record[key])}`).join(', ')}}`;
+  }
+  return typeof value === 'string' ? goQuote(value) : String(value);
+}

@@ -30,8 +30,8 @@ export const clusterSource: JourneySource = {
       probe: async () => {
         await connection.serverVersion();
       },
-      apply: async (objects, fieldManager, onResult) => {
-        const results = await connection.apply(objects, { fieldManager }, (result, index) => onResult(toOutcome(result), index));
+      apply: async (objects, fieldManager, onResult, source) => {
+        const results = await connection.apply(objects, { fieldManager, source }, (result, index) => onResult(toOutcome(result), index));
         return results.map(toOutcome);
       },
       watchNamespace: (namespace) => watcher.watchNamespace(namespace),

@@ -59,7 +59,8 @@ export interface TargetConnection extends IDisposable {
   /** Checks that the server answers (GET /version); throws with the reason when it does not. */
   probe(): Promise<void>;
   /** Server-side apply of each object in order; a failure does not stop the ones after it. */
-  apply(objects: readonly KubeObject[], fieldManager: string, onResult: (outcome: ApplyOutcome, index: number) => void): Promise<ApplyOutcome[]>;
+  /** `source` is the manifest's file name, as kubectl names it in a "resource mapping not found" error. */
+  apply(objects: readonly KubeObject[], fieldManager: string, onResult: (outcome: ApplyOutcome, index: number) => void, source?: string): Promise<ApplyOutcome[]>;
   /** Also watch this namespace. */
   watchNamespace(namespace: string): void;
   /** Holds watch deliveries until the returned function is called (journeys begin before their first event). */

@@ -10,7 +10,8 @@
  * list items and the messages are built only once a problem is found.
  */
 import type { KubeObject, ResourceKind, StatusCause } from '../../core/k8s';
-import { decodeFailureMessage, inspectDecoding, strictDecodingMessage } from '../../core/schema/fields';
+import { decodeFailureMessage, inspectDecoding, strictErrorsMessage } from '../../core/schema/fields';
+import { strictDecodingErrors } from '../../core/schema/json-keys';
 import { nameIsDNSLabel, nameIsDNSSubdomain } from '../../core/schema/name-rules';
 import { applyDefaults, type DefaultingOptions } from '../store/defaults';
 import { ApiError } from '../store/types';
@@ -153,20 +154,25 @@ export interface DecodeResult {
   error?: ApiError;
   /** Warning headers (`unknown field "spec.replica"`) under fieldValidation=Warn. */
   warnings: string[];
+  /** Where the error is (`spec.template.spec.containers[0].ports[0].containerPort`), for placing it on a manifest line. */
+  field?: string;
 }
 
 /**
  * The decoding step of a create or update: values that cannot be decoded are a 400 in every
- * mode; unknown fields are a 400 under Strict (kubectl's default since 1.25), warnings under Warn.
+ * mode; unknown fields (and, given the body's JSON text, repeated ones) are a 400 under Strict
+ * (kubectl's default since 1.25), warnings under Warn.
  */
-export function decodeCheck(kind: ResourceKind, object: KubeObject, fieldValidation: FieldValidation = 'Strict'): DecodeResult {
+export function decodeCheck(kind: ResourceKind, object: KubeObject, fieldValidation: FieldValidation = 'Strict', bodyText?: string): DecodeResult {
   const inspection = inspectDecoding(kind, object);
-  if (inspection.error !== undefined) return { error: new ApiError(400, 'BadRequest', decodeFailureMessage(kind, inspection.error)), warnings: [] };
+  if (inspection.error !== undefined) return { error: new ApiError(400, 'BadRequest', decodeFailureMessage(kind, inspection.error)), warnings: [], field: inspection.errorPath };
   const bytesError = bytesDecodeError(kind, object);
   if (bytesError) return { error: bytesError, warnings: [] };
-  if (inspection.unknownFields.length === 0 || fieldValidation === 'Ignore') return { warnings: [] };
-  if (fieldValidation === 'Warn') return { warnings: inspection.unknownFields.map((path) => `unknown field "${path}"`) };
-  return { error: new ApiError(400, 'BadRequest', strictDecodingMessage(kind, inspection.unknownFields)), warnings: [] };
+  if (fieldValidation === 'Ignore') return { warnings: [] };
+  const errors = bodyText === undefined ? inspection.unknownFields.map((path) => `unknown field "${path}"`) : strictDecodingErrors(bodyText, inspection.unknownFields);
+  if (errors.length === 0) return { warnings: [] };
+  if (fieldValidation === 'Warn') return { warnings: errors };
+  return { error: new ApiError(400, 'BadRequest', strictErrorsMessage(kind, errors)), warnings: [], field: inspection.unknownFields[0] };
 }
 
 /** The 400 a Secret whose `data` is not base64 gets: Go decodes `[]byte` fields while reading the body. */

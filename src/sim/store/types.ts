@@ -75,7 +75,7 @@ export interface StoreChange {
   resourceVersion: number;
 }
 
-export type StatusReason = 'NotFound' | 'AlreadyExists' | 'Conflict' | 'Invalid' | 'BadRequest' | 'Expired' | 'Gone' | 'MethodNotAllowed' | 'UnsupportedMediaType' | 'Forbidden' | 'Unauthorized' | 'InternalError';
+export type StatusReason = 'NotFound' | 'AlreadyExists' | 'Conflict' | 'Invalid' | 'BadRequest' | 'Expired' | 'Gone' | 'MethodNotAllowed' | 'UnsupportedMediaType' | 'Forbidden' | 'Unauthorized' | 'InternalError' | '';
 
 /** An error that maps 1:1 to a Kubernetes `Status` response. */
 export class ApiError extends Error {
@@ -96,7 +96,8 @@ export class ApiError extends Error {
       metadata: {},
       status: 'Failure',
       message: this.message,
-      reason: this.reason,
+      // StatusReasonUnknown is "" and omitted, as for errors that are not a metav1.Status upstream.
+      ...(this.reason ? { reason: this.reason } : {}),
       ...(this.details ? { details: this.details } : {}),
       code: this.code,
     };

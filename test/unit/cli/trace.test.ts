@@ -69,6 +69,37 @@ describe('kube-journey trace', () => {
     assert.match(err, /^test\/fixtures\/selector-mismatch\.yaml:11: Error from server: error when applying deployment\.apps\/bad: Deployment\.apps "bad" is invalid: spec\.template\.metadata\.labels: Invalid value/m);
   });
 
+  it('places a value of the wrong type on its line, with the API server\'s decoding error', async () => {
+    const { code, err } = await trace('test/fixtures/affinity-as-list.yaml');
+    assert.equal(code, 1);
+    assert.equal(
+      err,
+      'test/fixtures/affinity-as-list.yaml:15: Error from server: error when applying deployment.apps/web: Deployment in version "v1" cannot be handled as a Deployment: json: cannot unmarshal array into Go struct field NodeAffinity.spec.template.spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution of type v1.NodeSelector\n',
+    );
+  });
+
+  it("refuses a removed API version with kubectl's words on the apiVersion line, and names the served one", async () => {
+    const { code, err } = await trace('test/fixtures/cronjob-v1beta1.yaml');
+    assert.equal(code, 1);
+    assert.equal(
+      err,
+      [
+        'test/fixtures/cronjob-v1beta1.yaml:1: error when applying cronjob/hello: resource mapping not found for name: "hello" namespace: "" from "cronjob-v1beta1.yaml": no matches for kind "CronJob" in version "batch/v1beta1"',
+        'ensure CRDs are installed first',
+        'CronJob is served as batch/v1 (Kubernetes 1.32 serves no other version of it): change apiVersion to batch/v1',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('applies and traces each item of a kind: List, as kubectl unpacks it', async () => {
+    const { code, out } = await trace('test/fixtures/kind-list.yaml', { json: true });
+    assert.equal(code, 0);
+    const parsed = JSON.parse(out) as { results: { object: string; action: string; line: number }[]; journeys: { root: { name: string }; status: string }[] };
+    assert.deepEqual(parsed.results.map((r) => `${r.object} ${r.action} line ${r.line}`), ['configmap/one created line 4', 'deployment.apps/web created line 9']);
+    assert.deepEqual(parsed.journeys.map((j) => `${j.root.name} ${j.status}`), ['web complete']);
+  });
+
   it('applies every document of a multi-document file and prints JSON on request', async () => {
     const { code, out } = await trace('examples/multi-document.yaml', { json: true });
     assert.equal(code, 0);
