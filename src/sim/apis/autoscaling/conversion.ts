@@ -8,6 +8,7 @@
  *   Upstream writes the metrics there in v1's own MetricSpec shape; here they keep v2's.
  */
 import type { KubeObject } from '../../../core/k8s';
+import { isJsonObject } from '../../../common/json';
 
 type Json = Record<string, unknown>;
 
@@ -18,18 +19,14 @@ const BEHAVIOR_ANNOTATION = 'autoscaling.alpha.kubernetes.io/behavior';
 const V1 = 'autoscaling/v1';
 const V2 = 'autoscaling/v2';
 
-function isRecord(value: unknown): value is Json {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 function cpuResource(metric: unknown): Json | undefined {
-  if (!isRecord(metric) || metric.type !== 'Resource' || !isRecord(metric.resource) || metric.resource.name !== 'cpu') return undefined;
+  if (!isJsonObject(metric) || metric.type !== 'Resource' || !isJsonObject(metric.resource) || metric.resource.name !== 'cpu') return undefined;
   return metric.resource;
 }
 
 function cpuUtilizationTarget(metric: unknown): number | undefined {
   const target = cpuResource(metric)?.target;
-  return isRecord(target) && target.type === 'Utilization' && typeof target.averageUtilization === 'number' ? target.averageUtilization : undefined;
+  return isJsonObject(target) && target.type === 'Utilization' && typeof target.averageUtilization === 'number' ? target.averageUtilization : undefined;
 }
 
 /** The stored (v2) object as autoscaling/v1 shows it. */
@@ -55,7 +52,7 @@ export function horizontalPodAutoscalerToV1(stored: KubeObject): KubeObject {
     const current = Array.isArray(currentMetrics) ? currentMetrics : [];
     for (const metric of current) {
       const utilization = cpuResource(metric)?.current;
-      if (isRecord(utilization) && typeof utilization.averageUtilization === 'number') status.currentCPUUtilizationPercentage = utilization.averageUtilization;
+      if (isJsonObject(utilization) && typeof utilization.averageUtilization === 'number') status.currentCPUUtilizationPercentage = utilization.averageUtilization;
     }
     // The raw values are kept even when they map to the CPU percentage.
     if (current.length > 0) annotations[CURRENT_METRICS_ANNOTATION] = JSON.stringify(current);
