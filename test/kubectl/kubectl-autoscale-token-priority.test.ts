@@ -117,5 +117,12 @@ for (const version of applyCapableVersionsUnderTest(installedKubectls())) {
       writeFileSync(join(dir, 'missing.yaml'), pod('missing', 'platinum'));
       assert.match(await fails('apply', '-f', join(dir, 'missing.yaml')), /pods "missing" is forbidden: no PriorityClass with name platinum was found/);
     });
+
+    it('create token binds a token to a pod of the ServiceAccount, and refuses a missing pod', async () => {
+      const claims = jwtClaims(await ok('create', 'token', 'default', '--bound-object-kind=Pod', '--bound-object-name=important'));
+      const uid = await ok('get', 'pod', 'important', '-o', 'jsonpath={.metadata.uid}');
+      assert.deepEqual((claims['kubernetes.io'] as { pod?: unknown }).pod, { name: 'important', uid });
+      assert.equal(await fails('create', 'token', 'default', '--bound-object-kind=Pod', '--bound-object-name=nope'), 'error: failed to create token: pods "nope" not found');
+    });
   });
 }
