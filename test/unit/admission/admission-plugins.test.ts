@@ -309,6 +309,24 @@ describe('admission: Priority', () => {
     assert.deepEqual([defaulted.priorityClassName, defaulted.priority], ['standard', 100]);
   });
 
+  it("lets the scheduler's preemption verdict see a created class's priority and preemptionPolicy", () => {
+    const sim = new Simulator({ nodes: 1 });
+    sim.store.create('PriorityClass', priorityClass('batch-low', 10));
+    sim.store.create('PriorityClass', priorityClass('urgent', 1000));
+    sim.store.create('PriorityClass', priorityClass('polite', 1000, { preemptionPolicy: 'Never' }));
+    const sized = (name: string, className: string): KubeObject => pod(name, 'default', { priorityClassName: className, containers: [{ name: 'c', image: 'nginx', resources: { requests: { cpu: '3' } } }] });
+    sim.store.create('Pod', sized('filler', 'batch-low'));
+    settle(sim);
+    sim.store.create('Pod', sized('urgent-pod', 'urgent'));
+    sim.store.create('Pod', sized('polite-pod', 'polite'));
+    settle(sim);
+    const scheduledMessage = (name: string): string =>
+      ((sim.store.read('Pod', 'default', name).status as { conditions?: { type: string; message?: string }[] }).conditions ?? []).find((c) => c.type === 'PodScheduled')?.message ?? '';
+    // Evicting the lower-priority filler would make room: upstream's message then has no preemption suffix.
+    assert.equal(scheduledMessage('urgent-pod'), '0/1 nodes are available: 1 Insufficient cpu.');
+    assert.equal(scheduledMessage('polite-pod'), '0/1 nodes are available: 1 Insufficient cpu. preemption: not eligible due to preemptionPolicy=Never.');
+  });
+
   it('keeps the created priority on update and allows only one globalDefault class', () => {
     const sim = new Simulator({ nodes: 1 });
     sim.store.create('PriorityClass', priorityClass('standard', 100, { globalDefault: true }));
