@@ -38,8 +38,12 @@ interface BoundObjectReference {
   uid?: string;
 }
 
-/** The kinds a token may be bound to, and the resource each is read from (Node needs a feature gate kind 1.32 leaves off). */
-const BINDABLE: Partial<Record<string, { kind: ResourceKind; namespaced: boolean }>> = { Pod: { kind: 'Pod', namespaced: true }, Secret: { kind: 'Secret', namespaced: true } };
+/** The kinds a token may be bound to (Node by ServiceAccountTokenNodeBinding, on by default since 1.31), and where each is read. */
+const BINDABLE: Partial<Record<string, { kind: ResourceKind; namespaced: boolean }>> = {
+  Pod: { kind: 'Pod', namespaced: true },
+  Secret: { kind: 'Secret', namespaced: true },
+  Node: { kind: 'Node', namespaced: false },
+};
 
 function invalidRequest(name: string, causes: FieldCause[]): ApiError {
   const statusCauses: StatusCause[] = causes.map(({ reason, message, field }) => ({ reason, message, field }));
@@ -72,7 +76,7 @@ function tokenFor(account: KubeObject, bound: KubeObject | undefined, audiences:
     jti: randomUUID(),
     'kubernetes.io': {
       namespace,
-      ...(bound ? { [bound.kind === 'Pod' ? 'pod' : 'secret']: { name: bound.metadata?.name, uid: bound.metadata?.uid } } : {}),
+      ...(bound ? { [(bound.kind ?? '').toLowerCase()]: { name: bound.metadata?.name, uid: bound.metadata?.uid } } : {}),
       serviceaccount: { name, uid: account.metadata?.uid },
     },
     nbf: issuedAt,
