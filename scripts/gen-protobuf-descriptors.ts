@@ -16,7 +16,7 @@ import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { inflateRawSync } from 'node:zlib';
 import ts from 'typescript';
-import { RESOURCES } from '../src/sim/store/resources';
+import { SERVED_RESOURCES } from '../src/sim/store/resources';
 import { FieldFlag, type DescriptorTable, type FieldEntry } from '../src/server/protobuf/descriptor-table';
 import { wireFields, wireString, type WireField } from '../src/server/protobuf/wire';
 import { CUSTOM_JSON_MESSAGES } from '../src/server/protobuf/decode';
@@ -199,9 +199,10 @@ function packageOf(apiVersion: string): string {
 function generate(): DescriptorTable {
   const parsed = embeddedMessages(readFileSync(binaryPath));
   const kinds: Record<string, string> = {};
-  for (const info of RESOURCES) kinds[`${info.apiVersion} ${info.kind}`] = `${packageOf(info.apiVersion)}.${info.kind}`;
+  for (const info of SERVED_RESOURCES) kinds[`${info.apiVersion} ${info.kind}`] = `${packageOf(info.apiVersion)}.${info.kind}`;
   kinds['autoscaling/v1 Scale'] = 'k8s.io.api.autoscaling.v1.Scale';
   kinds['v1 Binding'] = 'k8s.io.api.core.v1.Binding';
+  kinds['authentication.k8s.io/v1 TokenRequest'] = 'k8s.io.api.authentication.v1.TokenRequest';
   // DeleteOptions is registered in every group version; meta.k8s.io/v1 is its own home.
   kinds['meta.k8s.io/v1 DeleteOptions'] = 'k8s.io.apimachinery.pkg.apis.meta.v1.DeleteOptions';
 

@@ -1,6 +1,13 @@
 /**
  * CodeLenses above each Kubernetes document: Apply and Trace, and once traced, Open Timeline and
  * a live summary. Refreshed when a journey changes (batched by the caller).
+ *
+ * VS Code's CodeLens controller cancels its pending re-query when the editor loses focus
+ * (codelensController `onDidBlurEditorText`), so a refresh that lands while the user works in the
+ * Journeys view or the timeline can leave the lens stale. The refresh is therefore fired once
+ * more when a YAML editor comes back into view: it becomes the active editor, the window regains
+ * focus, or its visible ranges change, and only when a refresh happened since (one flag, no
+ * re-query otherwise).
  */
 import * as vscode from 'vscode';
 import { documentLenses } from '../core/explain/lens';
@@ -19,9 +26,26 @@ export class ManifestCodeLensProvider extends Disposable implements vscode.CodeL
     private readonly session: TraceSession,
   ) {
     super();
+    this._register(vscode.window.onDidChangeActiveTextEditor((editor) => this.refreshAgainFor(editor)));
+    this._register(vscode.window.onDidChangeTextEditorVisibleRanges((event) => this.refreshAgainFor(event.textEditor)));
+    this._register(
+      vscode.window.onDidChangeWindowState((state) => {
+        if (state.focused) this.refreshAgainFor(vscode.window.activeTextEditor);
+      }),
+    );
   }
 
+  private refreshedSinceEditorReturned = false;
+
   refresh(): void {
+    this.refreshedSinceEditorReturned = true;
+    this.changeEmitter.fire();
+  }
+
+  /** Fires the refresh again for a YAML editor coming back, if one happened since it last did. */
+  private refreshAgainFor(editor: vscode.TextEditor | undefined): void {
+    if (!this.refreshedSinceEditorReturned || editor?.document.languageId !== 'yaml') return;
+    this.refreshedSinceEditorReturned = false;
     this.changeEmitter.fire();
   }
 

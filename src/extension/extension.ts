@@ -34,6 +34,7 @@ export interface KubeJourneyApi {
   readonly treeView: vscode.TreeView<JourneyTreeNode>;
   readonly targets: TargetManager;
   readonly apply: ApplyController;
+  readonly codeLenses: ManifestCodeLensProvider;
   readonly activation: { bundleLoadMs: number; activateMs: number };
   timelinePanels(): readonly TimelinePanel[];
 }
@@ -134,7 +135,7 @@ export function activate(context: vscode.ExtensionContext): KubeJourneyApi {
 
   const activation = { bundleLoadMs: bundleLoadedAt - bundleLoadStart, activateMs: performance.now() - activateStart };
   log.info(`activated: bundle load ${activation.bundleLoadMs.toFixed(1)} ms, activate ${activation.activateMs.toFixed(1)} ms (VS Code ${vscode.version})`);
-  return { session, tree, treeView, targets, apply, activation, timelinePanels: () => TimelinePanel.panels() };
+  return { session, tree, treeView, targets, apply, codeLenses: lenses, activation, timelinePanels: () => TimelinePanel.panels() };
 }
 
 export function deactivate(): void {

@@ -5,7 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { ResourceInfo } from '../sim/store/types';
-import { RESOURCES } from '../sim/store/resources';
+import { RESOURCES, SERVED_RESOURCES } from '../sim/store/resources';
 
 /**
  * The Kubernetes version the simulator reports. The kubectl dispatcher on a machine picks the
@@ -44,6 +44,7 @@ function subresourcesOf(info: ResourceInfo): Subresource[] {
     subs.push({ name: 'binding', group: '', version: 'v1', kind: 'Binding', verbs: ['create'] });
     subs.push({ name: 'log', group: '', version: 'v1', kind: 'Pod', verbs: ['get'] });
   }
+  if (info.kind === 'ServiceAccount') subs.push({ name: 'token', group: 'authentication.k8s.io', version: 'v1', kind: 'TokenRequest', verbs: ['create'] });
   return subs;
 }
 
@@ -51,14 +52,14 @@ function verbsOf(info: ResourceInfo): string[] {
   return info.namespaced ? VERBS : CLUSTER_VERBS;
 }
 
-/** A group's resources sorted by name, as the apiserver's installer lists them (and `kubectl get all` prints them). */
-function groupResources(group: string): ResourceInfo[] {
-  return RESOURCES.filter((r) => r.group === group).sort((a, b) => (a.plural < b.plural ? -1 : a.plural > b.plural ? 1 : 0));
+/** A group-version's resources sorted by name, as the apiserver's installer lists them (and `kubectl get all` prints them). */
+function groupResources(group: string, version: string): ResourceInfo[] {
+  return SERVED_RESOURCES.filter((r) => r.group === group && r.version === version).sort((a, b) => (a.plural < b.plural ? -1 : a.plural > b.plural ? 1 : 0));
 }
 
 /** Legacy APIResourceList for `/api/v1` or `/apis/<group>/<version>`. */
 export function apiResourceList(group: string, version: string): object | undefined {
-  const resources = groupResources(group).filter((r) => r.version === version);
+  const resources = groupResources(group, version);
   if (resources.length === 0) return undefined;
   const list: object[] = [];
   for (const info of resources) {
@@ -94,43 +95,49 @@ function namedGroups(): string[] {
   return [...new Set(RESOURCES.map((r) => r.group).filter((g) => g !== ''))];
 }
 
-/** The one version the simulator serves of `group` (`v2` for autoscaling, `v1` elsewhere). */
-function versionOf(group: string): string {
+/** The version `group` is stored in, which discovery prefers (`v2` for autoscaling, `v1` elsewhere). */
+function preferredVersionOf(group: string): string {
   return RESOURCES.find((r) => r.group === group)?.version ?? 'v1';
+}
+
+/** The versions served of `group`, the preferred one first (autoscaling: v2, v1). */
+function versionsOf(group: string): string[] {
+  const others = SERVED_RESOURCES.filter((r) => r.group === group && r.version !== preferredVersionOf(group)).map((r) => r.version);
+  return [preferredVersionOf(group), ...new Set(others)];
+}
+
+function groupVersions(group: string): { versions: object[]; preferredVersion: object } {
+  const versions = versionsOf(group).map((version) => ({ groupVersion: `${group}/${version}`, version }));
+  return { versions, preferredVersion: versions[0] };
 }
 
 export function legacyApiGroupList(): object {
   return {
     kind: 'APIGroupList',
     apiVersion: 'v1',
-    groups: namedGroups().map((name) => {
-      const version = { groupVersion: `${name}/${versionOf(name)}`, version: versionOf(name) };
-      return { name, versions: [version], preferredVersion: version };
-    }),
+    groups: namedGroups().map((name) => ({ name, ...groupVersions(name) })),
   };
 }
 
 function discoveryGroup(group: string): object {
   return {
     metadata: group ? { name: group, creationTimestamp: null } : { creationTimestamp: null },
-    versions: [
-      {
-        version: versionOf(group),
-        freshness: 'Current',
-        resources: groupResources(group).map((info) => ({
-          resource: info.plural,
-          responseKind: { group: info.group, version: info.version, kind: info.kind },
-          scope: info.namespaced ? 'Namespaced' : 'Cluster',
-          singularResource: info.singular,
-          verbs: verbsOf(info),
-          ...(info.shortNames.length ? { shortNames: info.shortNames } : {}),
-          ...(IN_CATEGORY_ALL.has(info.plural) ? { categories: ['all'] } : {}),
-          ...(subresourcesOf(info).length
-            ? { subresources: subresourcesOf(info).map((s) => ({ subresource: s.name, responseKind: { group: s.group, version: s.version, kind: s.kind }, verbs: s.verbs })) }
-            : {}),
-        })),
-      },
-    ],
+    versions: versionsOf(group).map((version) => ({
+      version,
+      freshness: 'Current',
+      resources: groupResources(group, version).map((info) => ({
+        resource: info.plural,
+        responseKind: { group: info.group, version: info.version, kind: info.kind },
+        scope: info.namespaced ? 'Namespaced' : 'Cluster',
+        singularResource: info.singular,
+        verbs: verbsOf(info),
+        ...(info.shortNames.length ? { shortNames: info.shortNames } : {}),
+        ...(IN_CATEGORY_ALL.has(info.plural) ? { categories: ['all'] } : {}),
+        ...(subresourcesOf(info).length
+          ? { subresources: subresourcesOf(info).map((s) => ({ subresource: s.name, responseKind: { group: s.group, version: s.version, kind: s.kind }, verbs: s.verbs })) }
+          : {}),
+      })),
+    })),
   };
 }
 
@@ -153,17 +160,16 @@ export function wantsAggregated(accept: string): 'v2' | 'v2beta1' | undefined {
 /** `GET /apis/<group>` */
 export function apiGroup(group: string): object | undefined {
   if (!namedGroups().includes(group)) return undefined;
-  const version = { groupVersion: `${group}/${versionOf(group)}`, version: versionOf(group) };
-  return { kind: 'APIGroup', apiVersion: 'v1', name: group, versions: [version], preferredVersion: version };
+  return { kind: 'APIGroup', apiVersion: 'v1', name: group, ...groupVersions(group) };
 }
 
 // ------------------------------------------------------------------------------------------------
 // OpenAPI v3: one document per group-version, each PATCH operation declaring `fieldValidation`.
 
-function openApiDocument(group: string): object {
+function openApiDocument(group: string, version: string): object {
   const paths: Record<string, object> = {};
-  const prefix = group ? `/apis/${group}/${versionOf(group)}` : '/api/v1';
-  for (const info of groupResources(group)) {
+  const prefix = group ? `/apis/${group}/${version}` : '/api/v1';
+  for (const info of groupResources(group, version)) {
     const path = info.namespaced ? `${prefix}/namespaces/{namespace}/${info.plural}/{name}` : `${prefix}/${info.plural}/{name}`;
     const parameters = ['fieldValidation', 'fieldManager', 'dryRun', 'force'].map((name) => ({ name, in: 'query', schema: { type: name === 'force' ? 'boolean' : 'string' } }));
     paths[path] = {
@@ -179,9 +185,11 @@ function openApiDocument(group: string): object {
 
 const openApiDocs = new Map<string, { body: string; hash: string }>();
 for (const group of ['', ...namedGroups()]) {
-  const body = JSON.stringify(openApiDocument(group));
-  const hash = createHash('sha512').update(body).digest('hex').slice(0, 64).toUpperCase();
-  openApiDocs.set(group ? `apis/${group}/${versionOf(group)}` : 'api/v1', { body, hash });
+  for (const version of versionsOf(group)) {
+    const body = JSON.stringify(openApiDocument(group, version));
+    const hash = createHash('sha512').update(body).digest('hex').slice(0, 64).toUpperCase();
+    openApiDocs.set(group ? `apis/${group}/${version}` : 'api/v1', { body, hash });
+  }
 }
 
 export function openApiIndex(): object {

@@ -1,13 +1,14 @@
 /**
  * The resource verbs of the API server — list, get, watch, create, update, patch (four patch
- * types), delete — and the subresources status, scale, binding and log, over the simulator's
+ * types), delete — and the subresources status, scale, binding, log and token, over the simulator's
  * store. Answers carry the exact Status errors kube-apiserver gives, because kubectl builds its
  * messages from them.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { KubeObject, ResourceKind } from '../core/k8s';
 import type { MemoryStore } from '../sim/store/store';
-import { qualifiedResource } from '../sim/store/resources';
+import { isStorageVersion, qualifiedResource } from '../sim/store/resources';
+import { toServedVersion, toStorageVersion } from '../sim/apis/version-conversion';
 import { formatLabelSelector } from '../sim/store/selectors';
 import { ApiError, type PropagationPolicy, type ResourceInfo } from '../sim/store/types';
 import { assignToNode, type PodObject } from '../sim/store/pod-binding';
@@ -26,6 +27,7 @@ import { goPlainValue, goQuote } from '../core/schema/go-format';
 import { JSON_TYPE, PATCH_MEDIA_TYPES, TABLE_TYPE, isProtobuf, parseJsonBody, parseObjectBody, readBody, sendJson, unsupportedMediaType, wantsTable } from './http-util';
 import type { ResourceHandlerDeps } from './handler-deps';
 import { handlePodLog } from './pod-logs';
+import { handleTokenRequest } from './token-request';
 import type { ResourcePath } from './routing';
 import { serveWatch } from './watch';
 
@@ -132,7 +134,7 @@ function respondObject(res: ServerResponse, req: IncomingMessage, deps: Resource
   if (wantsTable(req.headers.accept)) {
     sendJson(res, status, toTable(info.kind, [object], { now: deps.now(), includeObject: includeObjectParam(query) }), TABLE_TYPE);
   } else {
-    sendJson(res, status, object);
+    sendJson(res, status, toServedVersion(info, object));
   }
 }
 
@@ -183,15 +185,15 @@ function list(req: IncomingMessage, res: ServerResponse, path: ResourcePath, que
     sendJson(res, 200, table, TABLE_TYPE);
     return;
   }
-  sendJson(res, 200, { kind: `${info.kind}List`, apiVersion: info.apiVersion, metadata: { resourceVersion: result.resourceVersion }, items: result.items });
+  sendJson(res, 200, { kind: `${info.kind}List`, apiVersion: info.apiVersion, metadata: { resourceVersion: result.resourceVersion }, items: result.items.map((item) => toServedVersion(info, item)) });
 }
 
 async function create(req: IncomingMessage, res: ServerResponse, path: ResourcePath, query: Query, deps: ResourceHandlerDeps): Promise<void> {
   const { info } = path;
   const raw = await readBody(req);
   const contentType = req.headers['content-type'] ?? JSON_TYPE;
-  const body = checkBodyIdentity(info, path, parseObjectBody(raw, contentType, info));
-  decodeBody(info, body, isProtobuf(contentType) ? undefined : raw.toString('utf8'), query, res);
+  const body = toStorageVersion(info, checkBodyIdentity(info, path, parseObjectBody(raw, contentType, info)));
+  decodeBody(info, body, bodyText(info, raw, contentType), query, res);
   const dryRun = isDryRun(query);
   const warnings: string[] = [];
   const created = deps.store.create(info.kind, body, { fieldManager: query.get('fieldManager') ?? userAgentManager(req), dryRun, warnings });
@@ -204,14 +206,23 @@ async function update(req: IncomingMessage, res: ServerResponse, path: ResourceP
   const { info } = path;
   const raw = await readBody(req);
   const contentType = req.headers['content-type'] ?? JSON_TYPE;
-  const body = checkBodyIdentity(info, path, parseObjectBody(raw, contentType, info));
-  decodeBody(info, body, isProtobuf(contentType) ? undefined : raw.toString('utf8'), query, res);
+  const body = toStorageVersion(info, checkBodyIdentity(info, path, parseObjectBody(raw, contentType, info)));
+  decodeBody(info, body, bodyText(info, raw, contentType), query, res);
   const dryRun = isDryRun(query);
   const warnings: string[] = [];
   const updated = deps.store.update(info.kind, body, { fieldManager: query.get('fieldManager') ?? userAgentManager(req), dryRun, warnings });
   if (!dryRun) deps.afterWrite();
   sendWarnings(res, warnings);
   respondObject(res, req, deps, info, 200, updated, query);
+}
+
+/**
+ * The JSON text of a body, for the checks made on the text itself (repeated keys, wrong types):
+ * none for protobuf, nor for another version than the stored one, whose fields the stored
+ * schema does not describe (the converted object is checked instead).
+ */
+function bodyText(info: ResourceInfo, raw: Buffer, contentType: string): string | undefined {
+  return isProtobuf(contentType) || !isStorageVersion(info) ? undefined : raw.toString('utf8');
 }
 
 /** kube-apiserver names the manager after the client's user agent when none is given (`kubectl`, `node-fetch`). */
@@ -251,7 +262,7 @@ async function patch(req: IncomingMessage, res: ServerResponse, path: ResourcePa
 
   if (contentType === 'application/apply-patch+yaml' || contentType === 'application/apply-patch+cbor') {
     const applied = readApplyConfiguration(text);
-    const config = checkBodyIdentity(info, path, applied.value);
+    const config = toStorageVersion(info, checkBodyIdentity(info, path, applied.value));
     decodeApplyConfiguration(info, config);
     // Upstream checks repeated keys after the apply itself succeeded (applyPatchToCurrentObject).
     const mode = fieldValidation(query);
@@ -282,7 +293,7 @@ async function patch(req: IncomingMessage, res: ServerResponse, path: ResourcePa
 
   if (!existing) throw new ApiError(404, 'NotFound', `${qualifiedResource(info)} "${name}" not found`, { name, group: info.group, kind: info.plural });
   const patchBody = parseJsonBody(text, contentType);
-  const patched = patchObject(contentType, existing, patchBody, info.kind);
+  const patched = toStorageVersion(info, patchObject(contentType, toServedVersion(info, existing), patchBody, info.kind));
   decodePatched(info, patched, text, contentType === 'application/strategic-merge-patch+json', query, res);
   const result = writePatched(deps, info, path, patched, existing, { fieldManager, operation: 'Update', dryRun, warnings });
   sendWarnings(res, warnings);
@@ -365,7 +376,7 @@ async function remove(req: IncomingMessage, res: ServerResponse, path: ResourceP
   const stillThere = !dryRun && deps.store.get(info.kind, path.namespace, name);
   if (stillThere || info.kind === 'Pod' || dryRun) {
     // Pending finalizers or a graceful pod deletion answer with the object itself.
-    sendJson(res, options.orphanDependents === false ? 202 : 200, stillThere || result);
+    sendJson(res, options.orphanDependents === false ? 202 : 200, toServedVersion(info, stillThere || result));
     return;
   }
   sendJson(res, 200, { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', details: { name, group: info.group, kind: info.plural, uid: before.metadata?.uid } });
@@ -384,7 +395,7 @@ async function deleteCollection(req: IncomingMessage, res: ServerResponse, path:
     }
   }
   if (!dryRun) deps.afterWrite();
-  sendJson(res, 200, { kind: `${info.kind}List`, apiVersion: info.apiVersion, metadata: { resourceVersion: String(deps.store.currentResourceVersion()) }, items });
+  sendJson(res, 200, { kind: `${info.kind}List`, apiVersion: info.apiVersion, metadata: { resourceVersion: String(deps.store.currentResourceVersion()) }, items: items.map((item) => toServedVersion(info, item)) });
 }
 
 // ------------------------------------------------------------------------------------------------
@@ -401,14 +412,16 @@ async function handleSubresource(req: IncomingMessage, res: ServerResponse, path
     const contentType = (req.headers['content-type'] ?? JSON_TYPE).split(';')[0].trim();
     const dryRun = isDryRun(query);
     const fieldManager = query.get('fieldManager') ?? userAgentManager(req);
-    const next = method === 'PUT' ? checkBodyIdentity(info, path, parseObjectBody(body, contentType, info)) : method === 'PATCH' ? patchObject(contentType, existing, parseJsonBody(body.toString('utf8'), contentType), info.kind) : undefined;
-    if (!next) throw notAllowed(method, info, subresource);
+    const given = method === 'PUT' ? checkBodyIdentity(info, path, parseObjectBody(body, contentType, info)) : method === 'PATCH' ? patchObject(contentType, toServedVersion(info, existing), parseJsonBody(body.toString('utf8'), contentType), info.kind) : undefined;
+    if (!given) throw notAllowed(method, info, subresource);
+    const next = toStorageVersion(info, given);
     const result = writePatched(deps, info, path, next, existing, { fieldManager, operation: 'Update', dryRun, subresource: 'status' });
     return respondObject(res, req, deps, info, 200, result, query);
   }
   if (subresource === 'scale' && info.hasScale) return handleScale(req, res, path, query, deps);
   if (subresource === 'binding' && info.kind === 'Pod' && method === 'POST') return handleBinding(req, res, path, deps);
   if (subresource === 'log' && info.kind === 'Pod' && method === 'GET') return handlePodLog(req, res, path, query, deps);
+  if (subresource === 'token' && info.kind === 'ServiceAccount' && method === 'POST') return handleTokenRequest(req, res, path, deps);
   throw new ApiError(404, 'NotFound', `the server could not find the requested resource`);
 }
 

@@ -1,6 +1,6 @@
 /** Parses Kubernetes REST paths into the resource they address. */
 import type { ResourceInfo } from '../sim/store/types';
-import { RESOURCES } from '../sim/store/resources';
+import { SERVED_RESOURCES } from '../sim/store/resources';
 
 export interface ResourcePath {
   info: ResourceInfo;
@@ -16,7 +16,7 @@ export type ParsedPath =
   | { type: 'other' };
 
 function findResource(group: string, version: string, plural: string): ResourceInfo | undefined {
-  return RESOURCES.find((r) => r.group === group && r.version === version && r.plural === plural);
+  return SERVED_RESOURCES.find((r) => r.group === group && r.version === version && r.plural === plural);
 }
 
 /**

@@ -9,6 +9,7 @@ import type { KubeObject } from '../core/k8s';
 import { ApiError } from '../sim/store/types';
 import { JSON_TYPE, TABLE_TYPE, wantsTable } from './http-util';
 import { toTable } from './printers/table';
+import { toServedVersion } from '../sim/apis/version-conversion';
 import type { ResourceHandlerDeps } from './handler-deps';
 import type { ResourcePath } from './routing';
 
@@ -27,8 +28,9 @@ export function serveWatch(req: IncomingMessage, res: ServerResponse, path: Reso
   let lastResourceVersion = query.get('resourceVersion') ?? String(deps.store.currentResourceVersion());
   const write = (type: string, object: KubeObject): void => {
     if (closed) return;
-    let payload: unknown = object;
-    if (asTable && type !== 'ERROR' && type !== 'BOOKMARK') {
+    const isObject = type !== 'ERROR' && type !== 'BOOKMARK';
+    let payload: unknown = isObject ? toServedVersion(info, object) : object;
+    if (asTable && isObject) {
       const table = toTable(info.kind, [object], { now: deps.now(), includeObject: 'Metadata', noHeaders: sentColumns }) as KubeObject;
       table.metadata = { resourceVersion: object.metadata?.resourceVersion };
       sentColumns = true;

@@ -6,9 +6,10 @@
  */
 import type { KubeObject, ResourceKind } from '../core/k8s';
 import { noKindMatchMessage } from '../core/kind-mapping';
-import { RESOURCES } from './store/resources';
-import { ApiError, type StoreApi } from './store/types';
+import { SERVED_RESOURCES } from './store/resources';
+import { ApiError, type ResourceInfo, type StoreApi } from './store/types';
 import { decodeCheck } from './apis/validation';
+import { toStorageVersion } from './apis/version-conversion';
 
 export type ApplyAction = 'created' | 'configured' | 'unchanged';
 
@@ -17,9 +18,13 @@ export interface ApplyResult {
   object: KubeObject;
 }
 
+function servedInfo(object: KubeObject): ResourceInfo | undefined {
+  return SERVED_RESOURCES.find((r) => r.kind === object.kind && r.apiVersion === object.apiVersion);
+}
+
 /** The kind a manifest object names, if the simulator serves it in that version. */
 export function findServedKind(object: KubeObject): ResourceKind | undefined {
-  return RESOURCES.find((r) => r.kind === object.kind && r.apiVersion === object.apiVersion)?.kind;
+  return servedInfo(object)?.kind;
 }
 
 /** The kind a manifest object names, checked against what the simulator serves (the RESTMapper's error otherwise). */
@@ -31,7 +36,7 @@ export function servedKind(object: KubeObject): ResourceKind {
 
 /** The API versions the simulator serves a kind in (`batch/v1` for CronJob), for saying what to write instead. */
 export function servedVersionsOf(kind: string): string[] {
-  return RESOURCES.filter((r) => r.kind === kind).map((r) => r.apiVersion);
+  return SERVED_RESOURCES.filter((r) => r.kind === kind).map((r) => r.apiVersion);
 }
 
 const DESIRED_TOP_LEVEL = ['spec', 'data', 'binaryData', 'immutable'];
@@ -41,8 +46,10 @@ const DESIRED_TOP_LEVEL = ['spec', 'data', 'binaryData', 'immutable'];
  * `fieldValidation=Strict` first, so a wrong type or an unknown field is refused with the API
  * server's 400. The refusal names the field as a cause, for placing it on the manifest's line.
  */
-export function applyObject(store: StoreApi, manifest: KubeObject, fieldManager: string, options: { dryRun?: boolean } = {}): ApplyResult {
-  const kind = servedKind(manifest);
+export function applyObject(store: StoreApi, given: KubeObject, fieldManager: string, options: { dryRun?: boolean } = {}): ApplyResult {
+  const kind = servedKind(given);
+  // An object of another served version (autoscaling/v1) is stored as its kind's storage version.
+  const manifest = toStorageVersion(servedInfo(given)!, given);
   const decoded = decodeCheck(kind, manifest, 'Strict');
   if (decoded.error) {
     const { code, reason, message } = decoded.error;

@@ -118,6 +118,9 @@ export function fakeVscode(options: FakeVscodeOptions = {}): { module: object; r
     createStatusBarItem: () => strict('StatusBarItem', { name: '', text: '', command: '', tooltip: undefined, backgroundColor: undefined, show: () => undefined, dispose: () => undefined }),
     createTreeView: () => strict('TreeView', { reveal: () => Promise.resolve(), dispose: () => undefined }),
     registerWebviewPanelSerializer: () => disposable(),
+    onDidChangeActiveTextEditor: noEvent,
+    onDidChangeTextEditorVisibleRanges: noEvent,
+    onDidChangeWindowState: noEvent,
     showQuickPick: (items: { label: string }[]) => {
       record.quickPicks.push(items);
       return Promise.resolve(undefined);

@@ -2,7 +2,7 @@
  * kube-apiserver's admission chain around the kind's own defaulting and validation, in the order
  * a request meets them: defaults (decoding) → mutating admission → PrepareForCreate → validation
  * → validating admission. Plugins run in upstream's order (AllOrderedPlugins:
- * NamespaceLifecycle, LimitRanger, ServiceAccount, …, PodSecurity, …, ResourceQuota last).
+ * NamespaceLifecycle, LimitRanger, ServiceAccount, Priority, …, PodSecurity, …, ResourceQuota last).
  *
  * Subresource writes (status, binding) skip admission in the store, as they skip these plugins
  * upstream (each plugin ignores subresources).
@@ -14,11 +14,12 @@ import type { AdmissionAttributes, AdmissionPlugin } from './plugin';
 import { NamespaceLifecycle } from './namespace-lifecycle';
 import { LimitRanger } from './limit-ranger';
 import { ServiceAccountAdmission } from './service-account';
+import { PriorityAdmission } from './priority';
 import { PodSecurityAdmission } from './pod-security';
 import { ResourceQuotaAdmission } from './resource-quota';
 
 export function defaultAdmissionPlugins(): AdmissionPlugin[] {
-  return [new NamespaceLifecycle(), new LimitRanger(), new ServiceAccountAdmission(), new PodSecurityAdmission(), new ResourceQuotaAdmission()];
+  return [new NamespaceLifecycle(), new LimitRanger(), new ServiceAccountAdmission(), new PriorityAdmission(), new PodSecurityAdmission(), new ResourceQuotaAdmission()];
 }
 
 export class AdmissionChain implements Admission {

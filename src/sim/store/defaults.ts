@@ -3,15 +3,14 @@
  * controllers see the same fields as on a real cluster:
  * - versioned defaulting (pkg/apis/core/v1/defaults.go, pkg/apis/apps/v1/defaults.go and the
  *   generated `+default` markers), including quantities printed back in canonical form;
- * - the default admission plugins that mutate pods: ServiceAccount, Priority and
- *   DefaultTolerationSeconds;
+ * - the default admission plugins that mutate pods: ServiceAccount and DefaultTolerationSeconds
+ *   (Priority is in src/sim/admission/priority.ts);
  * - the pod strategy's PrepareForCreate (`prepareForCreate`): status Pending and the QoS class;
  *   the Job strategy's: the generated selector.
  */
 import type { Container, KubeObject, PodSpec, ResourceKind, Toleration } from '../../core/k8s';
 import { canonicalResourceQuantity, parseQuantity } from '../../core/schema/quantity';
 import { deepEqual } from '../../common/json';
-import { ApiError } from './types';
 import { applyBuiltinKindDefaults } from './defaults-builtin';
 
 export interface DefaultingOptions {
@@ -31,8 +30,6 @@ type Json = Record<string, unknown>;
 const SERVICE_ACCOUNT_MOUNT_PATH = '/var/run/secrets/kubernetes.io/serviceaccount';
 const TOKEN_VOLUME_PREFIX = 'kube-api-access-';
 const NAME_ALPHABET = 'bcdfghjklmnpqrstvwxz2456789';
-/** Builtin PriorityClasses (pkg/apis/scheduling). */
-export const SYSTEM_PRIORITY_CLASSES: Readonly<Record<string, number>> = { 'system-node-critical': 2000001000, 'system-cluster-critical': 2000000000 };
 /** DefaultTolerationSeconds admission: 300 s for both taints. */
 const DEFAULT_TOLERATION_SECONDS = 300;
 
@@ -440,17 +437,7 @@ function defaultPod(pod: KubeObject, options: DefaultingOptions): void {
     forEachRecord(spec.containers, defaultHostPorts);
     forEachRecord(spec.initContainers, defaultHostPorts);
   }
-  if (options.old) {
-    // Priority admission on update: the stored values stand (validation rejects changes to them).
-    const oldSpec = isRecord(options.old.spec) ? options.old.spec : {};
-    for (const key of ['priority', 'preemptionPolicy']) {
-      if (oldSpec[key] === undefined) delete spec[key];
-      else spec[key] = oldSpec[key];
-    }
-  } else {
-    admitServiceAccount(pod, spec, options);
-    admitPriority(pod, spec);
-  }
+  if (!options.old) admitServiceAccount(pod, spec, options);
   admitDefaultTolerations(spec);
 }
 
@@ -511,29 +498,6 @@ function derivedSuffix(seed: string): string {
     hash = Math.floor(hash / NAME_ALPHABET.length) + i * 7919;
   }
   return out;
-}
-
-/** The Priority admission plugin, with no global default PriorityClass: priority 0, PreemptLowerPriority. */
-function admitPriority(pod: KubeObject, spec: Json): void {
-  const className = typeof spec.priorityClassName === 'string' ? spec.priorityClassName : '';
-  let priority = 0;
-  if (className) {
-    if (!(className in SYSTEM_PRIORITY_CLASSES)) throw podForbidden(pod, `no PriorityClass with name ${className} was found`);
-    priority = SYSTEM_PRIORITY_CLASSES[className];
-  }
-  if (typeof spec.priority === 'number' && spec.priority !== priority) {
-    throw podForbidden(pod, `the integer value of priority (${spec.priority}) must not be provided in pod spec; priority admission controller computed ${priority} from the given PriorityClass name`);
-  }
-  spec.priority = priority;
-  if (spec.preemptionPolicy !== undefined && spec.preemptionPolicy !== 'PreemptLowerPriority') {
-    throw podForbidden(pod, `the string value of PreemptionPolicy (${String(spec.preemptionPolicy)}) must not be provided in pod spec; priority admission controller computed PreemptLowerPriority from the given PriorityClass name`);
-  }
-  spec.preemptionPolicy = 'PreemptLowerPriority';
-}
-
-function podForbidden(pod: KubeObject, reason: string): ApiError {
-  const name = pod.metadata?.name ?? pod.metadata?.generateName ?? '';
-  return new ApiError(403, 'Forbidden', `pods "${name}" is forbidden: ${reason}`, { name, kind: 'pods' });
 }
 
 /** DefaultTolerationSeconds: tolerate not-ready and unreachable nodes for 300 s unless the pod already does. */

@@ -67,12 +67,28 @@ export const RESOURCES: readonly ResourceInfo[] = [
   resource('coordination.k8s.io/v1', 'Lease', 'leases', NAMESPACED),
 ];
 
+/**
+ * Versions served besides each kind's storage version above: the same objects, converted to and
+ * from it (src/sim/apis/version-conversion.ts). Each group's preferred version is its storage one.
+ */
+export const OTHER_SERVED_VERSIONS: readonly ResourceInfo[] = [
+  resource('autoscaling/v1', 'HorizontalPodAutoscaler', 'horizontalpodautoscalers', { ...NAMESPACED, shortNames: ['hpa'], status: true }),
+];
+
+/** Every group-version-resource the API server answers. */
+export const SERVED_RESOURCES: readonly ResourceInfo[] = [...RESOURCES, ...OTHER_SERVED_VERSIONS];
+
 const byKind = new Map(RESOURCES.map((r) => [r.kind, r]));
 
 export function resourceInfo(kind: ResourceKind): ResourceInfo {
   const info = byKind.get(kind);
   if (!info) throw new Error(`unknown kind ${kind}`);
   return info;
+}
+
+/** Whether `info` is the version its kind is stored in (no conversion needed). */
+export function isStorageVersion(info: ResourceInfo): boolean {
+  return resourceInfo(info.kind).apiVersion === info.apiVersion;
 }
 
 /** `deployments.apps` / `pods`: the qualified resource name used in API error messages. */

@@ -273,3 +273,72 @@ describe('admission: PodSecurity', () => {
     assert.equal(error.message, 'Namespace "typo" is invalid: metadata.labels[pod-security.kubernetes.io/enforce]: Invalid value: "strict": must be one of privileged, baseline, restricted');
   });
 });
+
+describe('admission: Priority', () => {
+  type PrioritySpec = { priority?: number; preemptionPolicy?: string; priorityClassName?: string };
+  const priorityClass = (name: string, value: number, extra: Record<string, unknown> = {}): KubeObject =>
+    ({ apiVersion: 'scheduling.k8s.io/v1', kind: 'PriorityClass', metadata: { name }, value, ...extra }) as KubeObject;
+
+  it('takes priority and preemptionPolicy from a stored PriorityClass and refuses a missing one', () => {
+    const sim = new Simulator({ nodes: 1 });
+    sim.store.create('PriorityClass', priorityClass('gold', 1000, { preemptionPolicy: 'Never' }));
+    const gold = sim.store.create('Pod', pod('gold-pod', 'default', { priorityClassName: 'gold' })).spec as PrioritySpec;
+    assert.deepEqual([gold.priority, gold.preemptionPolicy], [1000, 'Never']);
+    const critical = sim.store.create('Pod', pod('critical', 'default', { priorityClassName: 'system-node-critical' })).spec as PrioritySpec;
+    assert.deepEqual([critical.priority, critical.preemptionPolicy], [2000001000, 'PreemptLowerPriority']);
+    const error = refusal(() => sim.store.create('Pod', pod('lost', 'default', { priorityClassName: 'silver' })));
+    assert.equal(error.code, 403);
+    assert.equal(error.message, 'pods "lost" is forbidden: no PriorityClass with name silver was found');
+  });
+
+  it('refuses a pod whose own priority or preemptionPolicy differ from its class', () => {
+    const sim = new Simulator({ nodes: 1 });
+    sim.store.create('PriorityClass', priorityClass('gold', 1000));
+    const priority = refusal(() => sim.store.create('Pod', pod('p1', 'default', { priorityClassName: 'gold', priority: 5 })));
+    assert.equal(priority.message, 'pods "p1" is forbidden: the integer value of priority (5) must not be provided in pod spec; priority admission controller computed 1000 from the given PriorityClass name');
+    const policy = refusal(() => sim.store.create('Pod', pod('p2', 'default', { priorityClassName: 'gold', preemptionPolicy: 'Never' })));
+    assert.equal(policy.message, 'pods "p2" is forbidden: the string value of PreemptionPolicy (Never) must not be provided in pod spec; priority admission controller computed PreemptLowerPriority from the given PriorityClass name');
+  });
+
+  it('gives a pod without a class the globalDefault one, and priority 0 when there is none', () => {
+    const sim = new Simulator({ nodes: 1 });
+    const plain = sim.store.create('Pod', pod('plain')).spec as PrioritySpec;
+    assert.deepEqual([plain.priorityClassName, plain.priority, plain.preemptionPolicy], [undefined, 0, 'PreemptLowerPriority']);
+    sim.store.create('PriorityClass', priorityClass('standard', 100, { globalDefault: true }));
+    const defaulted = sim.store.create('Pod', pod('defaulted')).spec as PrioritySpec;
+    assert.deepEqual([defaulted.priorityClassName, defaulted.priority], ['standard', 100]);
+  });
+
+  it("lets the scheduler's preemption verdict see a created class's priority and preemptionPolicy", () => {
+    const sim = new Simulator({ nodes: 1 });
+    sim.store.create('PriorityClass', priorityClass('batch-low', 10));
+    sim.store.create('PriorityClass', priorityClass('urgent', 1000));
+    sim.store.create('PriorityClass', priorityClass('polite', 1000, { preemptionPolicy: 'Never' }));
+    const sized = (name: string, className: string): KubeObject => pod(name, 'default', { priorityClassName: className, containers: [{ name: 'c', image: 'nginx', resources: { requests: { cpu: '3' } } }] });
+    sim.store.create('Pod', sized('filler', 'batch-low'));
+    settle(sim);
+    sim.store.create('Pod', sized('urgent-pod', 'urgent'));
+    sim.store.create('Pod', sized('polite-pod', 'polite'));
+    settle(sim);
+    const scheduledMessage = (name: string): string =>
+      ((sim.store.read('Pod', 'default', name).status as { conditions?: { type: string; message?: string }[] }).conditions ?? []).find((c) => c.type === 'PodScheduled')?.message ?? '';
+    // Evicting the lower-priority filler would make room: upstream's message then has no preemption suffix.
+    assert.equal(scheduledMessage('urgent-pod'), '0/1 nodes are available: 1 Insufficient cpu.');
+    assert.equal(scheduledMessage('polite-pod'), '0/1 nodes are available: 1 Insufficient cpu. preemption: not eligible due to preemptionPolicy=Never.');
+  });
+
+  it('keeps the created priority on update and allows only one globalDefault class', () => {
+    const sim = new Simulator({ nodes: 1 });
+    sim.store.create('PriorityClass', priorityClass('standard', 100, { globalDefault: true }));
+    const created = sim.store.create('Pod', pod('kept'));
+    const next = structuredClone(created);
+    delete (next.spec as PrioritySpec).priority;
+    next.metadata = { ...next.metadata, labels: { touched: 'yes' } };
+    assert.equal((sim.store.update('Pod', next).spec as PrioritySpec).priority, 100);
+    const second = refusal(() => sim.store.create('PriorityClass', priorityClass('other', 5, { globalDefault: true })));
+    assert.equal(second.code, 403);
+    assert.equal(second.message, 'priorityclasses.scheduling.k8s.io "other" is forbidden: PriorityClass standard is already marked as default. Only one default can exist');
+    const standard = sim.store.get<KubeObject>('PriorityClass', undefined, 'standard')!;
+    assert.ok(sim.store.update('PriorityClass', { ...structuredClone(standard), description: 'the default' } as KubeObject));
+  });
+});

@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import type { KubeObject } from '../../../src/core/k8s';
 import { applyDefaults, imageTag, podQOSClass, prepareForCreate } from '../../../src/sim/store/defaults';
-import { ApiError } from '../../../src/sim/store/types';
 
 type Json = Record<string, unknown>;
 
@@ -147,8 +146,6 @@ describe('defaults: pods (defaulting and admission)', () => {
       ],
       dnsPolicy: 'ClusterFirst',
       enableServiceLinks: true,
-      preemptionPolicy: 'PreemptLowerPriority',
-      priority: 0,
       restartPolicy: 'Always',
       schedulerName: 'default-scheduler',
       securityContext: {},
@@ -212,17 +209,6 @@ describe('defaults: pods (defaulting and admission)', () => {
     assert.deepEqual(specOf(tolerateAll).tolerations, [{ operator: 'Exists' }]);
   });
 
-  it('resolves builtin priority classes and refuses unknown ones', () => {
-    const critical = pod({ priorityClassName: 'system-node-critical', containers: [{ name: 'a', image: 'a' }] });
-    applyDefaults('Pod', critical);
-    assert.equal(specOf(critical).priority, 2000001000);
-    const unknown = pod({ priorityClassName: 'gold', containers: [{ name: 'a', image: 'a' }] }, 'p1');
-    assert.throws(
-      () => applyDefaults('Pod', unknown),
-      (error: unknown) => error instanceof ApiError && error.code === 403 && error.message === 'pods "p1" is forbidden: no PriorityClass with name gold was found',
-    );
-  });
-
   it('is idempotent, since the store defaults every write again', () => {
     const object = pod({ containers: [{ name: 'a', image: 'a', resources: { limits: { cpu: '0.5' } } }], volumes: [{ name: 'v' }] });
     applyDefaults('Pod', object);
@@ -240,9 +226,7 @@ describe('defaults: pods (defaulting and admission)', () => {
     const created = pod({ containers: [{ name: 'a', image: 'a' }] });
     applyDefaults('Pod', created);
     const updated = structuredClone(created);
-    delete specOf(updated).priority;
     applyDefaults('Pod', updated, { old: created });
-    assert.equal(specOf(updated).priority, 0);
     assert.equal((specOf(updated).volumes as Json[]).length, 1);
     assert.equal((containerOf(updated).volumeMounts as Json[]).length, 1);
   });

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { openManifest, productApi } from './helpers';
+import { openManifest, productApi, until } from './helpers';
 
 describe('CodeLenses', () => {
   before(async () => {
@@ -20,5 +20,34 @@ describe('CodeLenses', () => {
     const document = await vscode.workspace.openTextDocument({ language: 'yaml', content: 'on: push\njobs: {}\n' });
     const lenses = (await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', document.uri)) ?? [];
     assert.deepEqual(lenses.filter((lens) => lens.command?.command?.startsWith('kubeJourney.')), []);
+  });
+});
+
+describe('CodeLenses after a refresh the editor may have dropped', () => {
+  it('refreshes again when the YAML editor comes back, once per refresh', async () => {
+    const api = await productApi();
+    const manifest = await openManifest('examples/multi-document.yaml');
+    let fired = 0;
+    const counting = api.codeLenses.onDidChangeCodeLenses(() => fired++);
+    const other = await vscode.workspace.openTextDocument({ language: 'plaintext', content: 'elsewhere\n' });
+    const activeIs = (document: vscode.TextDocument) => () => vscode.window.activeTextEditor?.document === document || undefined;
+    try {
+      // A journey's refresh arrives while the user is elsewhere.
+      await vscode.window.showTextDocument(other);
+      await until('the other editor active', activeIs(other), [vscode.window.onDidChangeActiveTextEditor]);
+      api.codeLenses.refresh();
+      assert.equal(fired, 1);
+      await vscode.window.showTextDocument(manifest);
+      await until('the lens refreshed again for the manifest', () => fired === 2 || undefined, [api.codeLenses.onDidChangeCodeLenses]);
+
+      // Without a new refresh, coming back costs nothing.
+      await vscode.window.showTextDocument(other);
+      await until('the other editor active again', activeIs(other), [vscode.window.onDidChangeActiveTextEditor]);
+      await vscode.window.showTextDocument(manifest);
+      await until('the manifest active again', activeIs(manifest), [vscode.window.onDidChangeActiveTextEditor]);
+      assert.equal(fired, 2);
+    } finally {
+      counting.dispose();
+    }
   });
 });

@@ -4,7 +4,7 @@ import { goQuote } from '../../../core/schema/go-format';
 import { nameIsDNSSubdomain } from '../../../core/schema/name-rules';
 import { FIELD_IMMUTABLE, forbidden, invalid, isSet, notSupported, str, type Errors } from '../field';
 import { checkObjectMeta, checkObjectMetaUpdate } from '../meta/validation';
-import { SYSTEM_PRIORITY_CLASSES } from '../../store/defaults';
+import { SYSTEM_PRIORITY_CLASSES } from './system-priority-classes';
 
 /** `scheduling.HighestUserDefinablePriority`. */
 const HIGHEST_USER_DEFINABLE_PRIORITY = 1_000_000_000;
