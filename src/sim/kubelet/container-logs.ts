@@ -137,18 +137,26 @@ export function containerLogLines(container: Container, context: LogContext, unt
     pending = parts.pop() ?? '';
     for (const text of parts) lines.push({ time, text });
   };
+  /** What the script wrote to files, so a later `cat` of one shows it. */
+  const files = new Map<string, string>();
   for (const statement of statements) {
     if (time > until) break;
     const written = shellWords(statement, context.env);
     const words = withoutRedirection(written);
     if (words.length === 0) continue;
-    // Output sent to a file is not the container's log.
-    const toFile = words.length < written.length;
     const program = words[0].slice(words[0].lastIndexOf('/') + 1);
     const args = words.slice(1);
     if (program === 'exit') break;
+    if (words.length < written.length) {
+      // Output sent to a file is not the container's log, but the file keeps it.
+      const target = written.slice(words.length).join('');
+      const path = target.replace(/^>>?/, '');
+      const output = program === 'echo' ? echoOutput(args) : program === 'printf' ? printfOutput(args) : program === 'cat' ? args.map((file) => files.get(file) ?? '').join('') : '';
+      files.set(path, (target.startsWith('>>') ? (files.get(path) ?? '') : '') + output);
+      continue;
+    }
     if (program === 'sleep') time += sleepMs(args[0]);
-    else if (toFile) continue;
+    else if (program === 'cat') for (const file of args) write(files.get(file) ?? '');
     else if (program === 'echo') write(echoOutput(args));
     else if (program === 'printf') write(printfOutput(args));
     else if (program === 'date') write(`${dateOutput(time)}\n`);
