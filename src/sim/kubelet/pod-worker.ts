@@ -255,11 +255,13 @@ export class PodWorker {
   private runPreStop(record: TrackedRecord, instance: ContainerInstance, preStop: LifecycleHandler, graceMs: number, stopped: () => void): void {
     const clock = this.ctx.clock;
     const hook = hookOutcome(preStop, record.spec, this.podIP ?? '', clock.now() - (instance.startedAt ?? clock.now()));
-    const hookMs = Math.min(hook.runMs === Infinity ? Infinity : this.jittered(hook.runMs), graceMs);
+    // A hook that stops the main process (`nginx -s quit`) lasts at least until the process is gone.
+    const quitMs = hook.stopsMainProcess ? this.jittered(GRACEFUL_STOP_MS) : 0;
+    const hookMs = Math.min(hook.runMs === Infinity ? Infinity : Math.max(quitMs, this.jittered(hook.runMs)), graceMs);
     const cutOff = hook.runMs === Infinity || hookMs === graceMs;
     if (hook.assumed !== undefined) (this.unreportedAssumptions ??= []).push({ container: record.spec.name, reason: hook.assumed, hook: 'preStop' });
     if (hook.stopsMainProcess) {
-      clock.after(Math.min(hookMs, this.jittered(GRACEFUL_STOP_MS)), () => {
+      clock.after(Math.min(quitMs, graceMs), () => {
         if (!this.gone && isRunning(instance)) this.containerExited(record, instance, 0);
       });
     }
@@ -278,7 +280,11 @@ export class PodWorker {
 
   /** SIGTERM, and SIGKILL (exit code 137) once `graceMs` have passed if the process is still running. */
   private signalStop(record: TrackedRecord, instance: ContainerInstance, graceMs: number, stopped: () => void): void {
-    const response = isRunning(instance) ? sigtermResponse(record.spec) : undefined;
+    if (!isRunning(instance)) {
+      stopped();
+      return;
+    }
+    const response = sigtermResponse(record.spec);
     const exitMs = response === undefined ? Infinity : this.jittered(response.withinMs);
     this.ctx.clock.after(Math.min(exitMs, graceMs), () => {
       if (this.gone) return;
