@@ -63,6 +63,18 @@ describe('kubelet: lifecycle hooks, SIGTERM and memory limits', () => {
       assert.deepEqual(eventTexts(refused, 'web', second.deletedAt), ['Normal Killing Stopping container web', 'Warning FailedPreStopHook PreStopHook failed']);
     });
 
+    it('a hook the model cannot read is assumed to succeed, and recorded as an assumption naming the hook', () => {
+      const h = makeHarness();
+      h.createPod('web', [nginxWithPreStop({ exec: { command: ['/app/drain', '--timeout=5s'] } })]);
+      const { deletedAt, finalStatusAt } = deleteAndWait(h, 'web');
+      assert.ok(finalStatusAt - deletedAt < 2000, `stopped after ${finalStatusAt - deletedAt} ms`);
+      const assumed = h.internals.snapshot().steps.filter((step) => step.type === 'assumedRunning' && step.hook !== undefined);
+      assert.deepEqual(
+        assumed.map((step) => (step.type === 'assumedRunning' ? [step.container, step.hook, step.reason] : [])),
+        [['web', 'preStop', 'the simulator cannot read lifecycle hook: /app/drain --timeout=5s']],
+      );
+    });
+
     it("the docs' lifecycle-events example: postStart writes a file, preStop quits nginx and waits for it", () => {
       const h = makeHarness();
       h.createPod('lifecycle-demo', [
