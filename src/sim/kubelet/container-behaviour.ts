@@ -21,7 +21,7 @@ const ONE_SHOT = new Set(['echo', 'printf', 'date', 'env', 'printenv', 'hostname
  */
 const UNFOLLOWED = /\|\||[|&`<]|\$\(|\b(while|until|for|if|case|trap|wait|exec)\b|[0-9]>|>\s*(?:>\s*)?(?:$|[;&|])/;
 
-function basename(path: string): string {
+export function basename(path: string): string {
   const slash = path.lastIndexOf('/');
   return slash < 0 ? path : path.slice(slash + 1);
 }
@@ -97,7 +97,8 @@ export function expandForLoops(script: string): string {
   });
 }
 
-function sleepMs(arg: string | undefined): number | undefined {
+/** `sleep`'s operand in ms (`5`, `2.5s`, `1m`, `1h`, `1d`); undefined when it is not a duration. */
+export function sleepMs(arg: string | undefined): number | undefined {
   const match = /^(\d+(?:\.\d+)?)([smhd]?)$/.exec(arg ?? '');
   if (!match) return undefined;
   const unit = { '': 1000, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 }[match[2]] ?? 1000;

@@ -11,7 +11,7 @@
  * A command the model cannot read is assumed to succeed at once, and says so.
  */
 import type { Container } from '../../core/k8s';
-import { argvOf, expandForLoops, withoutRedirection } from './container-behaviour';
+import { argvOf, basename, expandForLoops, sleepMs, withoutRedirection } from './container-behaviour';
 import { shellWords } from './container-logs';
 import { probeOutcome } from './probe-outcome';
 
@@ -35,17 +35,6 @@ const ONE_SHOT = new Set(['echo', 'printf', 'date', 'env', 'printenv', 'hostname
 /** A loop that waits for a process to be gone: `while killall -0 nginx; do sleep 1; done`, `while pgrep nginx; …`. */
 const WAIT_GONE = /\bwhile\s+(?:killall\s+-0|pgrep|pidof|kill\s+-0)\s+[^;\n]*?[;\n]\s*do\s+sleep\s+[^;\n]+[;\n]?\s*done\b/g;
 const WAIT_GONE_STATEMENT = '__wait_main_gone';
-
-function basename(path: string): string {
-  return path.slice(path.lastIndexOf('/') + 1);
-}
-
-function sleepMs(arg: string | undefined): number | undefined {
-  const match = /^(\d+(?:\.\d+)?)([smhd]?)$/.exec(arg ?? '');
-  if (!match) return undefined;
-  const unit = { '': 1000, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 }[match[2]] ?? 1000;
-  return Math.round(Number(match[1]) * unit);
-}
 
 /** Whether the container's main process is nginx (its image's entrypoint, or `nginx` itself). */
 function runsNginx(container: Container): boolean {
