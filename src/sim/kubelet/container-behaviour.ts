@@ -161,6 +161,33 @@ export function readableStatements(container: Container): string[] | undefined {
   return script === undefined ? [asStatement(argv)] : splitScript(script);
 }
 
+/** A script that ends in a loop that never ends: the statements before it, and the loop's body. */
+export interface EndlessLoop {
+  before: string[];
+  body: string[];
+}
+
+const ENDLESS_LOOP = /^([\s\S]*?)\bwhile\s+(?:true|:|\[\s+1\s+\])\s*[;\n]\s*do\b([\s\S]*?)\bdone\s*;?\s*$/;
+
+/**
+ * `…; while true; do BODY; done` (also `while :`), when every statement before the loop and in
+ * its body is one the model follows and the body sleeps: what `kubectl logs` replays, repeating
+ * the body (`while true; do echo hello; sleep 10; done` logs `hello` every 10 s). Undefined otherwise.
+ */
+export function endlessLoop(container: Container): EndlessLoop | undefined {
+  const argv = argvOf(container);
+  const script = argv && shellScript(argv);
+  const match = script === undefined ? undefined : ENDLESS_LOOP.exec(script);
+  if (!match) return undefined;
+  const [before, body] = [match[1], match[2]];
+  if (UNFOLLOWED.test(`${before};${body}`.replace(/&&/g, ';'))) return undefined;
+  const words = (text: string): string[][] => splitScript(text).map((statement) => statement.split(/\s+/).filter((word) => word.length > 0).map((word) => word.replace(/^['"]|['"]$/g, '')));
+  const beforePlan = followStatements(words(before));
+  const bodyPlan = followStatements(words(body));
+  if (!beforePlan || !bodyPlan || bodyPlan.runMs === 0 || words(body).some((statement) => statement[0] === 'exit')) return undefined;
+  return { before: splitScript(before), body: splitScript(body) };
+}
+
 /** How the container's process ends on its own, or undefined when it runs until stopped. */
 export function plannedExit(container: Container): ExitPlan | undefined {
   if (bareShellImage(container)) return { exitCode: 0, runMs: 0 };

@@ -45,6 +45,26 @@ describe('script model', () => {
     });
   });
 
+  describe('loops that never end', () => {
+    it('logs the body of `while true` every time its sleeps come round, after the statements before it', () => {
+      const lines = containerLogLines(sh('echo start; while true; do echo hello; sleep 10; done'), context, T0 + 25_000);
+      assert.deepEqual(lines, [
+        { time: T0, text: 'start' },
+        { time: T0, text: 'hello' },
+        { time: T0 + 10_000, text: 'hello' },
+        { time: T0 + 20_000, text: 'hello' },
+      ]);
+    });
+
+    it('keeps the no-output line for a loop whose body it cannot follow or that never sleeps', () => {
+      for (const script of ['while true; do echo "$(date)"; sleep 1; done', 'while true; do echo busy; done']) {
+        const lines = containerLogLines(sh(script), context, T0 + 5000);
+        assert.equal(lines.length, 1, script);
+        assert.match(lines[0].text, /cannot read/, script);
+      }
+    });
+  });
+
   describe('cat of a file the script wrote', () => {
     it('shows what echo and printf wrote (> replaces, >> appends)', () => {
       const lines = containerLogLines(sh('echo first > /tmp/f; echo second >> /tmp/f; printf "x=%d\\n" 3 > /tmp/g; cat /tmp/f; sleep 1; cat /tmp/g'), context, T0 + 5000);
