@@ -75,6 +75,17 @@ describe('kubelet: lifecycle hooks, SIGTERM and memory limits', () => {
       );
     });
 
+    it('runs before a liveness kill too: the probe-failed container stops only after its preStop sleep', () => {
+      const h = makeHarness();
+      h.createPod('probed', [
+        { ...nginxWithPreStop({ exec: { command: ['sh', '-c', 'sleep 5'] } }), livenessProbe: { httpGet: { path: '/', port: 9999 }, periodSeconds: 3, failureThreshold: 1 } },
+      ]);
+      h.runFor(40_000);
+      const killing = h.events('probed').find((e) => e.text.includes('failed liveness probe, will be restarted'))!;
+      const firstExit = h.statuses('probed').find((s) => (s.object as PodObject).status?.containerStatuses?.[0].lastState?.terminated || (s.object as PodObject).status?.containerStatuses?.[0].state?.terminated)!;
+      assert.ok(firstExit.time - killing.time >= 5000, `stopped ${firstExit.time - killing.time} ms after the kill`);
+    });
+
     it("the docs' lifecycle-events example: postStart writes a file, preStop quits nginx and waits for it", () => {
       const h = makeHarness();
       h.createPod('lifecycle-demo', [
