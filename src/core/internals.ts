@@ -129,6 +129,8 @@ export interface AssumedRunning {
   reason: string;
   /** Set when what was assumed is that this probe of the container succeeds, not its run. */
   probe?: 'startup' | 'liveness' | 'readiness';
+  /** Set when what was assumed is that this lifecycle hook of the container succeeds. */
+  hook?: 'postStart' | 'preStop';
   resourceVersion: string;
 }
 

@@ -19,6 +19,7 @@ const RECORDINGS: { name: string; file: string; virtualMs: number }[] = [
   { name: 'sim-daemonset', file: 'test/corpus/docs/controllers/daemonset.yaml', virtualMs: 15_000 },
   { name: 'sim-job', file: 'test/corpus/docs/controllers/job.yaml', virtualMs: 40_000 },
   { name: 'sim-cronjob', file: 'examples/cronjob.yaml', virtualMs: 75_000 },
+  { name: 'sim-memory-oom', file: 'examples/memory-limit-oom.yaml', virtualMs: 60_000 },
 ];
 
 // Claims: a pod's journey shows its claims binding (core/journey/claims.ts).

@@ -80,6 +80,7 @@ function withoutVerdicts(cycle: SchedulingCycle): SchedulingCycle {
 
 /** The sentence a journey shows for an assumed exit or run. */
 function assumedText(step: AssumedExit | AssumedRunning): string {
+  if (step.type === 'assumedRunning' && step.hook) return `assumed: its ${step.hook} hook succeeds (${step.reason})`;
   if (step.type === 'assumedRunning') return step.probe ? `assumed: its ${step.probe} probe succeeds (${step.reason})` : `assumed: keeps running (${step.reason})`;
   return `assumed: exit ${step.exitCode} after ${(step.runMs / 1000).toFixed(1)}s (${step.reason})`;
 }
@@ -87,7 +88,9 @@ function assumedText(step: AssumedExit | AssumedRunning): string {
 export function assumptionOf(record: ObjectRecord, step: AssumedExit | AssumedRunning): Assumption {
   const what =
     step.type === 'assumedRunning'
-      ? step.probe
+      ? step.hook
+        ? `${step.hook} hook assumed to succeed (${step.reason})`
+        : step.probe
         ? `${step.probe} probe assumed to succeed (${step.reason})`
         : `assumed to keep running (${step.reason})`
       : assumedText(step).replace(/^assumed: /, 'assumed to ');

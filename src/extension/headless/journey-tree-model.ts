@@ -141,8 +141,14 @@ function timeOfDay(ms: number): string {
   return `${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`;
 }
 
-/** What `kubectl get pods` would put in STATUS: a waiting or terminated reason, else the phase. */
-export function podStatusText(pod: PodDetails | undefined, status: JourneyStatus): string {
+/** A pod whose deletion was requested (deletionTimestamp set) and that is not gone yet. */
+export function isTerminating(object: ObjectJourney): boolean {
+  return object.status === 'deleted' && object.stages.some((stage) => stage.kind === 'terminating') && !object.stages.some((stage) => stage.kind === 'deleted');
+}
+
+/** What `kubectl get pods` would put in STATUS: `Terminating` while a deletion runs, a waiting or terminated reason, else the phase. */
+export function podStatusText(pod: PodDetails | undefined, status: JourneyStatus, terminating = false): string {
+  if (terminating) return 'Terminating';
   if (status === 'deleted') return 'Deleted';
   if (!pod) return 'Pending';
   const problem = pod.containers.find((c) => c.state !== 'Running' && c.state !== 'Completed' && c.state !== 'ContainerCreating' && c.state !== 'PodInitializing' && c.state !== 'Waiting');
@@ -165,7 +171,7 @@ export function podDescription(object: ObjectJourney, place: PodPlace = {}): str
   // A DaemonSet's pod has its node in its label.
   if (place.ownerKind !== 'DaemonSet' || !pod?.node) parts.push(pod?.node ?? 'not scheduled');
   const exit = place.ownerKind === 'Job' ? podExit(object) : undefined;
-  parts.push(exit ?? podStatusText(pod, object.status));
+  parts.push(exit ?? podStatusText(pod, object.status, isTerminating(object)));
   if (pod && !exit) {
     parts.push(`${pod.readyContainers}/${pod.totalContainers} ready`);
     parts.push(plural(pod.restarts, 'restart'));
@@ -189,7 +195,7 @@ function durationsLine(pod: PodDetails): string | undefined {
 
 export function podTooltip(object: ObjectJourney): string {
   const pod = object.pod;
-  const lines = [`**Pod** ${escapeMarkdown(`${object.ref.namespace}/${object.ref.name}`)} · ${podStatusText(pod, object.status)}`];
+  const lines = [`**Pod** ${escapeMarkdown(`${object.ref.namespace}/${object.ref.name}`)} · ${podStatusText(pod, object.status, isTerminating(object))}`];
   if (pod?.node) lines.push(`Node: ${escapeMarkdown(pod.node)}${pod.nodeReady === false ? ' (NotReady)' : ''}${pod.podIP ? ` · IP ${pod.podIP}` : ''}`);
   else if (object.status !== 'deleted') lines.push('Node: not scheduled yet');
   if (pod && pod.containers.length > 0) {

@@ -21,7 +21,7 @@ const ONE_SHOT = new Set(['echo', 'printf', 'date', 'env', 'printenv', 'hostname
  */
 const UNFOLLOWED = /\|\||[|&`<]|\$\(|\b(while|until|for|if|case|trap|wait|exec)\b|[0-9]>|>\s*(?:>\s*)?(?:$|[;&|])/;
 
-function basename(path: string): string {
+export function basename(path: string): string {
   const slash = path.lastIndexOf('/');
   return slash < 0 ? path : path.slice(slash + 1);
 }
@@ -59,7 +59,7 @@ function isShellImage(container: Container): boolean {
 }
 
 /** The argv the container's process starts with, or undefined when the image entrypoint runs. */
-function argvOf(container: Container): string[] | undefined {
+export function argvOf(container: Container): string[] | undefined {
   const command = container.command ?? [];
   const args = container.args ?? [];
   if (command.length > 0) return [...command, ...args];
@@ -77,10 +77,28 @@ function shellScript(argv: string[]): string | undefined {
   if (!SHELLS.has(basename(argv[0]))) return undefined;
   const flagIndex = argv.findIndex((arg, i) => i > 0 && /^-[a-z]*c[a-z]*$/.test(arg));
   if (flagIndex < 0) return undefined;
-  return argv[flagIndex + 1] ?? '';
+  return expandForLoops(argv[flagIndex + 1] ?? '');
 }
 
-function sleepMs(arg: string | undefined): number | undefined {
+/** `for NAME in WORDS; do BODY; done` over literal words, with no loop nested in the body. */
+const FOR_LOOP = /\bfor\s+([A-Za-z_]\w*)\s+in\s+([^;\n]*?)\s*[;\n]\s*do\b((?:(?!\b(?:for|while|until|do)\b)[\s\S])*?)\bdone\b/g;
+
+/**
+ * A `for` loop over a fixed list, unrolled into its iterations: `for i in 1 2 3; do echo $i; done`
+ * reads as `echo 1; echo 2; echo 3`. A list that is not literal words stays a loop (not followed).
+ */
+export function expandForLoops(script: string): string {
+  if (!script.includes('for')) return script;
+  return script.replace(FOR_LOOP, (loop: string, name: string, list: string, body: string) => {
+    const items = list.trim().split(/\s+/).filter((item) => item.length > 0);
+    if (items.some((item) => !/^[\w.,:@%+=/-]+$|^'[^']*'$|^"[^"$`]*"$/.test(item))) return loop;
+    const variable = new RegExp(`\\$(?:\\{${name}\\}|${name}\\b)`, 'g');
+    return items.map((item) => body.replace(variable, item.replace(/^['"]|['"]$/g, '').replace(/\$/g, '$$$$'))).join(';');
+  });
+}
+
+/** `sleep`'s operand in ms (`5`, `2.5s`, `1m`, `1h`, `1d`); undefined when it is not a duration. */
+export function sleepMs(arg: string | undefined): number | undefined {
   const match = /^(\d+(?:\.\d+)?)([smhd]?)$/.exec(arg ?? '');
   if (!match) return undefined;
   const unit = { '': 1000, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 }[match[2]] ?? 1000;
@@ -121,7 +139,10 @@ function followStatements(statements: string[][]): ExitPlan | undefined {
 
 /** `sh -c` statements of a script, split where the reader splits them. */
 function splitScript(script: string): string[] {
-  return script.split(/\n|;|&&/).map((statement) => statement.trim());
+  return script
+    .split(/\n|;|&&/)
+    .map((statement) => statement.trim())
+    .filter((statement) => statement.length > 0);
 }
 
 /** One argv as a shell statement, each word single-quoted where it needs it. */
@@ -138,6 +159,33 @@ export function readableStatements(container: Container): string[] | undefined {
   const argv = argvOf(container)!;
   const script = shellScript(argv);
   return script === undefined ? [asStatement(argv)] : splitScript(script);
+}
+
+/** A script that ends in a loop that never ends: the statements before it, and the loop's body. */
+export interface EndlessLoop {
+  before: string[];
+  body: string[];
+}
+
+const ENDLESS_LOOP = /^([\s\S]*?)\bwhile\s+(?:true|:|\[\s+1\s+\])\s*[;\n]\s*do\b([\s\S]*?)\bdone\s*;?\s*$/;
+
+/**
+ * `…; while true; do BODY; done` (also `while :`), when every statement before the loop and in
+ * its body is one the model follows and the body sleeps: what `kubectl logs` replays, repeating
+ * the body (`while true; do echo hello; sleep 10; done` logs `hello` every 10 s). Undefined otherwise.
+ */
+export function endlessLoop(container: Container): EndlessLoop | undefined {
+  const argv = argvOf(container);
+  const script = argv && shellScript(argv);
+  const match = script === undefined ? undefined : ENDLESS_LOOP.exec(script);
+  if (!match) return undefined;
+  const [before, body] = [match[1], match[2]];
+  if (UNFOLLOWED.test(`${before};${body}`.replace(/&&/g, ';'))) return undefined;
+  const words = (text: string): string[][] => splitScript(text).map((statement) => statement.split(/\s+/).filter((word) => word.length > 0).map((word) => word.replace(/^['"]|['"]$/g, '')));
+  const beforePlan = followStatements(words(before));
+  const bodyPlan = followStatements(words(body));
+  if (!beforePlan || !bodyPlan || bodyPlan.runMs === 0 || words(body).some((statement) => statement[0] === 'exit')) return undefined;
+  return { before: splitScript(before), body: splitScript(body) };
 }
 
 /** How the container's process ends on its own, or undefined when it runs until stopped. */
@@ -202,10 +250,54 @@ function unreadableReason(container: Container, argv: string[] | undefined): str
 export function assumedRunningReason(container: Container): string | undefined {
   if (plannedExit(container) !== undefined) return undefined;
   const argv = argvOf(container);
-  if (argv) return NEVER_ENDING.test(argv.join(' ')) || servesInForeground(argv) ? undefined : unreadableReason(container, argv);
+  if (argv) return NEVER_ENDING.test(argv.join(' ')) || servesInForeground(argv) || memoryStress(container)?.timed === false ? undefined : unreadableReason(container, argv);
   if (!container.args?.length && SERVING_IMAGES.has(repositoryName(container.image))) return undefined;
   if (repositoryName(container.image) === 'agnhost' && AGNHOST_SERVERS.has(container.args?.[0] ?? '')) return undefined;
   return unreadableReason(container, argv);
+}
+
+/** `stress`'s size suffixes (`atoll_b`): b, k, m, g, powers of 1024, either case; none is bytes. */
+function stressBytes(text: string | undefined): number | undefined {
+  const match = /^(\d+)([bkmgBKMG]?)$/.exec(text ?? '');
+  if (!match) return undefined;
+  const power = 'bkmg'.indexOf(match[2].toLowerCase());
+  return Number(match[1]) * 1024 ** Math.max(0, power);
+}
+
+function optionValue(argv: readonly string[], names: readonly string[]): string | undefined {
+  for (let i = 1; i < argv.length; i++) {
+    const arg = argv[i];
+    if (names.includes(arg)) return argv[i + 1];
+    const eq = arg.indexOf('=');
+    if (eq > 0 && names.includes(arg.slice(0, eq))) return arg.slice(eq + 1);
+  }
+  return undefined;
+}
+
+/** A memory stressor run by the container: `stress --vm 1 --vm-bytes 250M` (the docs' memory example) or `stress-ng --vm …`. */
+export interface MemoryStress {
+  /** What the workers keep allocated together, in bytes. */
+  bytes: number;
+  /** `--timeout`/`-t` given: the program ends on its own (not read by the model). */
+  timed: boolean;
+}
+
+/**
+ * The memory a `stress` or `stress-ng` command allocates: `--vm N` workers (`-m N`) of
+ * `--vm-bytes` each (256M when absent) for `stress`; `stress-ng`'s `--vm-bytes` is shared by its
+ * workers. Undefined for any other program, or a stressor without `--vm`.
+ */
+export function memoryStress(container: Container): MemoryStress | undefined {
+  const argv = argvOf(container);
+  if (!argv) return undefined;
+  const program = basename(argv[0]);
+  if (program !== 'stress' && program !== 'stress-ng') return undefined;
+  const workers = Number(optionValue(argv, ['--vm', '-m']) ?? NaN);
+  if (!Number.isInteger(workers) || workers < 0) return undefined;
+  const perWorker = stressBytes(optionValue(argv, ['--vm-bytes']) ?? '256M');
+  if (perWorker === undefined) return undefined;
+  const count = workers === 0 ? 1 : workers;
+  return { bytes: program === 'stress' ? perWorker * count : perWorker, timed: optionValue(argv, ['--timeout', '-t']) !== undefined };
 }
 
 /** A server started in the foreground, as containers start them: `nginx -g 'daemon off;'`, `redis-server`, `httpd -DFOREGROUND`. */
@@ -217,14 +309,54 @@ function servesInForeground(argv: string[]): boolean {
   return program === 'redis-server' || program === 'memcached' || program === 'pause';
 }
 
+/** How the container's main process answers SIGTERM: the exit code, and how long it takes at most. */
+export interface SigtermResponse {
+  exitCode: number;
+  /** ms; the pod worker jitters it. */
+  withinMs: number;
+}
+
+/** Time for a program that handles SIGTERM to shut down. */
+export const GRACEFUL_STOP_MS = 150;
+const PROMPT_STOP: SigtermResponse = Object.freeze({ exitCode: 0, withinMs: GRACEFUL_STOP_MS });
+/** `trap '<handler>' TERM` (also `SIGTERM`, `15`, among other signals). */
+const TERM_TRAP = /\btrap\s+(?:'([^']*)'|"([^"]*)"|(\S+))\s+((?:[A-Z0-9]+\s*)+)/;
+
 /**
- * Whether the container's main process exits promptly on SIGTERM. A shell or `sleep` running as
- * PID 1 ignores it (no handler is installed), so the kubelet kills it when the grace period ends
- * (exit code 137); images' own entrypoints (nginx, redis, …) shut down cleanly (exit code 0).
+ * A shell script's SIGTERM trap: a handler that exits ends the script with its code, once the
+ * foreground command ends (a shell runs traps between commands, so a `sleep 3600` in the
+ * foreground holds it; `wait` does not). Undefined without such a trap.
  */
-export function exitsOnSigterm(container: Container): boolean {
+function trappedSigterm(script: string): SigtermResponse | undefined {
+  const trap = TERM_TRAP.exec(script);
+  if (!trap || !/\b(SIG)?TERM\b|\b15\b/.test(trap[4])) return undefined;
+  const exit = /\bexit(?:\s+(\d+))?/.exec(trap[1] ?? trap[2] ?? trap[3] ?? '');
+  if (!exit) return undefined;
+  if (/\bwait\b/.test(script)) return { exitCode: Number(exit[1] ?? 0) % 256, withinMs: GRACEFUL_STOP_MS };
+  if (/\bsleep\s+['"]?inf/.test(script)) return undefined;
+  let longestSleep = 0;
+  for (const match of script.matchAll(/\bsleep\s+(\S+)/g)) longestSleep = Math.max(longestSleep, sleepMs(match[1].replace(/[;'"]/g, '')) ?? 0);
+  return { exitCode: Number(exit[1] ?? 0) % 256, withinMs: longestSleep + GRACEFUL_STOP_MS };
+}
+
+/**
+ * How the container's main process answers SIGTERM, or undefined when it ignores it. A shell or
+ * `sleep` running as PID 1 has no handler installed, so the kubelet kills it when the grace
+ * period ends (exit code 137), unless the script traps TERM with a handler that exits; images'
+ * own entrypoints (nginx, redis, …) and other programs shut down cleanly (exit code 0).
+ */
+export function sigtermResponse(container: Container): SigtermResponse | undefined {
   const argv = argvOf(container);
-  if (!argv) return true;
+  if (!argv) return PROMPT_STOP;
   const program = basename(argv[0]);
-  return !(SHELLS.has(program) || program === 'sleep' || program === 'tail');
+  if (SHELLS.has(program)) {
+    const script = shellScript(argv);
+    return script === undefined ? undefined : trappedSigterm(script);
+  }
+  return program === 'sleep' || program === 'tail' ? undefined : PROMPT_STOP;
+}
+
+/** Whether the container's main process exits on SIGTERM before the grace period ends. */
+export function exitsOnSigterm(container: Container): boolean {
+  return sigtermResponse(container) !== undefined;
 }

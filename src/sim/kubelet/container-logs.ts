@@ -5,7 +5,7 @@
  * line saying the simulator has no output for it (docs/simulator-failures.md, "Logs").
  */
 import type { Container } from '../../core/k8s';
-import { readableStatements, withoutRedirection } from './container-behaviour';
+import { endlessLoop, readableStatements, sleepMs as sleepDuration, withoutRedirection, type EndlessLoop } from './container-behaviour';
 
 export interface LogLine {
   /** When the line was written, in ms of the virtual clock. */
@@ -112,6 +112,21 @@ function sleepMs(arg: string | undefined): number {
   return Math.round(Number(match[1]) * unit);
 }
 
+/** An endless loop's statements, its body repeated as often as `forMs` of its sleeps allow (and once more). */
+function repeated(loop: EndlessLoop, forMs: number): string[] {
+  const bodyMs = loop.body.reduce((sum, statement) => {
+    const [program, operand] = statement.split(/\s+/);
+    return sum + (program.slice(program.lastIndexOf('/') + 1) === 'sleep' ? (sleepDuration(operand) ?? 0) : 0);
+  }, 0);
+  const rounds = Math.min(Math.floor(Math.max(0, forMs) / bodyMs) + 1, MAX_LOOP_ROUNDS);
+  const statements = [...loop.before];
+  for (let round = 0; round < rounds; round++) statements.push(...loop.body);
+  return statements;
+}
+
+/** The most rounds of an endless loop the logs replay (a day of a 1 s loop), so a log read stays bounded. */
+const MAX_LOOP_ROUNDS = 86_400;
+
 /** The line the logs show for a program the simulator cannot read. */
 export function noOutputLine(container: Container): string {
   return `[kube-journey simulator] container ${container.name} runs a program the simulator cannot read (${describeProgram(container)}): it has no output to show for it.`;
@@ -127,7 +142,8 @@ function describeProgram(container: Container): string {
  * without a trailing newline joins the next write, as a terminal shows it.
  */
 export function containerLogLines(container: Container, context: LogContext, until: number): LogLine[] {
-  const statements = readableStatements(container);
+  const loop = endlessLoop(container);
+  const statements = readableStatements(container) ?? (loop && repeated(loop, until - context.startedAt));
   if (!statements) return [{ time: context.startedAt, text: noOutputLine(container) }];
   const lines: LogLine[] = [];
   let time = context.startedAt;
@@ -137,18 +153,26 @@ export function containerLogLines(container: Container, context: LogContext, unt
     pending = parts.pop() ?? '';
     for (const text of parts) lines.push({ time, text });
   };
+  /** What the script wrote to files, so a later `cat` of one shows it. */
+  const files = new Map<string, string>();
   for (const statement of statements) {
     if (time > until) break;
     const written = shellWords(statement, context.env);
     const words = withoutRedirection(written);
     if (words.length === 0) continue;
-    // Output sent to a file is not the container's log.
-    const toFile = words.length < written.length;
     const program = words[0].slice(words[0].lastIndexOf('/') + 1);
     const args = words.slice(1);
     if (program === 'exit') break;
+    if (words.length < written.length) {
+      // Output sent to a file is not the container's log, but the file keeps it.
+      const target = written.slice(words.length).join('');
+      const path = target.replace(/^>>?/, '');
+      const output = program === 'echo' ? echoOutput(args) : program === 'printf' ? printfOutput(args) : program === 'cat' ? args.map((file) => files.get(file) ?? '').join('') : '';
+      files.set(path, (target.startsWith('>>') ? (files.get(path) ?? '') : '') + output);
+      continue;
+    }
     if (program === 'sleep') time += sleepMs(args[0]);
-    else if (toFile) continue;
+    else if (program === 'cat') for (const file of args) write(files.get(file) ?? '');
     else if (program === 'echo') write(echoOutput(args));
     else if (program === 'printf') write(printfOutput(args));
     else if (program === 'date') write(`${dateOutput(time)}\n`);

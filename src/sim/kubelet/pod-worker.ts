@@ -24,7 +24,9 @@ import type { EventSource, SimContext } from '../context';
 import { claimMountError } from './claim-volumes';
 import { ApiError } from '../store/types';
 import type { Backoff } from './backoff';
-import { assumedExit, assumedRunningReason, exitsOnSigterm, plannedExit, unreadableCommandReason, type AssumedExitPlan, type ExitPlan } from './container-behaviour';
+import { assumedExit, assumedRunningReason, exitsOnSigterm, GRACEFUL_STOP_MS, plannedExit, sigtermResponse, unreadableCommandReason, type AssumedExitPlan, type ExitPlan } from './container-behaviour';
+import { hookFailureMessage, hookOutcome, type LifecycleHandler } from './lifecycle-hooks';
+import { exceedsMemoryLimit, OOM_KILL_MS, OOM_KILLED_EXIT_CODE, OOM_KILLED_REASON } from './memory-limit';
 import { formatGoDuration } from './go-duration';
 import { defaultPullPolicy, lookupImage, type ImageLookup } from './images';
 import {
@@ -71,8 +73,8 @@ const SYNC_ERROR_BACKOFF_MS = 10_000;
 const PLEG_RELIST_MS = 1000;
 /** An init container whose command the simulator cannot follow completes after about this long. */
 const INIT_CONTAINER_RUN_MS = 1000;
-/** Time for a container that handles SIGTERM to shut down. */
-const GRACEFUL_STOP_MS = 150;
+/** `minimumGracePeriodInSeconds`: what a container is given after a preStop hook, however long the hook took. */
+const MIN_GRACE_AFTER_HOOK_MS = 2000;
 const SANDBOX_STOP_MS = 60;
 
 /** Pods meant to finish (a Job's): restartPolicy Never or OnFailure. */
@@ -163,7 +165,7 @@ function trackedRecords(specs: Container[] | undefined, init: boolean): readonly
 }
 
 /** What the kubelet assumed of a container since its last status write: an exit it could not read, or a run it keeps going unread. */
-type UnreportedAssumption = { container: string; exitCode: number; runMs: number; reason: string } | { container: string; reason: string; probe?: ProbeKind };
+type UnreportedAssumption = { container: string; exitCode: number; runMs: number; reason: string } | { container: string; reason: string; probe?: ProbeKind; hook?: 'postStart' | 'preStop' };
 
 export class PodWorker {
   readonly uid: string;
@@ -235,12 +237,59 @@ export class PodWorker {
 
   /** A failed liveness or startup probe: stop the instance within the grace period; the next sync restarts it. */
   private killForProbe(record: TrackedRecord, instance: ContainerInstance, graceMs: number): void {
-    const graceful = exitsOnSigterm(record.spec);
-    const stopMs = graceful ? Math.min(graceMs, this.jittered(GRACEFUL_STOP_MS)) : graceMs;
-    this.ctx.clock.after(stopMs, () => {
-      if (this.aborted() || record.current !== instance || !isRunning(instance)) return;
-      this.containerExited(record, instance, graceful ? 0 : 137);
-      this.requestSync(this.plegDelay());
+    this.killContainer(record, instance, graceMs, () => {
+      if (!this.aborted() && record.current === instance) this.requestSync(this.plegDelay());
+    });
+  }
+
+  /**
+   * `killContainer`: the preStop hook if any (within the grace period), then SIGTERM, then
+   * SIGKILL when the rest of the grace period ends. `stopped` runs once the instance has exited.
+   */
+  private killContainer(record: TrackedRecord, instance: ContainerInstance, graceMs: number, stopped: () => void): void {
+    const preStop = record.spec.lifecycle?.preStop;
+    if (preStop && graceMs > 0) this.runPreStop(record, instance, preStop, graceMs, stopped);
+    else this.signalStop(record, instance, graceMs, stopped);
+  }
+
+  private runPreStop(record: TrackedRecord, instance: ContainerInstance, preStop: LifecycleHandler, graceMs: number, stopped: () => void): void {
+    const clock = this.ctx.clock;
+    const hook = hookOutcome(preStop, record.spec, this.podIP ?? '', clock.now() - (instance.startedAt ?? clock.now()));
+    // A hook that stops the main process (`nginx -s quit`) lasts at least until the process is gone.
+    const quitMs = hook.stopsMainProcess ? this.jittered(GRACEFUL_STOP_MS) : 0;
+    const hookMs = Math.min(hook.runMs === Infinity ? Infinity : Math.max(quitMs, this.jittered(hook.runMs)), graceMs);
+    const cutOff = hook.runMs === Infinity || hookMs === graceMs;
+    if (hook.assumed !== undefined) (this.unreportedAssumptions ??= []).push({ container: record.spec.name, reason: hook.assumed, hook: 'preStop' });
+    if (hook.stopsMainProcess) {
+      clock.after(Math.min(quitMs, graceMs), () => {
+        if (!this.gone && isRunning(instance)) this.containerExited(record, instance, 0);
+      });
+    }
+    // The hook's exec dies with the container: one cut off by the grace period fails then.
+    const failed = hook.error !== undefined || (cutOff && !hook.stopsMainProcess);
+    clock.after(hookMs, () => {
+      if (this.gone) return;
+      if (failed && !cutOff) this.event('Warning', 'FailedPreStopHook', 'PreStopHook failed');
+      const remainingMs = Math.max(MIN_GRACE_AFTER_HOOK_MS, graceMs - Math.floor(hookMs / 1000) * 1000);
+      this.signalStop(record, instance, remainingMs, () => {
+        if (failed && cutOff) this.event('Warning', 'FailedPreStopHook', 'PreStopHook failed');
+        stopped();
+      });
+    });
+  }
+
+  /** SIGTERM, and SIGKILL (exit code 137) once `graceMs` have passed if the process is still running. */
+  private signalStop(record: TrackedRecord, instance: ContainerInstance, graceMs: number, stopped: () => void): void {
+    if (!isRunning(instance)) {
+      stopped();
+      return;
+    }
+    const response = sigtermResponse(record.spec);
+    const exitMs = response === undefined ? Infinity : this.jittered(response.withinMs);
+    this.ctx.clock.after(Math.min(exitMs, graceMs), () => {
+      if (this.gone) return;
+      if (isRunning(instance)) this.containerExited(record, instance, exitMs <= graceMs ? response!.exitCode : 137);
+      stopped();
     });
   }
 
@@ -518,14 +567,50 @@ export class PodWorker {
     instance.startedAt = this.ctx.clock.now();
     record.waiting = undefined;
     const spec = record.spec;
-    const probed = (!record.init || isSidecar(record)) && (spec.readinessProbe || spec.livenessProbe || spec.startupProbe);
     record.ready = !spec.readinessProbe && !spec.startupProbe;
     record.startupPending = false;
     this.event('Normal', 'Started', startedMessage(spec.name));
+    const postStart = spec.lifecycle?.postStart;
+    if (postStart) this.runPostStart(record, instance, postStart, done);
+    else this.containerRunning(record, instance, done);
+  }
+
+  /** The container runs (its postStart hook, if any, done): its exit, its probes, the next sync. */
+  private containerRunning(record: TrackedRecord, instance: ContainerInstance, done: (ok: boolean) => void): void {
+    const spec = record.spec;
+    const probed = (!record.init || isSidecar(record)) && (spec.readinessProbe || spec.livenessProbe || spec.startupProbe);
     this.scheduleExit(record, instance);
     if (probed) startProbing(this.probeHost, record, instance, this.gracePeriodMs());
     this.requestSync(this.jittered(this.ctx.timings.statusSync));
     done(true);
+  }
+
+  /**
+   * The postStart hook runs right after the start and holds the sync (the container is not shown
+   * running until it is done); a failed hook gets the container killed and its start failed with
+   * `PostStartHookError`.
+   */
+  private runPostStart(record: TrackedRecord, instance: ContainerInstance, postStart: LifecycleHandler, done: (ok: boolean) => void): void {
+    const hook = hookOutcome(postStart, record.spec, this.podIP ?? '', 0);
+    const graceMs = (this.pod.spec?.terminationGracePeriodSeconds ?? 30) * 1000;
+    // A hook that never ends holds the container until it is deleted.
+    if (hook.runMs === Infinity) return;
+    this.ctx.clock.after(this.jittered(hook.runMs), () => {
+      if (this.aborted() || !isRunning(instance)) return;
+      if (hook.assumed !== undefined) (this.unreportedAssumptions ??= []).push({ container: record.spec.name, reason: hook.assumed, hook: 'postStart' });
+      if (hook.error === undefined) {
+        this.containerRunning(record, instance, done);
+        return;
+      }
+      const message = hookFailureMessage(postStart, record.spec.name, this.podDescription, hook.error);
+      this.event('Warning', 'FailedPostStartHook', message);
+      this.event('Normal', 'Killing', 'FailedPostStartHook');
+      this.killContainer(record, instance, graceMs, () => {
+        if (this.aborted()) return;
+        record.waiting = { reason: 'PostStartHookError', message };
+        done(false);
+      });
+    });
   }
 
   /** `EnsureImageExists`: pull policy, pull back-off, the pull itself and its events. */
@@ -586,6 +671,14 @@ export class PodWorker {
   }
 
   private scheduleExit(record: ContainerRecord, instance: ContainerInstance): void {
+    if (record.spec.resources?.limits?.memory !== undefined && exceedsMemoryLimit(record.spec)) {
+      this.ctx.clock.after(this.jittered(OOM_KILL_MS), () => {
+        if (this.gone || record.current !== instance || !isRunning(instance)) return;
+        this.containerExited(record, instance, OOM_KILLED_EXIT_CODE, OOM_KILLED_REASON);
+        if (!this.terminating) this.requestSync(this.plegDelay());
+      });
+      return;
+    }
     let plan: ExitPlan | undefined = plannedExit(record.spec);
     let assumed: AssumedExitPlan | undefined;
     const sidecar = isSidecar(record);
@@ -613,10 +706,10 @@ export class PodWorker {
     });
   }
 
-  private containerExited(record: ContainerRecord, instance: ContainerInstance, exitCode: number): void {
+  private containerExited(record: ContainerRecord, instance: ContainerInstance, exitCode: number, reason = exitCode === 0 ? 'Completed' : 'Error'): void {
     instance.finishedAt = this.ctx.clock.now();
     instance.exitCode = exitCode;
-    instance.reason = exitCode === 0 ? 'Completed' : 'Error';
+    instance.reason = reason;
     record.ready = record.init && exitCode === 0;
   }
 
@@ -775,13 +868,8 @@ export class PodWorker {
       return;
     }
     for (const record of records) {
-      const instance = record.current!;
       this.event('Normal', 'Killing', `Stopping container ${record.spec.name}`);
-      const graceful = exitsOnSigterm(record.spec);
-      const stopMs = graceful ? Math.min(graceMs, this.jittered(GRACEFUL_STOP_MS)) : graceMs;
-      this.ctx.clock.after(stopMs, () => {
-        if (this.gone) return;
-        if (isRunning(instance)) this.containerExited(record, instance, graceful ? 0 : 137);
+      this.killContainer(record, record.current!, graceMs, () => {
         if (--stopping === 0) done();
       });
     }

@@ -161,6 +161,14 @@ describe('journey tree model', () => {
     assert.equal(podDescription(object), 'node-2 · ImagePullBackOff · 0/2 ready · 0 restarts');
   });
 
+  it('shows Terminating for a pod whose deletion was requested, and Deleted once it is gone, as kubectl does', () => {
+    const stage = (kind: 'terminating' | 'deleted', time: number): ObjectJourney['stages'][number] => ({ key: kind, kind, time, timeSource: 'observed', component: 'kubelet', title: kind, evidence: {} });
+    const pod: ObjectJourney['pod'] = { node: 'node-1', phase: 'Running', readyContainers: 1, totalContainers: 1, restarts: 0, containers: [{ name: 'web', state: 'Running', ready: true, restarts: 0 }], marks: {}, phases: {} };
+    const terminating: ObjectJourney = { ref: { kind: 'Pod', namespace: 'd', name: 'p' }, status: 'deleted', stages: [stage('terminating', 1)], children: [], pod };
+    assert.equal(podDescription(terminating), 'node-1 · Terminating · 1/1 ready · 0 restarts');
+    assert.equal(podDescription({ ...terminating, stages: [stage('terminating', 1), stage('deleted', 2)] }), 'node-1 · Deleted · 1/1 ready · 0 restarts');
+  });
+
   it('finds the node of an object for revealing it', () => {
     const { session, journeyId } = sessionFromGolden('nginx-deployment');
     const model = new JourneyTreeModel(session);
