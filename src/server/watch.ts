@@ -8,7 +8,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { KubeObject } from '../core/k8s';
 import { ApiError } from '../sim/store/types';
 import { JSON_TYPE, TABLE_TYPE, wantsTable } from './http-util';
-import { toTable } from './printers/table';
+import { resourceTable } from './printers/table';
 import type { ResourceHandlerDeps } from './handler-deps';
 import type { ResourcePath } from './routing';
 
@@ -29,7 +29,7 @@ export function serveWatch(req: IncomingMessage, res: ServerResponse, path: Reso
     if (closed) return;
     let payload: unknown = object;
     if (asTable && type !== 'ERROR' && type !== 'BOOKMARK') {
-      const table = toTable(info.kind, [object], { now: deps.now(), includeObject: 'Metadata', noHeaders: sentColumns }) as KubeObject;
+      const table = resourceTable(info, [object], { now: deps.now(), includeObject: 'Metadata', noHeaders: sentColumns }) as KubeObject;
       table.metadata = { resourceVersion: object.metadata?.resourceVersion };
       sentColumns = true;
       payload = table;
@@ -40,7 +40,7 @@ export function serveWatch(req: IncomingMessage, res: ServerResponse, path: Reso
 
   let unsubscribe: () => void = () => undefined;
   try {
-    unsubscribe = deps.store.watch(info.kind, {
+    unsubscribe = deps.store.watch(info.key, {
       namespace: path.namespace,
       labelSelector: query.get('labelSelector') ?? undefined,
       fieldSelector: query.get('fieldSelector') ?? undefined,

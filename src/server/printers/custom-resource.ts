@@ -29,8 +29,8 @@ export function customResourceColumns(info: CustomResourceInfo): TableColumnDefi
 }
 
 /** Cells of one row; a column whose path finds nothing (or a value of another type) is null, printed `<none>` by kubectl. */
-export function customResourceCells(info: CustomResourceInfo, object: KubeObject, now: number): (TableCell | null)[] {
-  const cells: (TableCell | null)[] = [object.metadata?.name ?? ''];
+export function customResourceCells(info: CustomResourceInfo, object: KubeObject, now: number): TableCell[] {
+  const cells: TableCell[] = [object.metadata?.name ?? ''];
   for (const column of printerColumns(info)) {
     const found = evaluateJsonPath(column.jsonPath, object);
     cells.push(found.length === 0 ? null : cellOf(column.type, found[0], now));
@@ -38,7 +38,7 @@ export function customResourceCells(info: CustomResourceInfo, object: KubeObject
   return cells;
 }
 
-function cellOf(type: string, value: unknown, now: number): TableCell | null {
+function cellOf(type: string, value: unknown, now: number): TableCell {
   switch (type) {
     case 'integer':
       return typeof value === 'number' && Number.isInteger(value) ? value : null;

@@ -16,7 +16,7 @@
  */
 import type { KubeObject, OwnerReference, ResourceKind } from '../../core/k8s';
 import type { VirtualClock } from '../clock';
-import { ApiError, type ResourceInfo, type StoreApi, type StoreChange } from '../store/types';
+import { ApiError, type ResourceInfo, type StoreApi, type StoreChange, type StoreKind } from '../store/types';
 
 export interface GarbageCollectorOptions {
   /** Virtual delay between a change and the collector acting on it (informer and queue latency). */
@@ -27,7 +27,7 @@ const COMPONENT = 'garbage-collector';
 
 /** Where a dependent is: enough to read it again through the API. */
 interface DependentAddress {
-  kind: ResourceKind;
+  kind: StoreKind;
   namespace: string | undefined;
   name: string;
 }
@@ -80,7 +80,7 @@ export class GarbageCollector {
   start(): void {
     this.served = new Map(this.ctx.store.resources.map((info) => [info.kind, info]));
     for (const info of this.ctx.store.resources) {
-      this.unsubscribers.push(this.ctx.store.subscribe(info.kind, (change) => this.observe(change)));
+      this.unsubscribers.push(this.ctx.store.subscribe(info.key, (change) => this.observe(change)));
     }
   }
 
@@ -116,7 +116,7 @@ export class GarbageCollector {
     }
   }
 
-  private relink(kind: ResourceKind, object: KubeObject, before: readonly OwnerReference[], after: readonly OwnerReference[]): void {
+  private relink(kind: StoreKind, object: KubeObject, before: readonly OwnerReference[], after: readonly OwnerReference[]): void {
     const meta = object.metadata ?? {};
     const uid = meta.uid ?? '';
     // An owner's node stays when its last dependent goes (a foreground deletion may be waiting on
@@ -156,7 +156,7 @@ export class GarbageCollector {
     const served = this.served.get(kind);
     if (!served) return undefined;
     try {
-      return this.ctx.store.get(served.kind, served.namespaced ? namespace : undefined, name);
+      return this.ctx.store.get(served.key, served.namespaced ? namespace : undefined, name);
     } catch (error) {
       if (isNotFound(error)) return undefined;
       throw error;

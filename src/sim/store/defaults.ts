@@ -13,6 +13,7 @@ import { canonicalResourceQuantity, parseQuantity } from '../../core/schema/quan
 import { deepEqual } from '../../common/json';
 import { ApiError } from './types';
 import { applyBuiltinKindDefaults } from './defaults-builtin';
+import { defaultCustomResourceDefinition } from '../apis/apiextensions/crd';
 
 export interface DefaultingOptions {
   /** The stored object, on updates: create-only admission keeps what the object already had. */
@@ -129,6 +130,9 @@ export function applyDefaults(kind: ResourceKind, object: KubeObject, options: D
       break;
     case 'Job':
       defaultJob(object);
+      break;
+    case 'CustomResourceDefinition':
+      defaultCustomResourceDefinition(object);
       break;
     case 'CronJob':
       defaultCronJob(object);

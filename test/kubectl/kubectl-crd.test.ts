@@ -1,0 +1,126 @@
+/**
+ * The real kubectl against the simulator with a CustomResourceDefinition: the docs' CronTab CRD
+ * becomes Established, its kind is discovered and served (printer columns, schema validation with
+ * upstream's messages, pruning, status and scale subresources, patches), and deleting the CRD
+ * deletes its custom resources.
+ */
+import assert from 'node:assert/strict';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { runSimulator, type RunningSimulator } from '../../src/server/simulator-process';
+import { applyCapableVersionsUnderTest, installedKubectls, kubectlFor, until, type Kubectl } from './kubectl-harness';
+
+const CRD = 'test/fixtures/crd/crontab-crd.yaml';
+const CRONTAB = 'test/fixtures/crd/my-crontab.yaml';
+const CRD_NAME = 'crontabs.stable.example.com';
+
+for (const version of applyCapableVersionsUnderTest(installedKubectls())) {
+  describe(`kubectl 1.${version.minor}: CustomResourceDefinitions and custom resources`, function () {
+    let simulator: RunningSimulator;
+    let kubectl: Kubectl;
+    let dir: string;
+
+    before(async () => {
+      dir = mkdtempSync(join(tmpdir(), 'kj-kubectl-crd-'));
+      simulator = await runSimulator({ nodes: 1, speed: 20, kubeconfigPath: join(dir, 'kubeconfig') });
+      kubectl = kubectlFor(version.path, join(dir, 'kubeconfig'), dir);
+    });
+
+    after(async () => {
+      await simulator?.stop();
+    });
+
+    it('refuses a custom resource before its CRD is installed, as kubectl words it', async () => {
+      const refused = await kubectl('apply', '-f', CRONTAB);
+      assert.notEqual(refused.code, 0);
+      assert.match(refused.stderr, /no matches for kind "CronTab" in version "stable\.example\.com\/v1"/);
+      assert.match(refused.stderr, /ensure CRDs are installed first/);
+    });
+
+    it('applies the CRD, which becomes Established with its names accepted', async () => {
+      const applied = await kubectl('apply', '-f', CRD);
+      assert.equal(applied.code, 0, applied.stderr);
+      assert.equal(applied.stdout.trim(), `customresourcedefinition.apiextensions.k8s.io/${CRD_NAME} created`);
+      const waited = await kubectl('wait', '--for', 'condition=established', `crd/${CRD_NAME}`, '--timeout=30s');
+      assert.equal(waited.code, 0, waited.stderr);
+      const crd = JSON.parse((await kubectl('get', 'crd', CRD_NAME, '-o', 'json')).stdout) as { spec: { names: { listKind: string } }; status: { conditions: { type: string; status: string; reason: string }[]; acceptedNames: { kind: string; shortNames: string[] }; storedVersions: string[] } };
+      assert.deepEqual(crd.status.conditions.map((c) => `${c.type}=${c.status} ${c.reason}`), ['NamesAccepted=True NoConflicts', 'Established=True InitialNamesAccepted']);
+      assert.deepEqual(crd.status.acceptedNames.shortNames, ['ct']);
+      assert.deepEqual(crd.status.storedVersions, ['v1']);
+      assert.equal(crd.spec.names.listKind, 'CronTabList');
+      assert.match((await kubectl('api-resources', '--api-group=stable.example.com')).stdout, /^crontabs\s+ct\s+stable\.example\.com\/v1\s+true\s+CronTab$/m);
+    });
+
+    it('creates the custom resource and prints its additionalPrinterColumns', async () => {
+      const applied = await until('the CronTab kind to be served', async () => {
+        const result = await kubectl('apply', '-f', CRONTAB);
+        return result.code === 0 ? result : undefined;
+      });
+      assert.equal(applied.stdout.trim(), 'crontab.stable.example.com/my-new-cron-object created');
+      const got = await kubectl('get', 'crontabs');
+      assert.equal(got.code, 0, got.stderr);
+      const [head, row] = got.stdout.trimEnd().split('\n');
+      assert.deepEqual(head.trim().split(/\s{2,}/), ['NAME', 'SPEC', 'REPLICAS', 'AGE']);
+      assert.match(row, /^my-new-cron-object\s+\* \* \* \* \*\/5\s+1\s+\S+$/);
+      const short = await kubectl('get', 'ct', 'my-new-cron-object', '-o', 'jsonpath={.spec.image}');
+      assert.equal(short.stdout, 'my-awesome-cron-image');
+    });
+
+    it('refuses values against the schema with upstream\'s messages, and unknown fields under strict validation', async () => {
+      const bad = join(dir, 'bad.yaml');
+      writeFileSync(bad, 'apiVersion: stable.example.com/v1\nkind: CronTab\nmetadata:\n  name: bad\nspec:\n  cronSpec: often\n  replicas: "two"\n');
+      const refused = await kubectl('apply', '-f', bad);
+      assert.notEqual(refused.code, 0);
+      assert.match(refused.stderr, /The CronTab "bad" is invalid: /);
+      assert.match(refused.stderr, /spec\.replicas: Invalid value: "string": spec\.replicas in body must be of type integer: "string"/);
+      assert.match(refused.stderr, /spec\.cronSpec: Invalid value: "often": spec\.cronSpec in body should match/);
+      writeFileSync(bad, 'apiVersion: stable.example.com/v1\nkind: CronTab\nmetadata:\n  name: extra\nspec:\n  replicas: 2\n  colour: blue\n');
+      const strict = await kubectl('apply', '-f', bad);
+      assert.notEqual(strict.code, 0);
+      assert.match(strict.stderr, /unknown field "spec\.colour"/);
+      const pruned = await kubectl('apply', '--validate=false', '-f', bad);
+      assert.equal(pruned.code, 0, pruned.stderr);
+      const stored = JSON.parse((await kubectl('get', 'ct', 'extra', '-o', 'json')).stdout) as { spec: Record<string, unknown> };
+      assert.deepEqual(stored.spec, { replicas: 2 });
+    });
+
+    it('patches with merge and JSON patches, refuses a strategic merge patch, and serves scale', async () => {
+      const merged = await kubectl('patch', 'ct', 'my-new-cron-object', '--type=merge', '-p', '{"spec":{"replicas":4}}');
+      assert.equal(merged.code, 0, merged.stderr);
+      const json = await kubectl('patch', 'ct', 'my-new-cron-object', '--type=json', '-p', '[{"op":"replace","path":"/spec/image","value":"other"}]');
+      assert.equal(json.code, 0, json.stderr);
+      const strategic = await kubectl('patch', 'ct', 'my-new-cron-object', '--type=strategic', '-p', '{"spec":{"replicas":5}}');
+      assert.notEqual(strategic.code, 0);
+      assert.match(strategic.stderr, /the body of the request was in an unknown format - accepted media types include: application\/json-patch\+json, application\/merge-patch\+json, application\/apply-patch\+yaml/);
+      const scaled = await kubectl('scale', 'ct/my-new-cron-object', '--replicas=3');
+      assert.equal(scaled.code, 0, scaled.stderr);
+      assert.equal((await kubectl('get', 'ct', 'my-new-cron-object', '-o', 'jsonpath={.spec.replicas} {.spec.image}')).stdout, '3 other');
+      const tooMany = await kubectl('scale', 'ct/my-new-cron-object', '--replicas=11');
+      assert.notEqual(tooMany.code, 0);
+      assert.match(tooMany.stderr, /spec\.replicas in body should be less than or equal to 10/);
+    });
+
+    it('applies server-side', async () => {
+      const applied = await kubectl('apply', '--server-side', '-f', CRONTAB);
+      assert.equal(applied.code, 0, applied.stderr);
+      assert.equal((await kubectl('get', 'ct', 'my-new-cron-object', '-o', 'jsonpath={.spec.replicas}')).stdout, '1');
+    });
+
+    it('deleting the CRD deletes its custom resources and stops serving the kind', async () => {
+      const deleted = await kubectl('delete', 'crd', CRD_NAME);
+      assert.equal(deleted.code, 0, deleted.stderr);
+      const gone = await kubectl('get', 'crontabs.stable.example.com');
+      assert.notEqual(gone.code, 0);
+      assert.match(gone.stderr, /the server doesn't have a resource type "crontabs"/);
+      const again = await kubectl('apply', '-f', CRD);
+      assert.equal(again.code, 0, again.stderr);
+      assert.equal((await kubectl('wait', '--for', 'condition=established', `crd/${CRD_NAME}`, '--timeout=30s')).code, 0);
+      const listed = await until('the CronTab kind to be served again', async () => {
+        const result = await kubectl('get', 'crontabs', '-o', 'name');
+        return result.code === 0 ? result : undefined;
+      });
+      assert.equal(listed.stdout.trim(), '');
+    });
+  });
+}
