@@ -5,7 +5,7 @@
  * messages from them.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { KubeObject, ResourceKind } from '../core/k8s';
+import type { KubeObject } from '../core/k8s';
 import type { MemoryStore } from '../sim/store/store';
 import { qualifiedResource } from '../sim/store/resources';
 import { formatLabelSelector } from '../sim/store/selectors';

@@ -35,10 +35,11 @@ export function admitCustomResource(info: CustomResourceInfo, object: KubeObject
  * under fieldValidation=Strict (`strict decoding error: unknown field "spec.extra"`) and warnings
  * under Warn. The body itself is pruned later, by admission.
  */
-export function customResourceUnknownFields(info: CustomResourceInfo, object: KubeObject, fieldValidation: 'Strict' | 'Warn' | 'Ignore'): { error?: ApiError; warnings: string[] } {
+export function customResourceUnknownFields(info: CustomResourceInfo, object: KubeObject, fieldValidation: 'Strict' | 'Warn' | 'Ignore'): { error?: ApiError; warnings: string[]; field?: string } {
   if (fieldValidation === 'Ignore') return { warnings: [] };
-  const unknown = pruneToSchema(info.schema, structuredClone(object)).map((path) => `unknown field "${path}"`);
+  const paths = pruneToSchema(info.schema, structuredClone(object));
+  const unknown = paths.map((path) => `unknown field "${path}"`);
   if (unknown.length === 0) return { warnings: [] };
   if (fieldValidation === 'Warn') return { warnings: unknown };
-  return { error: new ApiError(400, 'BadRequest', `${info.kind} in version "${info.version}" cannot be handled as a ${info.kind}: strict decoding error: ${unknown.join(', ')}`), warnings: [] };
+  return { error: new ApiError(400, 'BadRequest', `${info.kind} in version "${info.version}" cannot be handled as a ${info.kind}: strict decoding error: ${unknown.join(', ')}`), warnings: [], field: paths[0] };
 }
