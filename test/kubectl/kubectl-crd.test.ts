@@ -107,6 +107,29 @@ for (const version of applyCapableVersionsUnderTest(installedKubectls())) {
       assert.equal((await kubectl('get', 'ct', 'my-new-cron-object', '-o', 'jsonpath={.spec.replicas}')).stdout, '1');
     });
 
+    it('serves the docs\' Shirt CRD: its printer columns and selectable fields', async () => {
+      assert.equal((await kubectl('apply', '-f', 'test/corpus/docs/customresourcedefinition/shirt-resource-definition.yaml')).code, 0);
+      assert.equal((await kubectl('wait', '--for', 'condition=established', 'crd/shirts.stable.example.com', '--timeout=30s')).code, 0);
+      const created = await until('the Shirt kind to be served', async () => {
+        const result = await kubectl('apply', '-f', 'test/corpus/docs/customresourcedefinition/shirt-resources.yaml');
+        return result.code === 0 ? result : undefined;
+      });
+      assert.equal(created.stdout.trim().split('\n').length, 3);
+      const blue = await kubectl('get', 'shirts', '--field-selector', 'spec.color=blue');
+      assert.equal(blue.code, 0, blue.stderr);
+      const lines = blue.stdout.trimEnd().split('\n');
+      assert.deepEqual(lines[0].trim().split(/\s{2,}/), ['NAME', 'COLOR', 'SIZE']);
+      assert.deepEqual(lines.slice(1).map((line) => line.trim().split(/\s+/)), [['example1', 'blue', 'S'], ['example2', 'blue', 'M']]);
+    });
+
+    it('deleting a namespace deletes the custom resources in it', async () => {
+      assert.equal((await kubectl('create', 'namespace', 'shop')).code, 0);
+      writeFileSync(join(dir, 'shirt.yaml'), 'apiVersion: stable.example.com/v1\nkind: Shirt\nmetadata:\n  name: red\n  namespace: shop\nspec:\n  color: red\n');
+      assert.equal((await kubectl('apply', '-f', join(dir, 'shirt.yaml'))).code, 0);
+      assert.equal((await kubectl('delete', 'namespace', 'shop')).code, 0);
+      assert.equal((await kubectl('get', 'shirts', '-A', '-o', 'name')).stdout.trim().split('\n').sort().join(' '), 'shirt.stable.example.com/example1 shirt.stable.example.com/example2 shirt.stable.example.com/example3');
+    });
+
     it('deleting the CRD deletes its custom resources and stops serving the kind', async () => {
       const deleted = await kubectl('delete', 'crd', CRD_NAME);
       assert.equal(deleted.code, 0, deleted.stderr);

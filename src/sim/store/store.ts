@@ -568,11 +568,12 @@ export class MemoryStore implements StoreApi {
     copy.status = { phase: 'Terminating' };
     this.commit(table, 'MODIFIED', copy, existing, actor);
     this.clock.after(this.namespaceCleanupDelayMs, () => {
-      for (const info of RESOURCES) {
+      // Custom resources too: their tables are the ones past the built-in kinds.
+      for (const { info } of [...this.tables.values()]) {
         if (!info.namespaced) continue;
-        for (const object of this.list(info.kind, { namespace: name }).items) {
+        for (const object of this.list(info.key, { namespace: name }).items) {
           try {
-            this.delete(info.kind, name, object.metadata?.name ?? '', { gracePeriodSeconds: 0, actor: 'namespace-controller' });
+            this.delete(info.key, name, object.metadata?.name ?? '', { gracePeriodSeconds: 0, actor: 'namespace-controller' });
           } catch (error) {
             if (!(error instanceof ApiError && error.code === 404)) throw error;
           }
