@@ -63,8 +63,12 @@ for (const version of applyCapableVersionsUnderTest(installedKubectls())) {
       const [head, row] = got.stdout.trimEnd().split('\n');
       assert.deepEqual(head.trim().split(/\s{2,}/), ['NAME', 'SPEC', 'REPLICAS', 'AGE']);
       assert.match(row, /^my-new-cron-object\s+\* \* \* \* \*\/5\s+1\s+\S+$/);
-      const short = await kubectl('get', 'ct', 'my-new-cron-object', '-o', 'jsonpath={.spec.image}');
-      assert.equal(short.stdout, 'my-awesome-cron-image');
+      const short = await kubectl('get', 'ct', 'my-new-cron-object', '-o', 'jsonpath={.spec.image} {.metadata.generation}');
+      assert.equal(short.stdout, 'my-awesome-cron-image 1');
+      const explained = await kubectl('explain', 'crontab.spec');
+      assert.equal(explained.code, 0, explained.stderr);
+      assert.match(explained.stdout, /^KIND:\s+CronTab$/m);
+      assert.match(explained.stdout, /^ {2}replicas\t<integer>$/m);
     });
 
     it('refuses values against the schema with upstream\'s messages, and unknown fields under strict validation', async () => {

@@ -36,7 +36,7 @@ import {
 } from './types';
 
 /** Kinds outside apps and batch whose registry starts generation at 1 (PrepareForCreate). */
-const GENERATION_TRACKING_KINDS: ReadonlySet<string> = new Set(['PodDisruptionBudget', 'NetworkPolicy']);
+const GENERATION_TRACKING_KINDS: ReadonlySet<string> = new Set(['PodDisruptionBudget', 'NetworkPolicy', 'CustomResourceDefinition']);
 
 /** Defaulting and validation, injected so the store stays small and each can be tested alone. */
 export interface Admission {
@@ -382,7 +382,7 @@ export class MemoryStore implements StoreApi {
     // Deleting a property an object has makes V8 store it as a slow dictionary: only delete what is set.
     if (meta.deletionTimestamp !== undefined) delete meta.deletionTimestamp;
     if (meta.resourceVersion !== undefined) delete meta.resourceVersion;
-    if (info.group === 'apps' || info.group === 'batch' || GENERATION_TRACKING_KINDS.has(info.kind)) meta.generation = 1;
+    if (info.group === 'apps' || info.group === 'batch' || info.custom || GENERATION_TRACKING_KINDS.has(info.kind)) meta.generation = 1;
     if (options.fieldManager) {
       meta.managedFields = this.stamps.forCreate({ manager: options.fieldManager, operation: options.operation ?? 'Update', apiVersion: info.apiVersion, time: rfc3339(now) });
     }
