@@ -29,6 +29,7 @@ import { handlePodLog } from './pod-logs';
 import type { ResourcePath } from './routing';
 import { serveWatch } from './watch';
 import { customResourceScale, setSpecReplicas } from './custom-scale';
+import { inServedVersion } from '../sim/store/custom-resources';
 import { customResourceUnknownFields } from '../sim/apis/apiextensions/custom-resource-admission';
 
 type Query = URLSearchParams;
@@ -147,7 +148,7 @@ function respondObject(res: ServerResponse, req: IncomingMessage, deps: Resource
   if (wantsTable(req.headers.accept)) {
     sendJson(res, status, resourceTable(info, [object], { now: deps.now(), includeObject: includeObjectParam(query) }), TABLE_TYPE);
   } else {
-    sendJson(res, status, object);
+    sendJson(res, status, inServedVersion(info, object));
   }
 }
 
@@ -198,7 +199,8 @@ function list(req: IncomingMessage, res: ServerResponse, path: ResourcePath, que
     sendJson(res, 200, table, TABLE_TYPE);
     return;
   }
-  sendJson(res, 200, { kind: `${info.kind}List`, apiVersion: info.apiVersion, metadata: { resourceVersion: result.resourceVersion }, items: result.items });
+  const items = info.custom ? result.items.map((item) => inServedVersion(info, item)) : result.items;
+  sendJson(res, 200, { kind: `${info.kind}List`, apiVersion: info.apiVersion, metadata: { resourceVersion: result.resourceVersion }, items });
 }
 
 async function create(req: IncomingMessage, res: ServerResponse, path: ResourcePath, query: Query, deps: ResourceHandlerDeps): Promise<void> {

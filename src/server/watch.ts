@@ -9,6 +9,7 @@ import type { KubeObject } from '../core/k8s';
 import { ApiError } from '../sim/store/types';
 import { JSON_TYPE, TABLE_TYPE, wantsTable } from './http-util';
 import { resourceTable } from './printers/table';
+import { inServedVersion } from '../sim/store/custom-resources';
 import type { ResourceHandlerDeps } from './handler-deps';
 import type { ResourcePath } from './routing';
 
@@ -27,7 +28,7 @@ export function serveWatch(req: IncomingMessage, res: ServerResponse, path: Reso
   let lastResourceVersion = query.get('resourceVersion') ?? String(deps.store.currentResourceVersion());
   const write = (type: string, object: KubeObject): void => {
     if (closed) return;
-    let payload: unknown = object;
+    let payload: unknown = type === 'ERROR' || type === 'BOOKMARK' ? object : inServedVersion(info, object);
     if (asTable && type !== 'ERROR' && type !== 'BOOKMARK') {
       const table = resourceTable(info, [object], { now: deps.now(), includeObject: 'Metadata', noHeaders: sentColumns }) as KubeObject;
       table.metadata = { resourceVersion: object.metadata?.resourceVersion };

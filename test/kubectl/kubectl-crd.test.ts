@@ -126,6 +126,24 @@ for (const version of applyCapableVersionsUnderTest(installedKubectls())) {
       assert.deepEqual(lines.slice(1).map((line) => line.trim().split(/\s+/)), [['example1', 'blue', 'S'], ['example2', 'blue', 'M']]);
     });
 
+    it('serves a cluster-scoped kind in each of its served versions', async () => {
+      const schema = '      schema:\n        openAPIV3Schema:\n          type: object\n          properties:\n            spec:\n              type: object\n              x-kubernetes-preserve-unknown-fields: true\n';
+      const crd = `apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata:\n  name: gadgets.example.com\nspec:\n  group: example.com\n  scope: Cluster\n  names:\n    plural: gadgets\n    kind: Gadget\n  versions:\n    - name: v1\n      served: true\n      storage: true\n${schema}    - name: v1beta1\n      served: true\n      storage: false\n${schema}`;
+      writeFileSync(join(dir, 'gadget-crd.yaml'), crd);
+      assert.equal((await kubectl('apply', '-f', join(dir, 'gadget-crd.yaml'))).code, 0);
+      assert.equal((await kubectl('wait', '--for', 'condition=established', 'crd/gadgets.example.com', '--timeout=30s')).code, 0);
+      writeFileSync(join(dir, 'gadget.yaml'), 'apiVersion: example.com/v1beta1\nkind: Gadget\nmetadata:\n  name: g\nspec:\n  anything: [1, 2]\n');
+      const created = await until('the Gadget kind to be served', async () => {
+        const result = await kubectl('apply', '-f', join(dir, 'gadget.yaml'));
+        return result.code === 0 ? result : undefined;
+      });
+      assert.equal(created.stdout.trim(), 'gadget.example.com/g created');
+      assert.equal((await kubectl('get', 'gadgets.v1beta1.example.com', 'g', '-o', 'jsonpath={.apiVersion} {.spec.anything}')).stdout, 'example.com/v1beta1 [1,2]');
+      assert.equal((await kubectl('get', 'gadgets.v1.example.com', '-o', 'jsonpath={.items[0].apiVersion} {.items[0].metadata.namespace}')).stdout, 'example.com/v1 ');
+      const groups = JSON.parse((await kubectl('get', '--raw', '/apis/example.com')).stdout) as { versions: { version: string }[]; preferredVersion: { version: string } };
+      assert.deepEqual([groups.versions.map((v) => v.version), groups.preferredVersion.version], [['v1', 'v1beta1'], 'v1']);
+    });
+
     it('deleting a namespace deletes the custom resources in it', async () => {
       assert.equal((await kubectl('create', 'namespace', 'shop')).code, 0);
       writeFileSync(join(dir, 'shirt.yaml'), 'apiVersion: stable.example.com/v1\nkind: Shirt\nmetadata:\n  name: red\n  namespace: shop\nspec:\n  color: red\n');
