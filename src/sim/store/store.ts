@@ -488,7 +488,11 @@ export class MemoryStore implements StoreApi {
 
   /** Defaulting, admission and validation: the injected chain for built-in kinds, the CRD's schema for custom resources. */
   private admit(info: ResourceInfo, object: KubeObject, old: KubeObject | undefined, warnings: string[] | undefined, creating: boolean): ApiError | undefined {
-    if (!isBuiltin(info)) return info.custom ? admitCustomResource(info.custom, object, old) : undefined;
+    if (!isBuiltin(info)) {
+      // With a status subresource, a create ignores the status it is sent (the customresource strategy's PrepareForCreate).
+      if (creating && info.hasStatus && object.status !== undefined) delete object.status;
+      return info.custom ? admitCustomResource(info.custom, object, old) : undefined;
+    }
     this.admission.applyDefaults(info.kind, object, old, warnings);
     if (creating) this.admission.prepareForCreate?.(info.kind, object);
     return this.admission.validate(info.kind, object, old, warnings);

@@ -13,7 +13,7 @@ const CRD: KubeObject = {
     scope: 'Namespaced',
     // A custom kind named like a built-in one lives in a table of its own.
     names: { plural: 'pods', kind: 'Pod' },
-    versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', properties: { size: { type: 'integer' } } } } } } }],
+    versions: [{ name: 'v1', served: true, storage: true, subresources: { status: {} }, schema: { openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', properties: { size: { type: 'integer' } } } } } } }],
   },
 };
 
@@ -29,8 +29,8 @@ describe('custom resources in the store', () => {
     established(simulator);
     const crd = simulator.store.read('CustomResourceDefinition', undefined, 'pods.example.com');
     assert.deepEqual((crd.status as { conditions: { type: string }[] }).conditions.map((c) => c.type), ['NamesAccepted', 'Established']);
-    const created = simulator.store.create('Pod.example.com', { metadata: { name: 'p' }, spec: { size: 2, extra: true } });
-    assert.deepEqual([created.apiVersion, created.kind, created.metadata?.namespace, created.spec], ['example.com/v1', 'Pod', 'default', { size: 2 }]);
+    const created = simulator.store.create('Pod.example.com', { metadata: { name: 'p' }, spec: { size: 2, extra: true }, status: { ignored: true } });
+    assert.deepEqual([created.apiVersion, created.kind, created.metadata?.namespace, created.spec, created.status], ['example.com/v1', 'Pod', 'default', { size: 2 }, undefined]);
     assert.equal(simulator.store.list('Pod').items.some((pod) => pod.metadata?.name === 'p'), false);
     assert.throws(
       () => simulator.store.create('Pod.example.com', { metadata: { name: 'q' }, spec: { size: 'big' } }),
