@@ -29,7 +29,7 @@ describe('custom resources in the store', () => {
     established(simulator);
     const crd = simulator.store.read('CustomResourceDefinition', undefined, 'pods.example.com');
     assert.deepEqual((crd.status as { conditions: { type: string }[] }).conditions.map((c) => c.type), ['NamesAccepted', 'Established']);
-    const created = simulator.store.create('Pod.example.com', { metadata: { name: 'p' }, spec: { size: 2, extra: true }, status: { ignored: true } });
+    const created = simulator.store.create<KubeObject>('Pod.example.com', { metadata: { name: 'p' }, spec: { size: 2, extra: true }, status: { ignored: true } });
     assert.deepEqual([created.apiVersion, created.kind, created.metadata?.namespace, created.spec, created.status], ['example.com/v1', 'Pod', 'default', { size: 2 }, undefined]);
     assert.equal(simulator.store.list('Pod').items.some((pod) => pod.metadata?.name === 'p'), false);
     assert.throws(
