@@ -1,6 +1,7 @@
 /** Structural-schema checks, validation and pruning of custom resources, as apiextensions-apiserver does them. */
 import assert from 'node:assert/strict';
 import type { FieldCause } from '../../../src/sim/apis/field';
+import { applySchemaDefaults } from '../../../src/sim/apis/apiextensions/defaulting';
 import { pruneToSchema } from '../../../src/sim/apis/apiextensions/pruning';
 import type { JsonSchemaProps } from '../../../src/sim/apis/apiextensions/schema';
 import { validateAgainstSchema } from '../../../src/sim/apis/apiextensions/schema-validation';
@@ -83,6 +84,28 @@ describe('custom resource pruning', () => {
     const object = widget({ anything: { goes: 1 } }, { other: 2 });
     assert.deepEqual(pruneToSchema({ type: 'object', 'x-kubernetes-preserve-unknown-fields': true }, object), []);
     assert.equal((object.spec as Record<string, unknown>).anything !== undefined && object.other === 2, true);
+  });
+});
+
+describe('custom resource defaulting', () => {
+  it('fills in missing properties with their defaults, inside the objects and array items present', () => {
+    const schema: JsonSchemaProps = {
+      type: 'object',
+      properties: {
+        spec: {
+          type: 'object',
+          properties: {
+            replicas: { type: 'integer', default: 1 },
+            mode: { type: 'string', default: 'auto' },
+            ports: { type: 'array', items: { type: 'object', properties: { protocol: { type: 'string', default: 'TCP' }, port: { type: 'integer' } } } },
+            tls: { type: 'object', properties: { enabled: { type: 'boolean', default: false } } },
+          },
+        },
+      },
+    };
+    const object = widget({ mode: 'manual', ports: [{ port: 80 }, { port: 53, protocol: 'UDP' }] });
+    applySchemaDefaults(schema, object);
+    assert.deepEqual(object.spec, { mode: 'manual', replicas: 1, ports: [{ port: 80, protocol: 'TCP' }, { port: 53, protocol: 'UDP' }] });
   });
 });
 

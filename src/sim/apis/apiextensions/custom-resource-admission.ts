@@ -1,13 +1,14 @@
 /**
  * What the API server does to a custom resource on a write, as apiextensions-apiserver's
- * customresource strategy does it: prune the fields the schema does not specify, check the
- * metadata and validate against the version's openAPIV3Schema.
+ * customresource strategy does it: prune the fields the schema does not specify, fill in the
+ * schema's defaults, check the metadata and validate against the version's openAPIV3Schema.
  */
 import type { KubeObject, StatusCause } from '../../../core/k8s';
 import { nameIsDNSSubdomain } from '../../../core/schema/name-rules';
 import { validateMetaOnly } from '../core/validation';
 import { ApiError } from '../../store/types';
 import type { CustomResourceInfo } from './crd';
+import { applySchemaDefaults } from './defaulting';
 import { pruneToSchema } from './pruning';
 import { validateAgainstSchema } from './schema-validation';
 
@@ -23,9 +24,10 @@ export function customResourceInvalid(info: CustomResourceInfo, name: string, ca
   });
 }
 
-/** Prunes `object` in place and returns the 422 for an invalid one (undefined when valid). */
+/** Prunes and defaults `object` in place and returns the 422 for an invalid one (undefined when valid). */
 export function admitCustomResource(info: CustomResourceInfo, object: KubeObject, old: KubeObject | undefined): ApiError | undefined {
   pruneToSchema(info.schema, object);
+  applySchemaDefaults(info.schema, object);
   const causes = [...validateMetaOnly(object, old, info.namespaced, nameIsDNSSubdomain), ...validateAgainstSchema(info.schema, object)];
   return causes.length === 0 ? undefined : customResourceInvalid(info, object.metadata?.name ?? '', causes);
 }
