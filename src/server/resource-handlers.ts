@@ -31,6 +31,7 @@ import { serveWatch } from './watch';
 import { customResourceScale, setSpecReplicas } from './custom-scale';
 import { inServedVersion } from '../sim/store/custom-resources';
 import { customResourceUnknownFields } from '../sim/apis/apiextensions/custom-resource-admission';
+import { unsupportedFieldSelectorLabel } from '../sim/apis/apiextensions/crd';
 
 type Query = URLSearchParams;
 
@@ -144,6 +145,12 @@ function checkBodyIdentity(info: ResourceInfo, path: ResourcePath, object: unkno
   return body;
 }
 
+/** A custom resource's field selector may only name metadata.name, metadata.namespace and its selectable fields. */
+function checkFieldSelector(info: ResourceInfo, query: Query): void {
+  const unsupported = info.custom && unsupportedFieldSelectorLabel(info.custom, query.get('fieldSelector'));
+  if (unsupported) throw new ApiError(400, 'BadRequest', unsupported);
+}
+
 function respondObject(res: ServerResponse, req: IncomingMessage, deps: ResourceHandlerDeps, info: ResourceInfo, status: number, object: KubeObject, query: Query): void {
   if (wantsTable(req.headers.accept)) {
     sendJson(res, status, resourceTable(info, [object], { now: deps.now(), includeObject: includeObjectParam(query) }), TABLE_TYPE);
@@ -165,7 +172,10 @@ export async function handleResource(req: IncomingMessage, res: ServerResponse, 
   if (subresource) return handleSubresource(req, res, path, query, deps);
   if (!name) {
     if (method === 'GET') {
-      if (query.get('watch') === 'true' || query.get('watch') === '1') return serveWatch(req, res, path, query, deps);
+      if (query.get('watch') === 'true' || query.get('watch') === '1') {
+        checkFieldSelector(info, query);
+        return serveWatch(req, res, path, query, deps);
+      }
       return list(req, res, path, query, deps);
     }
     if (method === 'POST') return create(req, res, path, query, deps);
@@ -188,6 +198,7 @@ export async function handleResource(req: IncomingMessage, res: ServerResponse, 
 
 function list(req: IncomingMessage, res: ServerResponse, path: ResourcePath, query: Query, deps: ResourceHandlerDeps): void {
   const { info } = path;
+  checkFieldSelector(info, query);
   const result = deps.store.list(info.key, {
     namespace: path.namespace,
     labelSelector: query.get('labelSelector') ?? undefined,

@@ -124,6 +124,9 @@ for (const version of applyCapableVersionsUnderTest(installedKubectls())) {
       const lines = blue.stdout.trimEnd().split('\n');
       assert.deepEqual(lines[0].trim().split(/\s{2,}/), ['NAME', 'COLOR', 'SIZE']);
       assert.deepEqual(lines.slice(1).map((line) => line.trim().split(/\s+/)), [['example1', 'blue', 'S'], ['example2', 'blue', 'M']]);
+      const unknown = await kubectl('get', 'shirts', '--field-selector', 'spec.fabric=silk');
+      assert.notEqual(unknown.code, 0);
+      assert.match(unknown.stderr, /"spec\.fabric" is not a known field selector: only "metadata\.name", "metadata\.namespace"/);
     });
 
     it('serves a cluster-scoped kind in each of its served versions', async () => {

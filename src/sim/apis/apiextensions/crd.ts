@@ -27,6 +27,7 @@ interface CrdVersion {
   schema?: { openAPIV3Schema?: JsonSchemaProps };
   subresources?: { status?: object; scale?: { specReplicasPath?: string; statusReplicasPath?: string; labelSelectorPath?: string } };
   additionalPrinterColumns?: PrinterColumn[];
+  selectableFields?: { jsonPath?: string }[];
 }
 
 interface CrdNames {
@@ -58,6 +59,8 @@ export interface CustomResourceInfo {
   scale?: { specReplicasPath: string; statusReplicasPath: string; labelSelectorPath?: string };
   schema: JsonSchemaProps;
   printerColumns: PrinterColumn[];
+  /** Paths a field selector may name besides metadata.name and metadata.namespace (`spec.color`). */
+  selectableFields: string[];
   /** The version objects are stored in; the others are served from it (conversion strategy None). */
   storage: boolean;
 }
@@ -73,6 +76,20 @@ export function defaultCustomResourceDefinition(crd: CustomResourceDefinition): 
 }
 
 const SCOPES = ['Cluster', 'Namespaced'];
+
+/**
+ * The 400 for a field selector naming a field the kind does not offer: the CRD handler's field
+ * label conversion accepts a version's selectableFields, then falls back to
+ * runtime.DefaultMetaV1FieldSelectorConversion, whose words these are.
+ */
+export function unsupportedFieldSelectorLabel(info: CustomResourceInfo, selector: string | null): string | undefined {
+  for (const term of (selector ?? '').split(',')) {
+    const label = term.split(/!=|==|=/)[0].trim();
+    if (label === '' || label === 'metadata.name' || label === 'metadata.namespace' || info.selectableFields.includes(label)) continue;
+    return `"${label}" is not a known field selector: only "metadata.name", "metadata.namespace"`;
+  }
+  return undefined;
+}
 
 export function validateCustomResourceDefinition(crd: CustomResourceDefinition, old?: CustomResourceDefinition): Errors {
   const errors: Errors = [];
@@ -160,6 +177,7 @@ export function customResourceInfos(crd: CustomResourceDefinition): CustomResour
         ...(scale ? { scale: { specReplicasPath: scale.specReplicasPath ?? '.spec.replicas', statusReplicasPath: scale.statusReplicasPath ?? '.status.replicas', ...(scale.labelSelectorPath ? { labelSelectorPath: scale.labelSelectorPath } : {}) } } : {}),
         schema: version.schema?.openAPIV3Schema ?? { type: 'object', 'x-kubernetes-preserve-unknown-fields': true },
         printerColumns: version.additionalPrinterColumns ?? [],
+        selectableFields: (version.selectableFields ?? []).map((field) => (field.jsonPath ?? '').replace(/^\./, '')),
         storage: version.storage === true,
       };
     });
