@@ -38,6 +38,16 @@ describe('custom resources in the store', () => {
     );
   });
 
+  it('leaves an object owned by a custom resource to the garbage collector as owned by a live owner', () => {
+    const simulator = new Simulator({ nodes: 1, seed: 1 });
+    established(simulator);
+    const owner = simulator.store.create<KubeObject>('Pod.example.com', { metadata: { name: 'owner' }, spec: {} });
+    const ownerReferences = [{ apiVersion: 'example.com/v1', kind: 'Pod', name: 'owner', uid: owner.metadata?.uid ?? '', controller: true }];
+    simulator.store.create('ConfigMap', { metadata: { name: 'owned', namespace: 'default', ownerReferences }, data: {} });
+    simulator.runUntil(() => false, 1_000);
+    assert.notEqual(simulator.store.get('ConfigMap', 'default', 'owned'), undefined);
+  });
+
   it('deletes the custom resources, with DELETED changes, when the CRD is deleted', () => {
     const simulator = new Simulator({ nodes: 1, seed: 1 });
     established(simulator);
