@@ -51,10 +51,17 @@ const ROOTS: Record<string, string> = {
   StorageClass: 'storage/v1',
   PriorityClass: 'scheduling/v1',
   Lease: 'coordination/v1',
+  CustomResourceDefinition: 'apiextensions/v1',
 };
 
 /** Scalar aliases in kubernetes-types that the API treats as strings with a meaning of their own. */
 const NAMED_SCALARS = new Set(['Quantity', 'Time', 'MicroTime']);
+
+/**
+ * Types decoded as free-form objects: a CRD's JSON schemas (recursive, with unions of schema and
+ * boolean or array, and numbers that are not integers) are checked by the CRD's own validation.
+ */
+const FREE_FORM = new Set(['JSONSchemaProps', 'JSON']);
 
 interface ModuleDecls {
   interfaces: Map<string, ts.InterfaceDeclaration>;
@@ -174,6 +181,7 @@ function typeExpression(module: string, node: ts.TypeNode): string {
     if (name === 'Array' && node.typeArguments?.length === 1) return `[]${typeExpression(module, node.typeArguments[0])}`;
     if (name === 'Record' && node.typeArguments?.length === 2) return `map[string]${typeExpression(module, node.typeArguments[1])}`;
     if (NAMED_SCALARS.has(name)) return name;
+    if (FREE_FORM.has(name)) return 'object';
     const target = resolveName(module, name);
     if (target.alias) return typeExpression(target.module, target.alias.type);
     if (target.interface && target.interface.members.length === 0) return 'object';

@@ -15,8 +15,7 @@ import type { Journey } from '../core/journey/types';
 import type { KubeObject, ResourceKind } from '../core/k8s';
 import { Simulator } from '../sim/simulator';
 import { PacedDriver } from '../sim/driver';
-import { ApiError } from '../sim/store/types';
-import { resourceInfo } from '../sim/store/resources';
+import { ApiError, type ResourceInfo } from '../sim/store/types';
 import { findServedKind, servedKind, servedVersionsOf } from '../sim/apply';
 import { ENSURE_CRDS, resourceMappingNotFound, servedInsteadHint } from '../core/kind-mapping';
 import { tuneHeapForSimulator } from '../server/heap-tuning';
@@ -90,9 +89,9 @@ export function connectTracer(simulator: Simulator, tracer: JourneyTracer): () =
   return () => stops.forEach((stop) => stop());
 }
 
-function displayName(object: KubeObject): string {
+function displayName(object: KubeObject, custom: readonly ResourceInfo[]): string {
   try {
-    const info = resourceInfo(servedKind(object));
+    const info = servedKind(object, custom);
     return `${info.singular}${info.group ? `.${info.group}` : ''}/${object.metadata?.name ?? ''}`;
   } catch {
     return `${String(object.kind ?? 'object').toLowerCase()}/${object.metadata?.name ?? ''}`;
@@ -172,10 +171,13 @@ export async function runTrace(options: TraceOptions): Promise<number> {
   const results: DocumentResult[] = [];
   const journeyIds: string[] = [];
   const claims: AppliedClaim[] = [];
+  const definedInFile = new Set<string>();
   for (const { document, object, at } of manifestObjects(manifest)) {
-    const result: DocumentResult = { document: document.index, line: at ? lineOfField(manifest, document, at) : document.startLine, object: displayName(object) };
+    const custom = simulator.store.customResources();
+    const result: DocumentResult = { document: document.index, line: at ? lineOfField(manifest, document, at) : document.startLine, object: displayName(object, custom) };
     const lineOf = (field: string): number => lineOfField(manifest, document, `${at}${at ? '.' : ''}${field}`);
-    if (!findServedKind(object)) {
+    const served = findServedKind(object, custom);
+    if (!served) {
       results.push(unservedKindResult(options.file, object, lineOf, result));
       continue;
     }
@@ -183,12 +185,16 @@ export async function runTrace(options: TraceOptions): Promise<number> {
       const applied = simulator.apply(object);
       result.action = applied.action;
       const kind = applied.object.kind ?? '';
-      if (isTraceableKind(kind)) {
+      if (served.custom) {
+        const storedOnly = storedOnlyJourney(applied.object, { group: served.group, crdInSameFile: definedInFile.has(served.key) });
+        if (storedOnly) stored.push(storedOnly);
+      } else if (isTraceableKind(kind)) {
         journeyIds.push(tracer.begin({ kind, namespace: applied.object.metadata?.namespace, name: applied.object.metadata?.name ?? '' }, simulator.clock.now()));
       } else {
         const storedOnly = storedOnlyJourney(applied.object);
         if (storedOnly) stored.push(storedOnly);
       }
+      if (kind === 'CustomResourceDefinition') awaitEstablished(simulator, applied.object, definedInFile);
       if (kind === 'PersistentVolumeClaim') claims.push({ namespace: applied.object.metadata?.namespace ?? 'default', name: applied.object.metadata?.name ?? '' });
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
@@ -246,6 +252,20 @@ function manifestObjects(manifest: ParsedManifest): { document: ParsedManifest['
       .map((item, index) => ({ document, object: item as KubeObject, at: `items[${index}]` }))
       .filter(({ object: item }) => typeof item === 'object' && item !== null && !Array.isArray(item));
   });
+}
+
+/** Virtual time within which a CRD is Established (its controller reacts in a few ms). */
+const ESTABLISH_MS = 1_000;
+
+/**
+ * Lets the simulator establish an applied CRD before the next document, as `kubectl wait --for
+ * condition=established` would, so the file's custom resources of its kind can be applied.
+ */
+function awaitEstablished(simulator: Simulator, crd: KubeObject, definedInFile: Set<string>): void {
+  const spec = crd.spec as { group?: string; names?: { kind?: string } } | undefined;
+  const key = `${spec?.names?.kind ?? ''}.${spec?.group ?? ''}`;
+  definedInFile.add(key);
+  simulator.runUntil(() => simulator.store.customResources().some((info) => info.key === key), ESTABLISH_MS);
 }
 
 /** kubectl's refusal of a kind the server does not serve in that version, on the `apiVersion` line. */

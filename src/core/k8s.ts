@@ -58,7 +58,8 @@ export type ResourceKind =
   | 'ClusterRoleBinding'
   | 'StorageClass'
   | 'PriorityClass'
-  | 'Lease';
+  | 'Lease'
+  | 'CustomResourceDefinition';
 
 export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED';
 

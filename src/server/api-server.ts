@@ -98,18 +98,18 @@ export async function startApiServer(options: ApiServerOptions): Promise<Running
       const which = pathname === '/api' ? 'api' : 'apis';
       const aggregated = wantsAggregated(accept);
       if (aggregated) {
-        return sendJson(res, 200, aggregatedDiscovery(which, aggregated), `application/json;g=apidiscovery.k8s.io;v=${aggregated};as=APIGroupDiscoveryList`);
+        return sendJson(res, 200, aggregatedDiscovery(which, aggregated, simulator.store.customResources()), `application/json;g=apidiscovery.k8s.io;v=${aggregated};as=APIGroupDiscoveryList`);
       }
-      return sendJson(res, 200, which === 'api' ? legacyApiVersions(`127.0.0.1:${(server.address() as AddressInfo).port}`) : legacyApiGroupList());
+      return sendJson(res, 200, which === 'api' ? legacyApiVersions(`127.0.0.1:${(server.address() as AddressInfo).port}`) : legacyApiGroupList(simulator.store.customResources()));
     }
     if (get && pathname === '/api/v1') return sendJson(res, 200, apiResourceList('', 'v1'));
     if (get && /^\/apis\/[^/]+$/.test(pathname)) {
-      const group = apiGroup(pathname.split('/')[2]);
+      const group = apiGroup(pathname.split('/')[2], simulator.store.customResources());
       if (group) return sendJson(res, 200, group);
     }
     if (get && /^\/apis\/[^/]+\/[^/]+$/.test(pathname)) {
       const [, , group, version] = pathname.split('/');
-      const list = apiResourceList(group, version);
+      const list = apiResourceList(group, version, simulator.store.customResources());
       if (list) return sendJson(res, 200, list);
     }
     if (get && pathname === '/openapi/v2') {
@@ -117,9 +117,9 @@ export async function startApiServer(options: ApiServerOptions): Promise<Running
       res.end(openApiV2Document);
       return;
     }
-    if (get && pathname === '/openapi/v3') return sendJson(res, 200, openApiIndex());
+    if (get && pathname === '/openapi/v3') return sendJson(res, 200, openApiIndex(simulator.store.customResources()));
     if (get && pathname.startsWith('/openapi/v3/')) {
-      const doc = openApiDocumentFor(pathname.slice('/openapi/v3/'.length));
+      const doc = openApiDocumentFor(pathname.slice('/openapi/v3/'.length), simulator.store.customResources());
       if (doc) {
         const cacheable = url.searchParams.get('hash') === doc.hash;
         return sendJson(res, 200, doc.body, 'application/json', cacheable ? { 'Cache-Control': 'public, immutable', ETag: `"${doc.hash}"` } : {});
@@ -127,7 +127,7 @@ export async function startApiServer(options: ApiServerOptions): Promise<Running
     }
     if (get && pathname === INTERNALS_PATH) return serveInternals(req, res, simulator);
 
-    const parsed = parseResourcePath(pathname);
+    const parsed = parseResourcePath(pathname, simulator.store.customResources());
     if (parsed.type === 'resource') return handleResource(req, res, parsed.path, url.searchParams, deps);
     throw new ApiError(404, 'NotFound', 'the server could not find the requested resource');
   }

@@ -5,7 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { ResourceInfo } from '../sim/store/types';
-import { RESOURCES, SERVED_RESOURCES } from '../sim/store/resources';
+import { SERVED_RESOURCES } from '../sim/store/resources';
 
 /**
  * The Kubernetes version the simulator reports. The kubectl dispatcher on a machine picks the
@@ -52,17 +52,31 @@ function verbsOf(info: ResourceInfo): string[] {
   return info.namespaced ? VERBS : CLUSTER_VERBS;
 }
 
-/** A group-version's resources sorted by name, as the apiserver's installer lists them (and `kubectl get all` prints them). */
-function groupResources(group: string, version: string): ResourceInfo[] {
-  return SERVED_RESOURCES.filter((r) => r.group === group && r.version === version).sort((a, b) => (a.plural < b.plural ? -1 : a.plural > b.plural ? 1 : 0));
+type Served = readonly ResourceInfo[];
+const NO_CUSTOM: Served = [];
+
+/** The built-in kinds and, after them, the served versions of established CRDs' kinds. */
+function servedWith(custom: Served): Served {
+  return custom.length === 0 ? SERVED_RESOURCES : [...SERVED_RESOURCES, ...custom];
+}
+
+/** A group's resources sorted by name, as the apiserver's installer lists them (and `kubectl get all` prints them). */
+function groupResources(group: string, served: Served, version?: string): ResourceInfo[] {
+  return served.filter((r) => r.group === group && (version === undefined || r.version === version)).sort((a, b) => (a.plural < b.plural ? -1 : a.plural > b.plural ? 1 : 0));
+}
+
+function categoriesOf(info: ResourceInfo): string[] {
+  if (info.custom) return info.custom.categories;
+  return IN_CATEGORY_ALL.has(info.plural) ? ['all'] : [];
 }
 
 /** Legacy APIResourceList for `/api/v1` or `/apis/<group>/<version>`. */
-export function apiResourceList(group: string, version: string): object | undefined {
-  const resources = groupResources(group, version);
+export function apiResourceList(group: string, version: string, custom: Served = NO_CUSTOM): object | undefined {
+  const resources = groupResources(group, servedWith(custom), version);
   if (resources.length === 0) return undefined;
   const list: object[] = [];
   for (const info of resources) {
+    const categories = categoriesOf(info);
     list.push({
       name: info.plural,
       singularName: info.singular,
@@ -70,7 +84,7 @@ export function apiResourceList(group: string, version: string): object | undefi
       kind: info.kind,
       verbs: verbsOf(info),
       ...(info.shortNames.length ? { shortNames: info.shortNames } : {}),
-      ...(IN_CATEGORY_ALL.has(info.plural) ? { categories: ['all'] } : {}),
+      ...(categories.length ? { categories } : {}),
       storageVersionHash: createHash('sha256').update(`${group}/${version}/${info.kind}`).digest('base64').slice(0, 11),
     });
     for (const sub of subresourcesOf(info)) {
@@ -91,60 +105,60 @@ export function legacyApiVersions(serverAddress: string): object {
   return { kind: 'APIVersions', versions: ['v1'], serverAddressByClientCIDRs: [{ clientCIDR: '0.0.0.0/0', serverAddress }] };
 }
 
-function namedGroups(): string[] {
-  return [...new Set(RESOURCES.map((r) => r.group).filter((g) => g !== ''))];
+function namedGroups(served: Served): string[] {
+  return [...new Set(served.map((r) => r.group).filter((g) => g !== ''))];
 }
 
-/** The version `group` is stored in, which discovery prefers (`v2` for autoscaling, `v1` elsewhere). */
-function preferredVersionOf(group: string): string {
-  return RESOURCES.find((r) => r.group === group)?.version ?? 'v1';
+/**
+ * The versions served of `group`, preferred first: the one version of a built-in group (`v2` for
+ * autoscaling, `v1` elsewhere); a CRD's served versions, its storage version first.
+ */
+function versionsOf(group: string, served: Served): string[] {
+  const infos = served.filter((r) => r.group === group);
+  const preferred = infos.find((r) => r.custom?.storage) ?? infos[0];
+  return [...new Set([preferred?.version ?? 'v1', ...infos.map((r) => r.version)])];
 }
 
-/** The versions served of `group`, the preferred one first (autoscaling: v2, v1). */
-function versionsOf(group: string): string[] {
-  const others = SERVED_RESOURCES.filter((r) => r.group === group && r.version !== preferredVersionOf(group)).map((r) => r.version);
-  return [preferredVersionOf(group), ...new Set(others)];
-}
-
-function groupVersions(group: string): { versions: object[]; preferredVersion: object } {
-  const versions = versionsOf(group).map((version) => ({ groupVersion: `${group}/${version}`, version }));
+function groupVersions(name: string, served: Served): { versions: object[]; preferredVersion: object } {
+  const versions = versionsOf(name, served).map((version) => ({ groupVersion: `${name}/${version}`, version }));
   return { versions, preferredVersion: versions[0] };
 }
 
-export function legacyApiGroupList(): object {
-  return {
-    kind: 'APIGroupList',
-    apiVersion: 'v1',
-    groups: namedGroups().map((name) => ({ name, ...groupVersions(name) })),
-  };
+export function legacyApiGroupList(custom: Served = NO_CUSTOM): object {
+  const served = servedWith(custom);
+  return { kind: 'APIGroupList', apiVersion: 'v1', groups: namedGroups(served).map((name) => ({ name, ...groupVersions(name, served) })) };
 }
 
-function discoveryGroup(group: string): object {
+function discoveryGroup(group: string, served: Served): object {
   return {
     metadata: group ? { name: group, creationTimestamp: null } : { creationTimestamp: null },
-    versions: versionsOf(group).map((version) => ({
+    versions: versionsOf(group, served).map((version) => ({
       version,
       freshness: 'Current',
-      resources: groupResources(group, version).map((info) => ({
-        resource: info.plural,
-        responseKind: { group: info.group, version: info.version, kind: info.kind },
-        scope: info.namespaced ? 'Namespaced' : 'Cluster',
-        singularResource: info.singular,
-        verbs: verbsOf(info),
-        ...(info.shortNames.length ? { shortNames: info.shortNames } : {}),
-        ...(IN_CATEGORY_ALL.has(info.plural) ? { categories: ['all'] } : {}),
-        ...(subresourcesOf(info).length
-          ? { subresources: subresourcesOf(info).map((s) => ({ subresource: s.name, responseKind: { group: s.group, version: s.version, kind: s.kind }, verbs: s.verbs })) }
-          : {}),
-      })),
+      resources: groupResources(group, served, version).map((info) => {
+        const categories = categoriesOf(info);
+        return {
+          resource: info.plural,
+          responseKind: { group: info.group, version: info.version, kind: info.kind },
+          scope: info.namespaced ? 'Namespaced' : 'Cluster',
+          singularResource: info.singular,
+          verbs: verbsOf(info),
+          ...(info.shortNames.length ? { shortNames: info.shortNames } : {}),
+          ...(categories.length ? { categories } : {}),
+          ...(subresourcesOf(info).length
+            ? { subresources: subresourcesOf(info).map((s) => ({ subresource: s.name, responseKind: { group: s.group, version: s.version, kind: s.kind }, verbs: s.verbs })) }
+            : {}),
+        };
+      }),
     })),
   };
 }
 
 /** Aggregated discovery (`APIGroupDiscoveryList`) for `/api` (core) or `/apis` (named groups). */
-export function aggregatedDiscovery(which: 'api' | 'apis', version: 'v2' | 'v2beta1'): object {
-  const groups = which === 'api' ? [''] : namedGroups();
-  return { kind: 'APIGroupDiscoveryList', apiVersion: `apidiscovery.k8s.io/${version}`, metadata: {}, items: groups.map(discoveryGroup) };
+export function aggregatedDiscovery(which: 'api' | 'apis', version: 'v2' | 'v2beta1', custom: Served = NO_CUSTOM): object {
+  const served = servedWith(custom);
+  const groups = which === 'api' ? [''] : namedGroups(served);
+  return { kind: 'APIGroupDiscoveryList', apiVersion: `apidiscovery.k8s.io/${version}`, metadata: {}, items: groups.map((group) => discoveryGroup(group, served)) };
 }
 
 /** Which aggregated discovery version the Accept header asks for, if any (kubectl lists v2 first). */
@@ -158,48 +172,64 @@ export function wantsAggregated(accept: string): 'v2' | 'v2beta1' | undefined {
 }
 
 /** `GET /apis/<group>` */
-export function apiGroup(group: string): object | undefined {
-  if (!namedGroups().includes(group)) return undefined;
-  return { kind: 'APIGroup', apiVersion: 'v1', name: group, ...groupVersions(group) };
+export function apiGroup(group: string, custom: Served = NO_CUSTOM): object | undefined {
+  const served = servedWith(custom);
+  if (!namedGroups(served).includes(group)) return undefined;
+  return { kind: 'APIGroup', apiVersion: 'v1', name: group, ...groupVersions(group, served) };
 }
 
 // ------------------------------------------------------------------------------------------------
-// OpenAPI v3: one document per group-version, each PATCH operation declaring `fieldValidation`.
+// OpenAPI v3: one document per group-version, each PATCH operation declaring `fieldValidation`;
+// a custom resource's document also carries its schema, for `kubectl explain`.
 
-function openApiDocument(group: string, version: string): object {
+function openApiDocument(group: string, version: string, served: Served): object {
   const paths: Record<string, object> = {};
+  const schemas: Record<string, object> = {};
   const prefix = group ? `/apis/${group}/${version}` : '/api/v1';
-  for (const info of groupResources(group, version)) {
+  for (const info of groupResources(group, served, version)) {
     const path = info.namespaced ? `${prefix}/namespaces/{namespace}/${info.plural}/{name}` : `${prefix}/${info.plural}/{name}`;
     const parameters = ['fieldValidation', 'fieldManager', 'dryRun', 'force'].map((name) => ({ name, in: 'query', schema: { type: name === 'force' ? 'boolean' : 'string' } }));
-    paths[path] = {
-      patch: {
-        'x-kubernetes-group-version-kind': { group: info.group, version: info.version, kind: info.kind },
-        parameters,
-        responses: { '200': { description: 'OK' } },
-      },
-    };
+    const gvk = { group: info.group, version: info.version, kind: info.kind };
+    paths[path] = { patch: { 'x-kubernetes-group-version-kind': gvk, parameters, responses: { '200': { description: 'OK' } } } };
+    if (info.custom) schemas[`${reverseDomain(info.group)}.${info.version}.${info.kind}`] = { ...info.custom.schema, 'x-kubernetes-group-version-kind': [gvk] };
   }
-  return { openapi: '3.0.0', info: { title: 'Kubernetes', version: SERVER_VERSION.gitVersion }, components: {}, paths };
+  return { openapi: '3.0.0', info: { title: 'Kubernetes', version: SERVER_VERSION.gitVersion }, components: Object.keys(schemas).length ? { schemas } : {}, paths };
+}
+
+/** `com.example.stable` for `stable.example.com`: how upstream names a CRD's schema definition. */
+function reverseDomain(group: string): string {
+  return group.split('.').reverse().join('.');
+}
+
+function documentEntry(body: string): { body: string; hash: string } {
+  return { body, hash: createHash('sha512').update(body).digest('hex').slice(0, 64).toUpperCase() };
 }
 
 const openApiDocs = new Map<string, { body: string; hash: string }>();
-for (const group of ['', ...namedGroups()]) {
-  for (const version of versionsOf(group)) {
-    const body = JSON.stringify(openApiDocument(group, version));
-    const hash = createHash('sha512').update(body).digest('hex').slice(0, 64).toUpperCase();
-    openApiDocs.set(group ? `apis/${group}/${version}` : 'api/v1', { body, hash });
+for (const group of ['', ...namedGroups(SERVED_RESOURCES)]) {
+  for (const version of versionsOf(group, SERVED_RESOURCES)) {
+    openApiDocs.set(group ? `apis/${group}/${version}` : 'api/v1', documentEntry(JSON.stringify(openApiDocument(group, version, SERVED_RESOURCES))));
   }
 }
 
-export function openApiIndex(): object {
+/** The documents of the custom group-versions, built when asked for (CRDs come and go). */
+function customOpenApiDocs(custom: Served): Map<string, { body: string; hash: string }> {
+  const docs = new Map<string, { body: string; hash: string }>();
+  for (const info of custom) {
+    const path = `apis/${info.group}/${info.version}`;
+    if (!docs.has(path) && !openApiDocs.has(path)) docs.set(path, documentEntry(JSON.stringify(openApiDocument(info.group, info.version, custom))));
+  }
+  return docs;
+}
+
+export function openApiIndex(custom: Served = NO_CUSTOM): object {
   const paths: Record<string, object> = {};
-  for (const [path, doc] of openApiDocs) paths[path] = { serverRelativeURL: `/openapi/v3/${path}?hash=${doc.hash}` };
+  for (const [path, doc] of [...openApiDocs, ...customOpenApiDocs(custom)]) paths[path] = { serverRelativeURL: `/openapi/v3/${path}?hash=${doc.hash}` };
   return { paths };
 }
 
-export function openApiDocumentFor(path: string): { body: string; hash: string } | undefined {
-  return openApiDocs.get(path);
+export function openApiDocumentFor(path: string, custom: Served = NO_CUSTOM): { body: string; hash: string } | undefined {
+  return openApiDocs.get(path) ?? (custom.length > 0 ? customOpenApiDocs(custom).get(path) : undefined);
 }
 
 // ------------------------------------------------------------------------------------------------

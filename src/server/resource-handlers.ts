@@ -5,16 +5,16 @@
  * messages from them.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { KubeObject, ResourceKind } from '../core/k8s';
+import type { KubeObject } from '../core/k8s';
 import type { MemoryStore } from '../sim/store/store';
 import { isStorageVersion, qualifiedResource } from '../sim/store/resources';
 import { toServedVersion, toStorageVersion } from '../sim/apis/version-conversion';
 import { formatLabelSelector } from '../sim/store/selectors';
-import { ApiError, type PropagationPolicy, type ResourceInfo } from '../sim/store/types';
+import { ApiError, isBuiltin, type PropagationPolicy, type ResourceInfo } from '../sim/store/types';
 import { assignToNode, type PodObject } from '../sim/store/pod-binding';
 import { deepEqual } from '../common/json';
 import { labelSetString } from './printers/selector';
-import { scaleToTable, toTable } from './printers/table';
+import { resourceTable, scaleToTable } from './printers/table';
 import { applyJsonPatch } from './patch/json-patch';
 import { applyMergePatch } from './patch/merge-patch';
 import { applyStrategicMergePatch } from './patch/strategic-merge-patch';
@@ -30,6 +30,10 @@ import { handlePodLog } from './pod-logs';
 import { handleTokenRequest } from './token-request';
 import type { ResourcePath } from './routing';
 import { serveWatch } from './watch';
+import { customResourceScale, setSpecReplicas } from './custom-scale';
+import { inServedVersion } from '../sim/store/custom-resources';
+import { customResourceUnknownFields } from '../sim/apis/apiextensions/custom-resource-admission';
+import { unsupportedFieldSelectorLabel } from '../sim/apis/apiextensions/crd';
 
 type Query = URLSearchParams;
 
@@ -54,6 +58,12 @@ function fieldValidation(query: Query): FieldValidation {
  * decoding into the Go types drops them.
  */
 function decodeBody(info: ResourceInfo, object: KubeObject, text: string | undefined, query: Query, res: ServerResponse): void {
+  if (!isBuiltin(info)) {
+    // Custom resources are pruned by admission, which sees in-process writes too.
+    const { error, warnings } = customResourceUnknownFields(info.custom!, object, fieldValidation(query));
+    if (error) throw error;
+    return sendWarnings(res, warnings);
+  }
   const { error, warnings } = decodeCheck(info.kind, object, fieldValidation(query), text);
   if (error) throw error;
   pruneUnknownFields(info.kind, object);
@@ -69,6 +79,11 @@ function decodeBody(info: ResourceInfo, object: KubeObject, text: string | undef
  */
 function decodePatched(info: ResourceInfo, patched: KubeObject, patchText: string, strategic: boolean, query: Query, res: ServerResponse): void {
   const mode = fieldValidation(query);
+  if (!isBuiltin(info)) {
+    const { error, warnings } = customResourceUnknownFields(info.custom!, patched, mode);
+    if (error) throw error;
+    return sendWarnings(res, warnings);
+  }
   const inspection = inspectDecoding(info.kind, patched);
   // A strategic patch's result is converted from a map; the others' is decoded from JSON.
   const failure = strategic ? unstructuredConversionError(info.kind, patched) : inspection.error;
@@ -91,6 +106,8 @@ function decodePatched(info: ResourceInfo, patched: KubeObject, patchText: strin
  * `fieldValidation` mode, as a 500 without a reason, since upstream's error is not a Status.
  */
 function decodeApplyConfiguration(info: ResourceInfo, config: KubeObject): void {
+  // A custom resource's configuration is checked by its schema when the merged object is written.
+  if (!isBuiltin(info)) return;
   const subject = objectGvkNn(config.metadata?.namespace, config.metadata?.name ?? '', info.apiVersion, info.kind);
   const errors = applyConfigurationErrors(info.kind, config);
   if (errors.length > 0) throw new ApiError(500, '', `failed to create typed patch object (${subject}): ${validationErrorsText(errors)}`);
@@ -130,11 +147,17 @@ function checkBodyIdentity(info: ResourceInfo, path: ResourcePath, object: unkno
   return body;
 }
 
+/** A custom resource's field selector may only name metadata.name, metadata.namespace and its selectable fields. */
+function checkFieldSelector(info: ResourceInfo, query: Query): void {
+  const unsupported = info.custom && unsupportedFieldSelectorLabel(info.custom, query.get('fieldSelector'));
+  if (unsupported) throw new ApiError(400, 'BadRequest', unsupported);
+}
+
 function respondObject(res: ServerResponse, req: IncomingMessage, deps: ResourceHandlerDeps, info: ResourceInfo, status: number, object: KubeObject, query: Query): void {
   if (wantsTable(req.headers.accept)) {
-    sendJson(res, status, toTable(info.kind, [object], { now: deps.now(), includeObject: includeObjectParam(query) }), TABLE_TYPE);
+    sendJson(res, status, resourceTable(info, [object], { now: deps.now(), includeObject: includeObjectParam(query) }), TABLE_TYPE);
   } else {
-    sendJson(res, status, toServedVersion(info, object));
+    sendJson(res, status, inServedVersion(info, toServedVersion(info, object)));
   }
 }
 
@@ -151,7 +174,10 @@ export async function handleResource(req: IncomingMessage, res: ServerResponse, 
   if (subresource) return handleSubresource(req, res, path, query, deps);
   if (!name) {
     if (method === 'GET') {
-      if (query.get('watch') === 'true' || query.get('watch') === '1') return serveWatch(req, res, path, query, deps);
+      if (query.get('watch') === 'true' || query.get('watch') === '1') {
+        checkFieldSelector(info, query);
+        return serveWatch(req, res, path, query, deps);
+      }
       return list(req, res, path, query, deps);
     }
     if (method === 'POST') return create(req, res, path, query, deps);
@@ -160,7 +186,7 @@ export async function handleResource(req: IncomingMessage, res: ServerResponse, 
   }
   switch (method) {
     case 'GET':
-      return respondObject(res, req, deps, info, 200, deps.store.read(info.kind, path.namespace, name), query);
+      return respondObject(res, req, deps, info, 200, deps.store.read(info.key, path.namespace, name), query);
     case 'PUT':
       return update(req, res, path, query, deps);
     case 'PATCH':
@@ -174,18 +200,20 @@ export async function handleResource(req: IncomingMessage, res: ServerResponse, 
 
 function list(req: IncomingMessage, res: ServerResponse, path: ResourcePath, query: Query, deps: ResourceHandlerDeps): void {
   const { info } = path;
-  const result = deps.store.list(info.kind, {
+  checkFieldSelector(info, query);
+  const result = deps.store.list(info.key, {
     namespace: path.namespace,
     labelSelector: query.get('labelSelector') ?? undefined,
     fieldSelector: query.get('fieldSelector') ?? undefined,
   });
   if (wantsTable(req.headers.accept)) {
-    const table = toTable(info.kind, result.items, { now: deps.now(), includeObject: includeObjectParam(query) }) as KubeObject;
+    const table = resourceTable(info, result.items, { now: deps.now(), includeObject: includeObjectParam(query) }) as KubeObject;
     table.metadata = { resourceVersion: result.resourceVersion };
     sendJson(res, 200, table, TABLE_TYPE);
     return;
   }
-  sendJson(res, 200, { kind: `${info.kind}List`, apiVersion: info.apiVersion, metadata: { resourceVersion: result.resourceVersion }, items: result.items.map((item) => toServedVersion(info, item)) });
+  const items = result.items.map((item) => inServedVersion(info, toServedVersion(info, item)));
+  sendJson(res, 200, { kind: `${info.kind}List`, apiVersion: info.apiVersion, metadata: { resourceVersion: result.resourceVersion }, items });
 }
 
 async function create(req: IncomingMessage, res: ServerResponse, path: ResourcePath, query: Query, deps: ResourceHandlerDeps): Promise<void> {
@@ -196,7 +224,7 @@ async function create(req: IncomingMessage, res: ServerResponse, path: ResourceP
   decodeBody(info, body, bodyText(info, raw, contentType), query, res);
   const dryRun = isDryRun(query);
   const warnings: string[] = [];
-  const created = deps.store.create(info.kind, body, { fieldManager: query.get('fieldManager') ?? userAgentManager(req), dryRun, warnings });
+  const created = deps.store.create(info.key, body, { fieldManager: query.get('fieldManager') ?? userAgentManager(req), dryRun, warnings });
   if (!dryRun) deps.afterWrite();
   sendWarnings(res, warnings);
   respondObject(res, req, deps, info, 201, created, query);
@@ -210,7 +238,7 @@ async function update(req: IncomingMessage, res: ServerResponse, path: ResourceP
   decodeBody(info, body, bodyText(info, raw, contentType), query, res);
   const dryRun = isDryRun(query);
   const warnings: string[] = [];
-  const updated = deps.store.update(info.kind, body, { fieldManager: query.get('fieldManager') ?? userAgentManager(req), dryRun, warnings });
+  const updated = deps.store.update(info.key, body, { fieldManager: query.get('fieldManager') ?? userAgentManager(req), dryRun, warnings });
   if (!dryRun) deps.afterWrite();
   sendWarnings(res, warnings);
   respondObject(res, req, deps, info, 200, updated, query);
@@ -257,7 +285,7 @@ async function patch(req: IncomingMessage, res: ServerResponse, path: ResourcePa
   const text = (await readBody(req)).toString('utf8');
   const dryRun = isDryRun(query);
   const fieldManager = query.get('fieldManager') ?? userAgentManager(req);
-  const existing = deps.store.get(info.kind, path.namespace, name);
+  const existing = deps.store.get(info.key, path.namespace, name);
   const warnings: string[] = [];
 
   if (contentType === 'application/apply-patch+yaml' || contentType === 'application/apply-patch+cbor') {
@@ -272,7 +300,7 @@ async function patch(req: IncomingMessage, res: ServerResponse, path: ResourcePa
     if (!configs) appliedConfigs.set(deps.store, (configs = new Map()));
     const key = appliedConfigKey(info, path.namespace, name, fieldManager);
     if (!existing) {
-      const created = deps.store.create(info.kind, structuredClone(config), { fieldManager, operation: 'Apply', dryRun, warnings });
+      const created = deps.store.create(info.key, structuredClone(config), { fieldManager, operation: 'Apply', dryRun, warnings });
       if (!dryRun) {
         configs.set(key, config);
         deps.afterWrite();
@@ -281,7 +309,7 @@ async function patch(req: IncomingMessage, res: ServerResponse, path: ResourcePa
       respondObject(res, req, deps, info, 201, created, query);
       return;
     }
-    const merged = applyStrategicMergePatch(structuredClone(existing), stripIdentity(config), info.kind) as KubeObject;
+    const merged = mergeApplied(info, existing, stripIdentity(config));
     const previous = configs.get(key);
     if (previous) removeDroppedFields(merged, previous, config);
     const result = writePatched(deps, info, path, merged, existing, { fieldManager, operation: 'Apply', dryRun, warnings });
@@ -293,11 +321,16 @@ async function patch(req: IncomingMessage, res: ServerResponse, path: ResourcePa
 
   if (!existing) throw new ApiError(404, 'NotFound', `${qualifiedResource(info)} "${name}" not found`, { name, group: info.group, kind: info.plural });
   const patchBody = parseJsonBody(text, contentType);
-  const patched = toStorageVersion(info, patchObject(contentType, toServedVersion(info, existing), patchBody, info.kind));
+  const patched = toStorageVersion(info, patchObject(contentType, toServedVersion(info, existing), patchBody, info));
   decodePatched(info, patched, text, contentType === 'application/strategic-merge-patch+json', query, res);
   const result = writePatched(deps, info, path, patched, existing, { fieldManager, operation: 'Update', dryRun, warnings });
   sendWarnings(res, warnings);
   respondObject(res, req, deps, info, 200, result, query);
+}
+
+/** The applied configuration over the live object: strategic merge for built-in kinds, JSON merge (lists replaced) for custom resources. */
+function mergeApplied(info: ResourceInfo, existing: KubeObject, config: KubeObject): KubeObject {
+  return (isBuiltin(info) ? applyStrategicMergePatch(structuredClone(existing), config, info.kind) : applyMergePatch(structuredClone(existing), config)) as KubeObject;
 }
 
 function stripIdentity(config: KubeObject): KubeObject {
@@ -305,13 +338,17 @@ function stripIdentity(config: KubeObject): KubeObject {
   return rest;
 }
 
-function patchObject(contentType: string, existing: KubeObject, patchBody: unknown, kind: ResourceKind): KubeObject {
+/** What apiextensions-apiserver accepts for a custom resource: no strategic merge patch, as it has no Go struct. */
+const CUSTOM_RESOURCE_PATCH_TYPES = 'application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml';
+
+function patchObject(contentType: string, existing: KubeObject, patchBody: unknown, info: ResourceInfo): KubeObject {
   try {
     switch (contentType) {
       case 'application/merge-patch+json':
         return applyMergePatch(structuredClone(existing), patchBody) as KubeObject;
       case 'application/strategic-merge-patch+json':
-        return applyStrategicMergePatch(structuredClone(existing), patchBody, kind) as KubeObject;
+        if (!isBuiltin(info)) throw unsupportedMediaType(CUSTOM_RESOURCE_PATCH_TYPES);
+        return applyStrategicMergePatch(structuredClone(existing), patchBody, info.kind) as KubeObject;
       case 'application/json-patch+json':
         return applyJsonPatch(structuredClone(existing), patchBody) as KubeObject;
       default:
@@ -331,7 +368,7 @@ function writePatched(deps: ResourceHandlerDeps, info: ResourceInfo, path: Resou
   if (info.namespaced) meta.namespace = path.namespace ?? 'default';
   patched.apiVersion = info.apiVersion;
   patched.kind = info.kind;
-  const result = deps.store.update(info.kind, patched, options);
+  const result = deps.store.update(info.key, patched, options);
   if (!options.dryRun) deps.afterWrite();
   return result;
 }
@@ -364,8 +401,8 @@ async function remove(req: IncomingMessage, res: ServerResponse, path: ResourceP
   const name = path.name!;
   const options = await deleteOptions(req, query);
   const dryRun = isDryRun(query, options);
-  const before = deps.store.read(info.kind, path.namespace, name);
-  const result = deps.store.delete(info.kind, path.namespace, name, {
+  const before = deps.store.read(info.key, path.namespace, name);
+  const result = deps.store.delete(info.key, path.namespace, name, {
     propagationPolicy: options.propagationPolicy,
     gracePeriodSeconds: options.gracePeriodSeconds,
     preconditions: options.preconditions,
@@ -373,7 +410,7 @@ async function remove(req: IncomingMessage, res: ServerResponse, path: ResourceP
     actor: userAgentManager(req),
   });
   if (!dryRun) deps.afterWrite();
-  const stillThere = !dryRun && deps.store.get(info.kind, path.namespace, name);
+  const stillThere = !dryRun && deps.store.get(info.key, path.namespace, name);
   if (stillThere || info.kind === 'Pod' || dryRun) {
     // Pending finalizers or a graceful pod deletion answer with the object itself.
     sendJson(res, options.orphanDependents === false ? 202 : 200, toServedVersion(info, stillThere || result));
@@ -386,10 +423,10 @@ async function deleteCollection(req: IncomingMessage, res: ServerResponse, path:
   const { info } = path;
   const options = await deleteOptions(req, query);
   const dryRun = isDryRun(query, options);
-  const items = deps.store.list(info.kind, { namespace: path.namespace, labelSelector: query.get('labelSelector') ?? undefined, fieldSelector: query.get('fieldSelector') ?? undefined }).items;
+  const items = deps.store.list(info.key, { namespace: path.namespace, labelSelector: query.get('labelSelector') ?? undefined, fieldSelector: query.get('fieldSelector') ?? undefined }).items;
   for (const item of items) {
     try {
-      deps.store.delete(info.kind, item.metadata?.namespace, item.metadata?.name ?? '', { propagationPolicy: options.propagationPolicy, gracePeriodSeconds: options.gracePeriodSeconds, dryRun, actor: userAgentManager(req) });
+      deps.store.delete(info.key, item.metadata?.namespace, item.metadata?.name ?? '', { propagationPolicy: options.propagationPolicy, gracePeriodSeconds: options.gracePeriodSeconds, dryRun, actor: userAgentManager(req) });
     } catch (error) {
       if (!(error instanceof ApiError && error.code === 404)) throw error;
     }
@@ -406,13 +443,13 @@ async function handleSubresource(req: IncomingMessage, res: ServerResponse, path
   const { info, subresource } = path;
   const name = path.name!;
   if (subresource === 'status' && info.hasStatus) {
-    if (method === 'GET') return respondObject(res, req, deps, info, 200, deps.store.read(info.kind, path.namespace, name), query);
-    const existing = deps.store.read(info.kind, path.namespace, name);
+    if (method === 'GET') return respondObject(res, req, deps, info, 200, deps.store.read(info.key, path.namespace, name), query);
+    const existing = deps.store.read(info.key, path.namespace, name);
     const body = await readBody(req);
     const contentType = (req.headers['content-type'] ?? JSON_TYPE).split(';')[0].trim();
     const dryRun = isDryRun(query);
     const fieldManager = query.get('fieldManager') ?? userAgentManager(req);
-    const given = method === 'PUT' ? checkBodyIdentity(info, path, parseObjectBody(body, contentType, info)) : method === 'PATCH' ? patchObject(contentType, toServedVersion(info, existing), parseJsonBody(body.toString('utf8'), contentType), info.kind) : undefined;
+    const given = method === 'PUT' ? checkBodyIdentity(info, path, parseObjectBody(body, contentType, info)) : method === 'PATCH' ? patchObject(contentType, toServedVersion(info, existing), parseJsonBody(body.toString('utf8'), contentType), info) : undefined;
     if (!given) throw notAllowed(method, info, subresource);
     const next = toStorageVersion(info, given);
     const result = writePatched(deps, info, path, next, existing, { fieldManager, operation: 'Update', dryRun, subresource: 'status' });
@@ -432,7 +469,9 @@ type StructuredSelector = Parameters<typeof formatLabelSelector>[0];
  * `labels.SelectorFromSet` of a ReplicationController's map, `LabelSelectorAsSelector` of the
  * apps kinds' structured selector.
  */
-function scaleOf(kind: ResourceKind, object: KubeObject): KubeObject {
+function scaleOf(info: ResourceInfo, object: KubeObject): KubeObject {
+  if (info.custom?.scale) return customResourceScale(info.custom.scale, object);
+  const kind = info.kind;
   const meta = object.metadata ?? {};
   const spec = object.spec as { replicas?: number; selector?: StructuredSelector | Record<string, string> } | undefined;
   const status = object.status as { replicas?: number } | undefined;
@@ -450,14 +489,14 @@ async function handleScale(req: IncomingMessage, res: ServerResponse, path: Reso
   const method = req.method ?? 'GET';
   const { info } = path;
   const name = path.name!;
-  const existing = deps.store.read(info.kind, path.namespace, name);
-  const current = scaleOf(info.kind, existing);
+  const existing = deps.store.read(info.key, path.namespace, name);
+  const current = scaleOf(info, existing);
   if (method === 'GET') return respondScale(res, req, deps, current, query);
   const body = await readBody(req);
   const contentType = (req.headers['content-type'] ?? JSON_TYPE).split(';')[0].trim();
   let desired: KubeObject;
   if (method === 'PUT') desired = parseObjectBody(body, contentType, { apiVersion: 'autoscaling/v1', kind: 'Scale' }) as KubeObject;
-  else if (method === 'PATCH') desired = patchObject(contentType === 'application/strategic-merge-patch+json' ? 'application/merge-patch+json' : contentType, current, parseJsonBody(body.toString('utf8'), contentType), info.kind);
+  else if (method === 'PATCH') desired = patchObject(contentType === 'application/strategic-merge-patch+json' ? 'application/merge-patch+json' : contentType, current, parseJsonBody(body.toString('utf8'), contentType), info);
   else throw notAllowed(method, info, 'scale');
   const replicas = (desired.spec as { replicas?: unknown } | undefined)?.replicas;
   if (typeof replicas !== 'number' || !Number.isInteger(replicas) || replicas < 0) {
@@ -469,10 +508,11 @@ async function handleScale(req: IncomingMessage, res: ServerResponse, path: Reso
   }
   const dryRun = isDryRun(query);
   const next = structuredClone(existing);
-  (next.spec as { replicas: number }).replicas = replicas;
-  const result = dryRun || deepEqual(next.spec, existing.spec) ? existing : deps.store.update(info.kind, next, { fieldManager: query.get('fieldManager') ?? userAgentManager(req), dryRun });
+  if (info.custom?.scale) setSpecReplicas(info.custom.scale, next, replicas);
+  else (next.spec as { replicas: number }).replicas = replicas;
+  const result = dryRun || deepEqual(next.spec, existing.spec) ? existing : deps.store.update(info.key, next, { fieldManager: query.get('fieldManager') ?? userAgentManager(req), dryRun });
   if (!dryRun) deps.afterWrite();
-  respondScale(res, req, deps, scaleOf(info.kind, dryRun ? next : result), query);
+  respondScale(res, req, deps, scaleOf(info, dryRun ? next : result), query);
 }
 
 function respondScale(res: ServerResponse, req: IncomingMessage, deps: ResourceHandlerDeps, scale: KubeObject, query: Query): void {

@@ -8,8 +8,9 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { KubeObject } from '../core/k8s';
 import { ApiError } from '../sim/store/types';
 import { JSON_TYPE, TABLE_TYPE, wantsTable } from './http-util';
-import { toTable } from './printers/table';
+import { resourceTable } from './printers/table';
 import { toServedVersion } from '../sim/apis/version-conversion';
+import { inServedVersion } from '../sim/store/custom-resources';
 import type { ResourceHandlerDeps } from './handler-deps';
 import type { ResourcePath } from './routing';
 
@@ -29,9 +30,9 @@ export function serveWatch(req: IncomingMessage, res: ServerResponse, path: Reso
   const write = (type: string, object: KubeObject): void => {
     if (closed) return;
     const isObject = type !== 'ERROR' && type !== 'BOOKMARK';
-    let payload: unknown = isObject ? toServedVersion(info, object) : object;
+    let payload: unknown = isObject ? inServedVersion(info, toServedVersion(info, object)) : object;
     if (asTable && isObject) {
-      const table = toTable(info.kind, [object], { now: deps.now(), includeObject: 'Metadata', noHeaders: sentColumns }) as KubeObject;
+      const table = resourceTable(info, [object], { now: deps.now(), includeObject: 'Metadata', noHeaders: sentColumns }) as KubeObject;
       table.metadata = { resourceVersion: object.metadata?.resourceVersion };
       sentColumns = true;
       payload = table;
@@ -42,7 +43,7 @@ export function serveWatch(req: IncomingMessage, res: ServerResponse, path: Reso
 
   let unsubscribe: () => void = () => undefined;
   try {
-    unsubscribe = deps.store.watch(info.kind, {
+    unsubscribe = deps.store.watch(info.key, {
       namespace: path.namespace,
       labelSelector: query.get('labelSelector') ?? undefined,
       fieldSelector: query.get('fieldSelector') ?? undefined,

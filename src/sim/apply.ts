@@ -4,12 +4,13 @@
  * ones, so a field removed from the manifest is removed from the object; server-owned fields and
  * status are kept.
  */
-import type { KubeObject, ResourceKind } from '../core/k8s';
+import type { KubeObject } from '../core/k8s';
 import { noKindMatchMessage } from '../core/kind-mapping';
 import { SERVED_RESOURCES } from './store/resources';
-import { ApiError, type ResourceInfo, type StoreApi } from './store/types';
+import { ApiError, isBuiltin, type ResourceInfo, type StoreApi } from './store/types';
 import { decodeCheck } from './apis/validation';
 import { toStorageVersion } from './apis/version-conversion';
+import { customResourceUnknownFields } from './apis/apiextensions/custom-resource-admission';
 
 export type ApplyAction = 'created' | 'configured' | 'unchanged';
 
@@ -18,20 +19,17 @@ export interface ApplyResult {
   object: KubeObject;
 }
 
-function servedInfo(object: KubeObject): ResourceInfo | undefined {
-  return SERVED_RESOURCES.find((r) => r.kind === object.kind && r.apiVersion === object.apiVersion);
+/** The resource a manifest object names, if the simulator serves its kind in that version (`custom`: established CRDs' kinds). */
+export function findServedKind(object: KubeObject, custom: readonly ResourceInfo[] = []): ResourceInfo | undefined {
+  const matches = (r: ResourceInfo): boolean => r.kind === object.kind && r.apiVersion === object.apiVersion;
+  return SERVED_RESOURCES.find(matches) ?? custom.find(matches);
 }
 
-/** The kind a manifest object names, if the simulator serves it in that version. */
-export function findServedKind(object: KubeObject): ResourceKind | undefined {
-  return servedInfo(object)?.kind;
-}
-
-/** The kind a manifest object names, checked against what the simulator serves (the RESTMapper's error otherwise). */
-export function servedKind(object: KubeObject): ResourceKind {
-  const kind = findServedKind(object);
-  if (!kind) throw new ApiError(404, 'NotFound', noKindMatchMessage(String(object.apiVersion ?? ''), String(object.kind ?? '')));
-  return kind;
+/** The resource a manifest object names, checked against what the simulator serves (the RESTMapper's error otherwise). */
+export function servedKind(object: KubeObject, custom: readonly ResourceInfo[] = []): ResourceInfo {
+  const info = findServedKind(object, custom);
+  if (!info) throw new ApiError(404, 'NotFound', noKindMatchMessage(String(object.apiVersion ?? ''), String(object.kind ?? '')));
+  return info;
 }
 
 /** The API versions the simulator serves a kind in (`batch/v1` for CronJob), for saying what to write instead. */
@@ -40,6 +38,12 @@ export function servedVersionsOf(kind: string): string[] {
 }
 
 const DESIRED_TOP_LEVEL = ['spec', 'data', 'binaryData', 'immutable'];
+const NOT_DESIRED = new Set(['apiVersion', 'kind', 'metadata', 'status']);
+
+/** A custom resource's desired fields are any top-level ones but its identity, metadata and status, in the manifest or stored. */
+function customDesiredFields(manifest: KubeObject, stored: KubeObject): string[] {
+  return [...new Set([...Object.keys(manifest), ...Object.keys(stored)])].filter((field) => !NOT_DESIRED.has(field));
+}
 
 /**
  * Applies as `kubectl apply` does by default (`--validate=strict`): the body is decoded with
@@ -47,18 +51,19 @@ const DESIRED_TOP_LEVEL = ['spec', 'data', 'binaryData', 'immutable'];
  * server's 400. The refusal names the field as a cause, for placing it on the manifest's line.
  */
 export function applyObject(store: StoreApi, given: KubeObject, fieldManager: string, options: { dryRun?: boolean } = {}): ApplyResult {
-  const kind = servedKind(given);
+  const info = servedKind(given, store.customResources());
+  const kind = info.key;
   // An object of another served version (autoscaling/v1) is stored as its kind's storage version.
-  const manifest = toStorageVersion(servedInfo(given)!, given);
-  const decoded = decodeCheck(kind, manifest, 'Strict');
+  const manifest = isBuiltin(info) ? toStorageVersion(info, given) : given;
+  const decoded = isBuiltin(info) ? decodeCheck(info.kind, manifest, 'Strict') : customResourceUnknownFields(info.custom!, manifest, 'Strict');
   if (decoded.error) {
     const { code, reason, message } = decoded.error;
-    throw new ApiError(code, reason, message, { kind, causes: decoded.field ? [{ reason: 'FieldValueInvalid', message, field: decoded.field }] : [] });
+    throw new ApiError(code, reason, message, { kind: info.kind, causes: decoded.field ? [{ reason: 'FieldValueInvalid', message, field: decoded.field }] : [] });
   }
   const object = structuredClone(manifest);
   const meta = object.metadata ?? {};
   if (!meta.name) {
-    throw new ApiError(422, 'Invalid', `${kind} "" is invalid: metadata.name: Required value: name or generateName is required`, { kind, causes: [{ reason: 'FieldValueRequired', message: 'Required value: name or generateName is required', field: 'metadata.name' }] });
+    throw new ApiError(422, 'Invalid', `${info.kind} "" is invalid: metadata.name: Required value: name or generateName is required`, { kind: info.kind, causes: [{ reason: 'FieldValueRequired', message: 'Required value: name or generateName is required', field: 'metadata.name' }] });
   }
   const existing = store.get(kind, meta.namespace, meta.name);
   if (!existing) {
@@ -69,7 +74,7 @@ export function applyObject(store: StoreApi, given: KubeObject, fieldManager: st
     const target = copy.metadata ?? (copy.metadata = {});
     (target as { labels?: Record<string, string> }).labels = meta.labels;
     (target as { annotations?: Record<string, string> }).annotations = meta.annotations;
-    for (const field of DESIRED_TOP_LEVEL) {
+    for (const field of isBuiltin(info) ? DESIRED_TOP_LEVEL : customDesiredFields(object, copy)) {
       if (object[field] === undefined) delete copy[field];
       else copy[field] = object[field];
     }

@@ -22,6 +22,7 @@ import { ResourceQuotaController } from './controllers/resourcequota/resource-qu
 import { EndpointSliceController } from './controllers/endpointslice/endpointslice-controller';
 import { EndpointsController } from './controllers/endpoint/endpoints-controller';
 import { KubeProxyFleet } from './proxy/kube-proxy';
+import { CustomResourceDefinitionController } from './controllers/apiextensions/crd-controller';
 
 export interface ComponentOptions {
   nodes: number;
@@ -52,6 +53,7 @@ export interface Components {
   endpointSlices: EndpointSliceController;
   endpoints: EndpointsController;
   kubeProxies: KubeProxyFleet;
+  customResourceDefinitions: CustomResourceDefinitionController;
   stop(): void;
 }
 
@@ -104,6 +106,8 @@ export function startComponents(ctx: SimContext, options: ComponentOptions): Com
   jobs.start();
   cronJobs.start();
   ttlAfterFinished.start();
+  const customResourceDefinitions = new CustomResourceDefinitionController(ctx);
+  customResourceDefinitions.start();
   return {
     deployments,
     replicaSets,
@@ -126,7 +130,9 @@ export function startComponents(ctx: SimContext, options: ComponentOptions): Com
     endpointSlices,
     endpoints,
     kubeProxies,
+    customResourceDefinitions,
     stop() {
+      customResourceDefinitions.stop();
       serviceAccounts.stop();
       resourceQuotas.stop();
       endpointSlices.stop();

@@ -1,6 +1,7 @@
 /**
  * The docs corpus: the Kubernetes documentation's example manifests (test/corpus/docs, copied
- * verbatim from kubernetes/website content/en/examples), each traced on a fresh simulator through
+ * verbatim from kubernetes/website content/en/examples, and under tasks/ a few YAML blocks of docs
+ * pages, at the page's path with the file name the page gives them), each traced on a fresh simulator through
  * the CLI's own `runTrace`, and compared with what a kind cluster does with it (expected.json).
  */
 import { readFileSync } from 'node:fs';

@@ -39,7 +39,27 @@ const NOTES: Readonly<Record<string, (object: KubeObject) => string>> = {
   PodDisruptionBudget: () =>
     'Stored. The eviction API (kubectl drain) refuses evictions that would break it, and the disruption controller in kube-controller-manager keeps its status; nothing in the simulator evicts pods.',
   Lease: () => 'Stored. The component named in spec.holderIdentity renews it (leader election, node heartbeats); nothing else acts on it.',
+  CustomResourceDefinition: (object) =>
+    `Stored and Established. The API server's apiextensions controllers accept its names, then serve ${definedResourceOf(object)}, as the simulator does; objects of its kind are stored and validated against its schema, and nothing acts on them until an operator for them is installed.`,
 };
+
+function definedResourceOf(object: KubeObject): string {
+  const spec = object.spec as { group?: unknown; names?: { plural?: unknown } } | undefined;
+  return typeof spec?.names?.plural === 'string' && typeof spec.group === 'string' ? `${spec.names.plural}.${spec.group}` : 'its kind';
+}
+
+/** How a custom resource came to be served when it was applied. */
+export interface CustomResourceContext {
+  group: string;
+  /** Its CRD was applied from the same file: kubectl maps every object before applying any. */
+  crdInSameFile: boolean;
+}
+
+function customResourceNote(kind: string, context: CustomResourceContext): string {
+  const note = `Stored. A ${kind} is a custom resource: in a real cluster an operator or controller for ${context.group} acts on it, installed with its CustomResourceDefinition; none runs in the simulator, so nothing acts on it here.`;
+  if (!context.crdInSameFile) return note;
+  return `${note} A single \`kubectl apply -f\` of this file refuses it the first time (kubectl maps every object before applying any, when the CRD is not yet served): apply the CRD first and \`kubectl wait --for condition=established\` for it, as kube-journey did.`;
+}
 
 /** Kinds that pods or admission read: the note says what reads them, and nothing about the simulator. */
 const READ_BY: Readonly<Record<string, string>> = {
@@ -82,10 +102,10 @@ function configMapFacts(object: KubeObject): string {
   return keys.length === 0 ? 'no data' : `${plural(keys.length, 'key')}: ${keys.join(', ')}`;
 }
 
-/** The stored-only journey of an applied object, or undefined for kinds the simulator acts on. */
-export function storedOnlyJourney(object: KubeObject): StoredOnlyJourney | undefined {
+/** The stored-only journey of an applied object (`custom` for a custom resource), or undefined for kinds the simulator acts on. */
+export function storedOnlyJourney(object: KubeObject, custom?: CustomResourceContext): StoredOnlyJourney | undefined {
   const kind = object.kind ?? '';
-  const note = NOTES[kind]?.(object) ?? (READ_BY[kind] ? `Stored. ${READ_BY[kind]}` : undefined);
+  const note = custom ? customResourceNote(kind, custom) : (NOTES[kind]?.(object) ?? (READ_BY[kind] ? `Stored. ${READ_BY[kind]}` : undefined));
   if (note === undefined) return undefined;
   const journey: StoredOnlyJourney = { kind, name: object.metadata?.name ?? '', status: 'complete', stage: 'stored', note };
   if (object.metadata?.namespace) journey.namespace = object.metadata.namespace;

@@ -201,6 +201,7 @@ export const PATCH_STRATEGIES: Readonly<Record<ResourceKind, PatchStrategyTable>
   StorageClass: prefixed('metadata.', objectMeta),
   PriorityClass: prefixed('metadata.', objectMeta),
   Lease: prefixed('metadata.', objectMeta),
+  CustomResourceDefinition: prefixed('metadata.', objectMeta),
 };
 
 const compiled = new Map<ResourceKind, SchemaNode>();

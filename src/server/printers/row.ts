@@ -1,5 +1,6 @@
 /** What one printer produces for one object: the cells, and row conditions when there are any. */
-export type TableCell = string | number | boolean;
+/** null is a custom resource column whose JSONPath finds nothing (kubectl prints `<none>`). */
+export type TableCell = string | number | boolean | null;
 
 export interface TableRowCondition {
   type: string;

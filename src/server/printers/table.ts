@@ -53,6 +53,9 @@ import { printEndpointSlice, printEndpoints, printIngress, printIngressClass, pr
 import { printResourceQuota, printSecret, printServiceAccount } from './config';
 import { printHorizontalPodAutoscaler, printLease, printPodDisruptionBudget, printPriorityClass, printRoleBinding } from './policy';
 import { resourceInfo } from '../../sim/store/resources';
+import { isBuiltin, type ResourceInfo } from '../../sim/store/types';
+import type { CustomResourceInfo } from '../../sim/apis/apiextensions/crd';
+import { customResourceCells, customResourceColumns } from './custom-resource';
 import { printControllerRevision, printDaemonSet, printDeployment, printReplicaSet, printReplicationController, printStatefulSet } from './workloads';
 
 export type { TableColumnDefinition } from './columns';
@@ -113,6 +116,16 @@ function apiVersionOf(kind: ResourceKind): string {
  */
 export function toTable(kind: ResourceKind, objects: readonly KubeObject[], options: TableOptions): Table {
   return buildTable(columnDefinitions(kind), objects, (object) => printRow(kind, object, options.now), apiVersionOf(kind), kind, options);
+}
+
+/** The Table of objects of any served kind, built-in or custom. */
+export function resourceTable(info: ResourceInfo, objects: readonly KubeObject[], options: TableOptions): Table {
+  return isBuiltin(info) ? toTable(info.kind, objects, options) : customResourceTable(info.custom!, objects, options);
+}
+
+/** The Table of custom resources, with their CRD version's printer columns. */
+export function customResourceTable(info: CustomResourceInfo, objects: readonly KubeObject[], options: TableOptions): Table {
+  return buildTable(customResourceColumns(info), objects, (object) => ({ cells: customResourceCells(info, object, options.now) }), info.apiVersion, info.kind, options);
 }
 
 /** The Table of an autoscaling/v1 Scale (`kubectl get <kind> <name> --subresource=scale`). */

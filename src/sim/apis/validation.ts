@@ -29,6 +29,7 @@ import { validateHorizontalPodAutoscaler } from './autoscaling/validation';
 import { validatePodDisruptionBudget } from './policy/validation';
 import { validatePriorityClass } from './scheduling/validation';
 import { validateLease } from './coordination/validation';
+import { validateCustomResourceDefinition } from './apiextensions/crd';
 import { resourceInfo } from '../store/resources';
 
 // ---------------------------------------------------------------------------------------------
@@ -102,6 +103,8 @@ export function validate(kind: ResourceKind, object: KubeObject, old?: KubeObjec
       return validatePriorityClass(object, old);
     case 'Lease':
       return validateLease(object, old);
+    case 'CustomResourceDefinition':
+      return [...validateMetaOnly(object, old, false, nameIsDNSSubdomain), ...validateCustomResourceDefinition(object, old)];
     // Written by controllers more than by people: their metadata is checked.
     case 'ServiceAccount':
     case 'Endpoints':

@@ -16,7 +16,7 @@
  */
 import type { KubeObject, OwnerReference, ResourceKind } from '../../core/k8s';
 import type { VirtualClock } from '../clock';
-import { ApiError, type ResourceInfo, type StoreApi, type StoreChange } from '../store/types';
+import { ApiError, type ResourceInfo, type StoreApi, type StoreChange, type StoreKind } from '../store/types';
 
 export interface GarbageCollectorOptions {
   /** Virtual delay between a change and the collector acting on it (informer and queue latency). */
@@ -27,7 +27,7 @@ const COMPONENT = 'garbage-collector';
 
 /** Where a dependent is: enough to read it again through the API. */
 interface DependentAddress {
-  kind: ResourceKind;
+  kind: StoreKind;
   namespace: string | undefined;
   name: string;
 }
@@ -35,6 +35,8 @@ interface DependentAddress {
 /** Where an owner is, as its dependents' references name it. */
 interface OwnerAddress {
   kind: string;
+  /** The reference's API group, which tells a custom kind from a built-in one of the same name. */
+  group?: string;
   namespace: string | undefined;
   name: string;
 }
@@ -80,7 +82,7 @@ export class GarbageCollector {
   start(): void {
     this.served = new Map(this.ctx.store.resources.map((info) => [info.kind, info]));
     for (const info of this.ctx.store.resources) {
-      this.unsubscribers.push(this.ctx.store.subscribe(info.kind, (change) => this.observe(change)));
+      this.unsubscribers.push(this.ctx.store.subscribe(info.key, (change) => this.observe(change)));
     }
   }
 
@@ -116,7 +118,7 @@ export class GarbageCollector {
     }
   }
 
-  private relink(kind: ResourceKind, object: KubeObject, before: readonly OwnerReference[], after: readonly OwnerReference[]): void {
+  private relink(kind: StoreKind, object: KubeObject, before: readonly OwnerReference[], after: readonly OwnerReference[]): void {
     const meta = object.metadata ?? {};
     const uid = meta.uid ?? '';
     // An owner's node stays when its last dependent goes (a foreground deletion may be waiting on
@@ -124,7 +126,7 @@ export class GarbageCollector {
     for (const ref of before) this.graph.get(ref.uid)?.dependents.delete(uid);
     for (const ref of after) {
       let node = this.graph.get(ref.uid);
-      if (!node) this.graph.set(ref.uid, (node = { owner: { kind: ref.kind, namespace: meta.namespace, name: ref.name }, dependents: new Map() }));
+      if (!node) this.graph.set(ref.uid, (node = { owner: { kind: ref.kind, group: groupOf(ref.apiVersion), namespace: meta.namespace, name: ref.name }, dependents: new Map() }));
       node.dependents.set(uid, { kind, namespace: meta.namespace, name: meta.name ?? '' });
     }
   }
@@ -148,19 +150,26 @@ export class GarbageCollector {
   private ownerOf(ownerUid: string): KubeObject | undefined {
     const node = this.graph.get(ownerUid);
     if (!node) return undefined;
-    const owner = this.read(node.owner.kind, node.owner.namespace, node.owner.name);
+    const owner = this.read(node.owner.kind, node.owner.namespace, node.owner.name, node.owner.group);
     return owner?.metadata?.uid === ownerUid ? owner : undefined;
   }
 
-  private read(kind: string, namespace: string | undefined, name: string): KubeObject | undefined {
-    const served = this.served.get(kind);
+  private read(kind: string, namespace: string | undefined, name: string, group?: string): KubeObject | undefined {
+    const served = this.resolve(kind, group);
     if (!served) return undefined;
     try {
-      return this.ctx.store.get(served.kind, served.namespaced ? namespace : undefined, name);
+      return this.ctx.store.get(served.key, served.namespaced ? namespace : undefined, name);
     } catch (error) {
       if (isNotFound(error)) return undefined;
       throw error;
     }
+  }
+
+  /** The served kind an address names: a built-in one, or an established CRD's of the reference's group. */
+  private resolve(kind: string, group: string | undefined): ResourceInfo | undefined {
+    const builtin = this.served.get(kind);
+    if (group === undefined || builtin?.group === group) return builtin;
+    return this.ctx.store.customResources().find((info) => info.kind === kind && info.group === group) ?? builtin;
   }
 
   private dependent(uid: string, address: DependentAddress): KubeObject | undefined {
@@ -226,4 +235,9 @@ export class GarbageCollector {
       copyMeta.finalizers = rest.length > 0 ? rest : undefined;
     }, { fieldManager: COMPONENT });
   }
+}
+
+function groupOf(apiVersion: string | undefined): string {
+  const slash = (apiVersion ?? '').indexOf('/');
+  return slash < 0 ? '' : (apiVersion ?? '').slice(0, slash);
 }

@@ -12,6 +12,7 @@ import type { Container, KubeObject, PodSpec, ResourceKind, Toleration } from '.
 import { canonicalResourceQuantity, parseQuantity } from '../../core/schema/quantity';
 import { deepEqual } from '../../common/json';
 import { applyBuiltinKindDefaults } from './defaults-builtin';
+import { defaultCustomResourceDefinition } from '../apis/apiextensions/crd';
 
 export interface DefaultingOptions {
   /** The stored object, on updates: create-only admission keeps what the object already had. */
@@ -126,6 +127,9 @@ export function applyDefaults(kind: ResourceKind, object: KubeObject, options: D
       break;
     case 'Job':
       defaultJob(object);
+      break;
+    case 'CustomResourceDefinition':
+      defaultCustomResourceDefinition(object);
       break;
     case 'CronJob':
       defaultCronJob(object);

@@ -1,5 +1,5 @@
 import type { ResourceKind } from '../../core/k8s';
-import type { ResourceInfo } from './types';
+import type { BuiltinResourceInfo, ResourceInfo } from './types';
 
 interface Shape {
   namespaced: boolean;
@@ -8,11 +8,12 @@ interface Shape {
   scale?: boolean;
 }
 
-function resource(groupVersion: string, kind: ResourceKind, plural: string, shape: Shape): ResourceInfo {
+function resource(groupVersion: string, kind: ResourceKind, plural: string, shape: Shape): BuiltinResourceInfo {
   const slash = groupVersion.indexOf('/');
   const group = slash < 0 ? '' : groupVersion.slice(0, slash);
   const version = slash < 0 ? groupVersion : groupVersion.slice(slash + 1);
   return {
+    key: kind,
     kind,
     plural,
     singular: kind.toLowerCase(),
@@ -30,7 +31,7 @@ const NAMESPACED = { namespaced: true };
 const CLUSTER = { namespaced: false };
 
 /** The kinds the simulator serves, with the names, scopes and subresources kube-apiserver 1.32 gives them. */
-export const RESOURCES: readonly ResourceInfo[] = [
+export const RESOURCES: readonly BuiltinResourceInfo[] = [
   resource('v1', 'Namespace', 'namespaces', { ...CLUSTER, shortNames: ['ns'], status: true }),
   resource('v1', 'Node', 'nodes', { ...CLUSTER, shortNames: ['no'], status: true }),
   resource('v1', 'Pod', 'pods', { ...NAMESPACED, shortNames: ['po'], status: true }),
@@ -65,6 +66,7 @@ export const RESOURCES: readonly ResourceInfo[] = [
   resource('storage.k8s.io/v1', 'StorageClass', 'storageclasses', { ...CLUSTER, shortNames: ['sc'] }),
   resource('scheduling.k8s.io/v1', 'PriorityClass', 'priorityclasses', { ...CLUSTER, shortNames: ['pc'] }),
   resource('coordination.k8s.io/v1', 'Lease', 'leases', NAMESPACED),
+  resource('apiextensions.k8s.io/v1', 'CustomResourceDefinition', 'customresourcedefinitions', { ...CLUSTER, shortNames: ['crd', 'crds'], status: true }),
 ];
 
 /**
@@ -80,7 +82,7 @@ export const SERVED_RESOURCES: readonly ResourceInfo[] = [...RESOURCES, ...OTHER
 
 const byKind = new Map(RESOURCES.map((r) => [r.kind, r]));
 
-export function resourceInfo(kind: ResourceKind): ResourceInfo {
+export function resourceInfo(kind: ResourceKind): BuiltinResourceInfo {
   const info = byKind.get(kind);
   if (!info) throw new Error(`unknown kind ${kind}`);
   return info;
@@ -88,7 +90,8 @@ export function resourceInfo(kind: ResourceKind): ResourceInfo {
 
 /** Whether `info` is the version its kind is stored in (no conversion needed). */
 export function isStorageVersion(info: ResourceInfo): boolean {
-  return resourceInfo(info.kind).apiVersion === info.apiVersion;
+  // A custom resource is kept in its CRD's storage version and answered in the requested one (see custom-resources.ts).
+  return info.custom !== undefined || resourceInfo(info.kind as ResourceKind).apiVersion === info.apiVersion;
 }
 
 /** `deployments.apps` / `pods`: the qualified resource name used in API error messages. */

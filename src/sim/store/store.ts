@@ -14,22 +14,29 @@ import { rfc3339 } from './object-utils';
 import { ManagedFieldStamps } from './managed-fields';
 import { namespaceDeletionRefusal } from '../admission/namespace-lifecycle';
 import { RESOURCES, qualifiedResource, resourceInfo } from './resources';
+import { admitCustomResource } from '../apis/apiextensions/custom-resource-admission';
+import type { CustomResourceInfo } from '../apis/apiextensions/crd';
+import { type CustomTableInfo, customTableInfo } from './custom-resources';
 import { parseFieldSelector, parseLabelSelector, type ObjectPredicate } from './selectors';
 import {
   ApiError,
+  type BuiltinResourceInfo,
   type ChangeListener,
+  type CustomKindKey,
+  isBuiltin,
   type DeleteOptions,
   type ListOptions,
   type ListResult,
   type ResourceInfo,
   type StoreApi,
   type StoreChange,
+  type StoreKind,
   type WatchOptions,
   type WriteOptions,
 } from './types';
 
 /** Kinds outside apps and batch whose registry starts generation at 1 (PrepareForCreate). */
-const GENERATION_TRACKING_KINDS: ReadonlySet<string> = new Set(['PodDisruptionBudget', 'NetworkPolicy']);
+const GENERATION_TRACKING_KINDS: ReadonlySet<string> = new Set(['PodDisruptionBudget', 'NetworkPolicy', 'CustomResourceDefinition']);
 
 /** Defaulting and validation, injected so the store stays small and each can be tested alone. */
 export interface Admission {
@@ -201,7 +208,7 @@ function equalButWriteStamps(a: KubeObject, b: KubeObject): boolean {
 export class MemoryStore implements StoreApi {
   readonly resources = RESOURCES;
   private revision = 0;
-  private readonly tables = new Map<ResourceKind, KindTable>();
+  private readonly tables = new Map<StoreKind, KindTable>();
   /** node name → uids of the pods bound to it. */
   private readonly podsByNode = new Map<string, Set<string>>();
   private readonly clock: VirtualClock;
@@ -210,34 +217,69 @@ export class MemoryStore implements StoreApi {
   private readonly namespaceCleanupDelayMs: number;
   private readonly stamps = new ManagedFieldStamps();
   private readonly uidCodes = new Array<number>(36).fill(0);
+  private readonly historyPerKind: number;
+  private readonly customByCrd = new Map<string, CustomTableInfo[]>();
+  private servedCustom: readonly CustomTableInfo[] = [];
 
   constructor(options: StoreOptions) {
     this.clock = options.clock;
     this.internals = options.internals;
     this.admission = options.admission ?? noAdmission;
     this.namespaceCleanupDelayMs = options.namespaceCleanupDelayMs ?? 20;
-    for (const info of RESOURCES) {
-      this.tables.set(info.kind, {
-        info,
-        objects: new Map(),
-        indexesEveryUid: info.kind !== 'Event',
-        byName: new Map(),
-        listeners: [],
-        history: new ChangeHistory(options.historyPerKind ?? 50_000),
-        byController: new Map(),
-      });
-    }
+    this.historyPerKind = options.historyPerKind ?? 50_000;
+    for (const info of RESOURCES) this.tables.set(info.key, this.newTable(info));
   }
 
-  resourceInfo(kind: ResourceKind): ResourceInfo {
+  private newTable(info: ResourceInfo): KindTable {
+    return { info, objects: new Map(), indexesEveryUid: info.kind !== 'Event', byName: new Map(), listeners: [], history: new ChangeHistory(this.historyPerKind), byController: new Map() };
+  }
+
+  resourceInfo(kind: ResourceKind): BuiltinResourceInfo {
     return resourceInfo(kind);
+  }
+
+  customResourceInfo(key: CustomKindKey): ResourceInfo | undefined {
+    return this.tables.get(key)?.info;
+  }
+
+  /** Every served version of every established CRD's kind, as routing and discovery look them up. */
+  customResources(): readonly CustomTableInfo[] {
+    return this.servedCustom;
+  }
+
+  /**
+   * Serves the kind of an established CRD (its served versions), keeping the objects already
+   * stored when the CRD changes. Objects are stored in the storage version.
+   */
+  establishCustomResources(crdName: string, versions: readonly CustomResourceInfo[]): void {
+    const infos = versions.map(customTableInfo);
+    const storage = infos.find((info) => info.custom.storage) ?? infos[0];
+    if (!storage) return this.removeCustomResources(crdName);
+    this.customByCrd.set(crdName, infos);
+    const table = this.tables.get(storage.key);
+    if (table) table.info = storage;
+    else this.tables.set(storage.key, this.newTable(storage));
+    this.servedCustom = [...this.customByCrd.values()].flat();
+  }
+
+  /** Stops serving a deleted CRD's kind, deleting its objects first as upstream's customresourcecleanup finalizer does. */
+  removeCustomResources(crdName: string): void {
+    const infos = this.customByCrd.get(crdName);
+    if (!infos) return;
+    this.customByCrd.delete(crdName);
+    this.servedCustom = [...this.customByCrd.values()].flat();
+    const key = infos[0].key;
+    const table = this.tables.get(key);
+    if (!table) return;
+    for (const object of this.list(key).items) this.commit(table, 'DELETED', object, object, 'customresourcecleanup');
+    this.tables.delete(key);
   }
 
   currentResourceVersion(): number {
     return this.revision;
   }
 
-  private table(kind: ResourceKind): KindTable {
+  private table(kind: StoreKind): KindTable {
     const table = this.tables.get(kind);
     if (!table) throw new ApiError(404, 'NotFound', `the server could not find the requested resource (kind ${kind})`);
     return table;
@@ -255,18 +297,18 @@ export class MemoryStore implements StoreApi {
   // ----------------------------------------------------------------------------------------
   // Reads
 
-  get<T extends KubeObject>(kind: ResourceKind, namespace: string | undefined, name: string): T | undefined {
+  get<T extends KubeObject>(kind: StoreKind, namespace: string | undefined, name: string): T | undefined {
     const table = this.table(kind);
     return lookup(table, table.info.namespaced ? namespace || 'default' : undefined, name) as T | undefined;
   }
 
-  read<T extends KubeObject>(kind: ResourceKind, namespace: string | undefined, name: string): T {
+  read<T extends KubeObject>(kind: StoreKind, namespace: string | undefined, name: string): T {
     const object = this.get<T>(kind, namespace, name);
     if (!object) throw this.notFound(this.table(kind).info, name);
     return object;
   }
 
-  list<T extends KubeObject>(kind: ResourceKind, options: ListOptions = {}): ListResult<T> {
+  list<T extends KubeObject>(kind: StoreKind, options: ListOptions = {}): ListResult<T> {
     const table = this.table(kind);
     const matches = this.predicate(options);
     const items: T[] = [];
@@ -282,7 +324,7 @@ export class MemoryStore implements StoreApi {
     return (object) => byLabel(object) && byField(object);
   }
 
-  ownedBy<T extends KubeObject>(kind: ResourceKind, ownerUid: string): T[] {
+  ownedBy<T extends KubeObject>(kind: StoreKind, ownerUid: string): T[] {
     const table = this.table(kind);
     const uids = table.byController.get(ownerUid);
     if (!uids) return [];
@@ -309,7 +351,7 @@ export class MemoryStore implements StoreApi {
   // ----------------------------------------------------------------------------------------
   // Writes
 
-  create<T extends KubeObject>(kind: ResourceKind, input: T, options: WriteOptions = {}): T {
+  create<T extends KubeObject>(kind: StoreKind, input: T, options: WriteOptions = {}): T {
     const object: KubeObject = input;
     const table = this.table(kind);
     const info = table.info;
@@ -329,9 +371,7 @@ export class MemoryStore implements StoreApi {
     // The uid is set before the strategies run, as FillObjectMetaSystemFields does before Validate:
     // a Job's generated selector names it.
     meta.uid = this.newUid();
-    this.admission.applyDefaults(kind, object, undefined, options.warnings);
-    this.admission.prepareForCreate?.(kind, object);
-    const invalid = this.admission.validate(kind, object, undefined, options.warnings);
+    const invalid = this.admit(info, object, undefined, options.warnings, true);
     if (invalid) throw invalid;
     const name = meta.name ?? '';
     if (lookup(table, namespace, name)) {
@@ -342,7 +382,7 @@ export class MemoryStore implements StoreApi {
     // Deleting a property an object has makes V8 store it as a slow dictionary: only delete what is set.
     if (meta.deletionTimestamp !== undefined) delete meta.deletionTimestamp;
     if (meta.resourceVersion !== undefined) delete meta.resourceVersion;
-    if (info.group === 'apps' || info.group === 'batch' || GENERATION_TRACKING_KINDS.has(info.kind)) meta.generation = 1;
+    if (info.group === 'apps' || info.group === 'batch' || info.custom || GENERATION_TRACKING_KINDS.has(info.kind)) meta.generation = 1;
     if (options.fieldManager) {
       meta.managedFields = this.stamps.forCreate({ manager: options.fieldManager, operation: options.operation ?? 'Update', apiVersion: info.apiVersion, time: rfc3339(now) });
     }
@@ -356,7 +396,7 @@ export class MemoryStore implements StoreApi {
     return input;
   }
 
-  update<T extends KubeObject>(kind: ResourceKind, object: T, options: WriteOptions = {}): T {
+  update<T extends KubeObject>(kind: StoreKind, object: T, options: WriteOptions = {}): T {
     const table = this.table(kind);
     const info = table.info;
     const meta = metaOf(object);
@@ -371,7 +411,7 @@ export class MemoryStore implements StoreApi {
     return this.replace(table, slot, object, options);
   }
 
-  mutate<T extends KubeObject>(kind: ResourceKind, namespace: string | undefined, name: string, change: (copy: T) => void, options: WriteOptions = {}): T {
+  mutate<T extends KubeObject>(kind: StoreKind, namespace: string | undefined, name: string, change: (copy: T) => void, options: WriteOptions = {}): T {
     const table = this.table(kind);
     const slot = lookupSlot(table, table.info.namespaced ? namespace || 'default' : undefined, name);
     if (!slot) throw this.notFound(table.info, name);
@@ -424,8 +464,10 @@ export class MemoryStore implements StoreApi {
       newMeta.deletionGracePeriodSeconds = oldMeta.deletionGracePeriodSeconds;
     }
     if (options.subresource === undefined) {
-      this.admission.applyDefaults(table.info.kind, object, existing, options.warnings);
-      const invalid = this.admission.validate(table.info.kind, object, existing, options.warnings);
+      const invalid = this.admit(info, object, existing, options.warnings, false);
+      if (invalid) throw invalid;
+    } else if (options.subresource === 'status' && info.custom) {
+      const invalid = admitCustomResource(info.custom, object, existing);
       if (invalid) throw invalid;
     }
     if (oldMeta.generation !== undefined) {
@@ -444,6 +486,18 @@ export class MemoryStore implements StoreApi {
     return object as T;
   }
 
+  /** Defaulting, admission and validation: the injected chain for built-in kinds, the CRD's schema for custom resources. */
+  private admit(info: ResourceInfo, object: KubeObject, old: KubeObject | undefined, warnings: string[] | undefined, creating: boolean): ApiError | undefined {
+    if (!isBuiltin(info)) {
+      // With a status subresource, a create ignores the status it is sent (the customresource strategy's PrepareForCreate).
+      if (creating && info.hasStatus && object.status !== undefined) delete object.status;
+      return info.custom ? admitCustomResource(info.custom, object, old) : undefined;
+    }
+    this.admission.applyDefaults(info.kind, object, old, warnings);
+    if (creating) this.admission.prepareForCreate?.(info.kind, object);
+    return this.admission.validate(info.kind, object, old, warnings);
+  }
+
   private touchManagedFields(meta: ServerMeta, oldMeta: ObjectMeta, options: WriteOptions, apiVersion: string, now: number): void {
     meta.managedFields = this.stamps.afterWrite(oldMeta.managedFields, {
       manager: options.fieldManager!,
@@ -454,7 +508,7 @@ export class MemoryStore implements StoreApi {
     });
   }
 
-  delete(kind: ResourceKind, namespace: string | undefined, name: string, options: DeleteOptions = {}): KubeObject {
+  delete(kind: StoreKind, namespace: string | undefined, name: string, options: DeleteOptions = {}): KubeObject {
     const table = this.table(kind);
     const info = table.info;
     const existing = lookup(table, info.namespaced ? namespace || 'default' : undefined, name);
@@ -518,11 +572,12 @@ export class MemoryStore implements StoreApi {
     copy.status = { phase: 'Terminating' };
     this.commit(table, 'MODIFIED', copy, existing, actor);
     this.clock.after(this.namespaceCleanupDelayMs, () => {
-      for (const info of RESOURCES) {
+      // Custom resources too: their tables are the ones past the built-in kinds.
+      for (const { info } of [...this.tables.values()]) {
         if (!info.namespaced) continue;
-        for (const object of this.list(info.kind, { namespace: name }).items) {
+        for (const object of this.list(info.key, { namespace: name }).items) {
           try {
-            this.delete(info.kind, name, object.metadata?.name ?? '', { gracePeriodSeconds: 0, actor: 'namespace-controller' });
+            this.delete(info.key, name, object.metadata?.name ?? '', { gracePeriodSeconds: 0, actor: 'namespace-controller' });
           } catch (error) {
             if (!(error instanceof ApiError && error.code === 404)) throw error;
           }
@@ -579,7 +634,7 @@ export class MemoryStore implements StoreApi {
     }
     this.reindex(table, uid, type === 'DELETED' ? undefined : object, previous);
     if (this.internals.recordsSteps !== false) this.recordWrite(info, type, meta, actor);
-    const change: StoreChange = { type, kind: info.kind, object: delivered, previous, resourceVersion: this.revision };
+    const change: StoreChange = { type, kind: info.key, object: delivered, previous, resourceVersion: this.revision };
     table.history.push(change);
     for (const listener of table.listeners) listener(change);
   }
@@ -628,7 +683,7 @@ export class MemoryStore implements StoreApi {
   // ----------------------------------------------------------------------------------------
   // Watches
 
-  subscribe(kind: ResourceKind, listener: ChangeListener): () => void {
+  subscribe(kind: StoreKind, listener: ChangeListener): () => void {
     const table = this.table(kind);
     if (!table.listeners.includes(listener)) table.listeners = [...table.listeners, listener];
     return () => {
@@ -641,7 +696,7 @@ export class MemoryStore implements StoreApi {
    * replay of history after N otherwise, 410 Expired when N is older than the history kept.
    * Changes that move an object into or out of the selection arrive as ADDED / DELETED.
    */
-  watch(kind: ResourceKind, options: WatchOptions, deliver: (type: StoreChange['type'], object: KubeObject) => void): () => void {
+  watch(kind: StoreKind, options: WatchOptions, deliver: (type: StoreChange['type'], object: KubeObject) => void): () => void {
     const table = this.table(kind);
     const matchesSelectors = this.predicate(options);
     const namespace = table.info.namespaced ? options.namespace : undefined;

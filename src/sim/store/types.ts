@@ -1,8 +1,16 @@
 import type { KubeObject, ResourceKind, StatusCause } from '../../core/k8s';
+import type { CustomResourceInfo } from '../apis/apiextensions/crd';
+
+/** How the store keys a custom resource's kind: `<Kind>.<group>`, never a built-in kind (which has no dot). */
+export type CustomKindKey = `${string}.${string}`;
+/** What the store keys its tables by: a built-in kind, or a custom resource's `<Kind>.<group>`. */
+export type StoreKind = ResourceKind | CustomKindKey;
 
 /** How the API server names and scopes each kind it serves. */
 export interface ResourceInfo {
-  kind: ResourceKind;
+  /** The store's key of the kind: `kind` for built-ins. */
+  key: StoreKind;
+  kind: string;
   /** Plural resource name, e.g. `deployments`. */
   plural: string;
   singular: string;
@@ -14,6 +22,19 @@ export interface ResourceInfo {
   /** Kinds with a status subresource ignore `status` on main-resource writes. */
   hasStatus: boolean;
   hasScale: boolean;
+  /** Set for the kinds of established CustomResourceDefinitions. */
+  custom?: CustomResourceInfo;
+}
+
+export function isBuiltin(info: ResourceInfo): info is BuiltinResourceInfo {
+  return info.custom === undefined;
+}
+
+/** A kind compiled into the simulator. */
+export interface BuiltinResourceInfo extends ResourceInfo {
+  key: ResourceKind;
+  kind: ResourceKind;
+  custom?: undefined;
 }
 
 export type PropagationPolicy = 'Background' | 'Foreground' | 'Orphan';
@@ -68,7 +89,7 @@ export interface WatchOptions extends ListOptions {
 /** A committed change, as delivered to in-process watchers. Objects are shared: never mutate them. */
 export interface StoreChange {
   type: 'ADDED' | 'MODIFIED' | 'DELETED';
-  kind: ResourceKind;
+  kind: StoreKind;
   object: KubeObject;
   /** The object before the change (MODIFIED and DELETED). */
   previous?: KubeObject;
@@ -117,27 +138,35 @@ export type ChangeListener = (change: StoreChange) => void;
  */
 export interface StoreApi {
   readonly resources: readonly ResourceInfo[];
-  resourceInfo(kind: ResourceKind): ResourceInfo;
+  resourceInfo(kind: ResourceKind): BuiltinResourceInfo;
+  /** The table info of an established CRD's kind, keyed `<Kind>.<group>`. */
+  customResourceInfo(key: CustomKindKey): ResourceInfo | undefined;
+  /** Every served version of every established CRD's kind. */
+  customResources(): readonly ResourceInfo[];
+  /** Serves an established CRD's kind in `versions` (its served versions), keeping what is stored. */
+  establishCustomResources(crdName: string, versions: readonly CustomResourceInfo[]): void;
+  /** Stops serving a deleted CRD's kind, deleting its objects. */
+  removeCustomResources(crdName: string): void;
   /** The current global resourceVersion. */
   currentResourceVersion(): number;
-  create<T extends KubeObject>(kind: ResourceKind, object: T, options?: WriteOptions): T;
-  get<T extends KubeObject>(kind: ResourceKind, namespace: string | undefined, name: string): T | undefined;
+  create<T extends KubeObject>(kind: StoreKind, object: T, options?: WriteOptions): T;
+  get<T extends KubeObject>(kind: StoreKind, namespace: string | undefined, name: string): T | undefined;
   /** Like get, but throws the apiserver's 404. */
-  read<T extends KubeObject>(kind: ResourceKind, namespace: string | undefined, name: string): T;
-  list<T extends KubeObject>(kind: ResourceKind, options?: ListOptions): ListResult<T>;
+  read<T extends KubeObject>(kind: StoreKind, namespace: string | undefined, name: string): T;
+  list<T extends KubeObject>(kind: StoreKind, options?: ListOptions): ListResult<T>;
   /** Replace; a set `metadata.resourceVersion` is a precondition (409 Conflict when stale). */
-  update<T extends KubeObject>(kind: ResourceKind, object: T, options?: WriteOptions): T;
+  update<T extends KubeObject>(kind: StoreKind, object: T, options?: WriteOptions): T;
   /**
    * Read-modify-write without a precondition: `mutate` receives a private deep copy. With
    * `subresource: 'status'` only `status` is copied (and only status is written): do not touch
    * other fields of the copy then.
    */
-  mutate<T extends KubeObject>(kind: ResourceKind, namespace: string | undefined, name: string, mutate: (copy: T) => void, options?: WriteOptions): T;
-  delete(kind: ResourceKind, namespace: string | undefined, name: string, options?: DeleteOptions): KubeObject;
+  mutate<T extends KubeObject>(kind: StoreKind, namespace: string | undefined, name: string, mutate: (copy: T) => void, options?: WriteOptions): T;
+  delete(kind: StoreKind, namespace: string | undefined, name: string, options?: DeleteOptions): KubeObject;
   /** In-process watch of every change of one kind, from now on. Returns an unsubscribe function. */
-  subscribe(kind: ResourceKind, listener: ChangeListener): () => void;
+  subscribe(kind: StoreKind, listener: ChangeListener): () => void;
   /** Objects of `kind` whose controller ownerReference points at `ownerUid` (an index, O(children)). */
-  ownedBy<T extends KubeObject>(kind: ResourceKind, ownerUid: string): T[];
+  ownedBy<T extends KubeObject>(kind: StoreKind, ownerUid: string): T[];
   /** Pods bound to a node (an index, O(pods on the node)). */
   podsOnNode(nodeName: string): KubeObject[];
 }

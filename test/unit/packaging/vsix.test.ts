@@ -9,8 +9,12 @@ import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-/** What the VSIX may weigh (bytes, compressed): the download and install cost of the extension. */
-const VSIX_BUDGET_BYTES = 700 * 1000;
+/**
+ * What the VSIX may weigh (bytes, compressed): the download and install cost of the extension.
+ * Raised from 700 kB when the simulator grew to every built-in kind people apply (admission,
+ * storage, Services, protobuf decoding, CRDs): still a small download, and the test keeps it from drifting.
+ */
+const VSIX_BUDGET_BYTES = 760 * 1000;
 
 function run(command: string, args: string[]): string {
   const result = spawnSync(command, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
