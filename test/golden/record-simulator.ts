@@ -20,6 +20,12 @@ const RECORDINGS: { name: string; file: string; virtualMs: number }[] = [
   { name: 'sim-job', file: 'test/corpus/docs/controllers/job.yaml', virtualMs: 40_000 },
   { name: 'sim-cronjob', file: 'examples/cronjob.yaml', virtualMs: 75_000 },
   { name: 'sim-memory-oom', file: 'examples/memory-limit-oom.yaml', virtualMs: 60_000 },
+  { name: 'sim-exec-liveness', file: 'test/corpus/docs/pods/probe/exec-liveness.yaml', virtualMs: 120_000 },
+  { name: 'sim-http-liveness', file: 'test/corpus/docs/pods/probe/http-liveness.yaml', virtualMs: 60_000 },
+  { name: 'sim-sidecar-deployment', file: 'test/corpus/docs/application/deployment-sidecar.yaml', virtualMs: 20_000 },
+  { name: 'sim-init-containers', file: 'test/corpus/docs/pods/init-containers.yaml', virtualMs: 30_000 },
+  { name: 'sim-pod-affinity', file: 'test/corpus/docs/pods/pod-with-pod-affinity.yaml', virtualMs: 15_000 },
+  { name: 'sim-topology-spread', file: 'test/corpus/docs/pods/topology-spread-constraints/one-constraint.yaml', virtualMs: 15_000 },
 ];
 
 // Claims: a pod's journey shows its claims binding (core/journey/claims.ts).
