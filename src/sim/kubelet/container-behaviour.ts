@@ -63,9 +63,21 @@ export function argvOf(container: Container): string[] | undefined {
   const command = container.command ?? [];
   const args = container.args ?? [];
   if (command.length > 0) return [...command, ...args];
-  if (args.length > 0 && isShellImage(container)) return [...args];
+  if (args.length > 0 && (isShellImage(container) || execsItsArgs(container, args))) return [...args];
   return undefined;
 }
+
+/**
+ * nginx's image entrypoint (docker-entrypoint.sh) runs `"$@"` when the args start with the nginx
+ * binary, so `args: [nginx, -T]` is the command line itself.
+ */
+function execsItsArgs(container: Container, args: string[]): boolean {
+  const image = repositoryName(container.image);
+  return (image === 'nginx' || image === 'nginx-slim') && (args[0] === 'nginx' || args[0] === 'nginx-debug');
+}
+
+/** nginx options that print or test and exit at once instead of serving (`nginx -T` dumps the configuration). */
+const NGINX_ONE_SHOT_FLAGS = /^-[tTvVh?]$/;
 
 /** A shell image started with neither command nor args, and no terminal to keep its shell reading. */
 function bareShellImage(container: Container): boolean {
@@ -132,6 +144,7 @@ function followStatements(statements: string[][]): ExitPlan | undefined {
       runMs += ms;
       exitCode = 0;
     } else if (ONE_SHOT.has(program)) exitCode = 0;
+    else if ((program === 'nginx' || program === 'nginx-debug') && words.slice(1).some((word) => NGINX_ONE_SHOT_FLAGS.test(word))) exitCode = 0;
     else return undefined;
   }
   return { exitCode, runMs };

@@ -198,6 +198,11 @@ describe('kubelet pure parts', () => {
       assert.equal(plannedExit({ ...container(), stdin: true, tty: true }), undefined);
     });
 
+    it("reads nginx's args as its command line when they start with nginx, as its entrypoint runs them", () => {
+      assert.deepEqual(plannedExit({ name: 'web', image: 'nginx:1.16.1', args: ['nginx', '-T'] }), { exitCode: 0, runMs: 0 });
+      assert.equal(plannedExit({ name: 'web', image: 'nginx', args: ['nginx', '-g', 'daemon off;'] }), undefined);
+    });
+
     it("reads a shell image's args as its whole command line (the image has no entrypoint)", () => {
       assert.deepEqual(plannedExit(container(undefined, ['sh', '-c', 'echo hi; exit 2'])), { exitCode: 2, runMs: 0 });
       assert.equal(plannedExit({ name: 'web', image: 'nginx', args: ['sh', '-c', 'exit 2'] }), undefined);
@@ -208,7 +213,8 @@ describe('kubelet pure parts', () => {
       assert.equal(assumedRunningReason(container(['sh', '-c', 'while true; do sleep 1; done'])), undefined);
       assert.equal(assumedRunningReason(container(['nginx', '-g', 'daemon off;'])), undefined);
       assert.equal(assumedRunningReason(container(['sh', '-c', 'exit 1'])), undefined);
-      assert.equal(assumedRunningReason({ name: 'web', image: 'nginx', args: ['nginx', '-T'] }), 'the entrypoint of image nginx with args nginx -T is not readable by the simulator');
+      assert.equal(assumedRunningReason({ name: 'web', image: 'nginx', args: ['nginx', '-T'] }), undefined, 'nginx -T is read: it exits');
+      assert.equal(assumedRunningReason({ name: 'web', image: 'nginx', args: ['--verbose'] }), 'the entrypoint of image nginx with args --verbose is not readable by the simulator');
       assert.equal(assumedRunningReason({ name: 'app', image: 'registry.example/team/app:1' }), 'no command: the entrypoint of image registry.example/team/app:1 is not readable by the simulator');
       assert.equal(assumedRunningReason(container(['python', 'server.py'])), 'command not readable by the simulator: python server.py');
     });
