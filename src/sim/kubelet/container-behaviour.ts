@@ -27,7 +27,7 @@ export function basename(path: string): string {
 }
 
 /** The repository of an image reference without registry, tag or digest: `docker.io/library/busybox:1.36` → `busybox`. */
-function repositoryName(image: string | undefined): string {
+export function repositoryName(image: string | undefined): string {
   const withoutDigest = (image ?? '').split('@')[0];
   const lastSlash = withoutDigest.lastIndexOf('/');
   const colon = withoutDigest.lastIndexOf(':');

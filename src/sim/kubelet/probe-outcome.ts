@@ -9,7 +9,7 @@
  * Anything else cannot be evaluated: the probe is assumed to succeed, and says so.
  */
 import type { Container, Probe } from '../../core/k8s';
-import { readableStatements, withoutRedirection } from './container-behaviour';
+import { readableStatements, repositoryName, withoutRedirection } from './container-behaviour';
 import { shellWords } from './container-logs';
 
 export type ProbeOutcome = { ok: true; assumed?: string } | { ok: false; output: string };
@@ -60,14 +60,6 @@ function fileExists(changes: readonly FileChange[], path: string, sinceStartMs: 
 /** The moments (ms after start) where an exec probe's answer may change. */
 export function fileChangeTimes(container: Container): number[] {
   return [...new Set((fileChanges(container) ?? []).map((change) => change.at))];
-}
-
-function repositoryName(image: string | undefined): string {
-  const withoutDigest = (image ?? '').split('@')[0];
-  const lastSlash = withoutDigest.lastIndexOf('/');
-  const colon = withoutDigest.lastIndexOf(':');
-  const withoutTag = colon > lastSlash ? withoutDigest.slice(0, colon) : withoutDigest;
-  return withoutTag.slice(withoutTag.lastIndexOf('/') + 1);
 }
 
 interface ServedPort {
