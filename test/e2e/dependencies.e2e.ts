@@ -51,6 +51,8 @@ describe('Kube Journey: a Deployment whose ConfigMap comes later, with its Servi
     await workbench.openFile('examples/web-service.yaml');
     await workbench.runCommand('Focus on Journeys View');
     await workbench.page.locator('.monaco-editor .squiggly-warning').first().waitFor({ state: 'detached', timeout: journeyTimeoutMs });
+    // The CodeLens above the Deployment follows the journey too, once the editor shows the file again.
+    await workbench.page.locator('.codelens-decoration a', { hasText: /2\/2 ready · / }).first().waitFor({ timeout: journeyTimeoutMs });
     await workbench.clearNotifications();
     await workbench.screenshot('15-configmap-applied');
     assert.ok(!rows.some((t) => /CreateContainerConfigError/.test(t)), `nothing waits any more: ${rows.join(' | ')}`);
