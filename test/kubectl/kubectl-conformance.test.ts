@@ -158,6 +158,7 @@ for (const version of versionsUnderTest) {
 }
 
 const oldest = kubectls[0];
+// Runs only where a kubectl older than 1.29 (without OpenAPI v3) is installed: newer ones are covered above.
 if (oldest && oldest.minor < 29) {
   describe(`kubectl 1.${oldest.minor} (no OpenAPI v3 support) against the simulator`, function () {
     let simulator: RunningSimulator;

@@ -41,6 +41,7 @@ spec:
 const kubectls = applyCapableVersionsUnderTest(installedKubectls());
 const newest = kubectls[kubectls.length - 1];
 
+// Like the conformance suite, this runs only where a kubectl that can apply is installed.
 if (newest) {
   describe(`kubectl ${newest.minor}: init containers and sidecars on the simulator`, function () {
     let simulator: RunningSimulator;
