@@ -8,7 +8,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runSimulator, type RunningSimulator } from '../../src/server/simulator-process';
-import { applyCapableVersionsUnderTest, installedKubectls, kubectlFor, type Kubectl } from './kubectl-harness';
+import { applyCapableVersionsUnderTest, installedKubectls, kubectlFor, succeeds, type Kubectl } from './kubectl-harness';
 
 const PRIORITY_CLASSES = `apiVersion: scheduling.k8s.io/v1
 kind: PriorityClass
@@ -48,11 +48,7 @@ for (const version of applyCapableVersionsUnderTest(installedKubectls())) {
     let kubectl: Kubectl;
     let dir: string;
 
-    async function ok(...args: string[]): Promise<string> {
-      const result = await kubectl(...args);
-      assert.equal(result.code, 0, `kubectl ${args.join(' ')}: ${result.stderr}`);
-      return result.stdout.trim();
-    }
+    const ok = (...args: string[]): Promise<string> => succeeds(kubectl, ...args);
 
     async function fails(...args: string[]): Promise<string> {
       const result = await kubectl(...args);

@@ -57,3 +57,10 @@ export async function until<T>(what: string, probe: () => Promise<T | undefined>
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
+
+/** Runs kubectl and returns its trimmed stdout, failing the test with its stderr when it fails. */
+export async function succeeds(kubectl: Kubectl, ...args: string[]): Promise<string> {
+  const result = await kubectl(...args);
+  assert.equal(result.code, 0, `kubectl ${args.join(' ')}: ${result.stderr}`);
+  return result.stdout.trim();
+}

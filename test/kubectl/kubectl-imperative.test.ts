@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { runSimulator, type RunningSimulator } from '../../src/server/simulator-process';
-import { applyCapableVersionsUnderTest, installedKubectls, kubectlFor, type Kubectl } from './kubectl-harness';
+import { applyCapableVersionsUnderTest, installedKubectls, kubectlFor, succeeds, type Kubectl } from './kubectl-harness';
 
 const BOOTCAMP_V1 = 'gcr.io/google-samples/kubernetes-bootcamp:v1';
 const BOOTCAMP_V2 = 'docker.io/jocatalin/kubernetes-bootcamp:v2';
@@ -51,12 +51,7 @@ for (const version of applyCapableVersionsUnderTest(installedKubectls())) {
     let kubectl: Kubectl;
     let dir: string;
 
-    /** Runs kubectl, failing the test with its stderr when it fails. */
-    async function ok(...args: string[]): Promise<string> {
-      const result = await kubectl(...args);
-      assert.equal(result.code, 0, `kubectl ${args.join(' ')}: ${result.stderr}`);
-      return result.stdout.trim();
-    }
+    const ok = (...args: string[]): Promise<string> => succeeds(kubectl, ...args);
 
     async function getJson(...args: string[]): Promise<Resource> {
       return JSON.parse(await ok('get', ...args, '-o', 'json')) as Resource;
