@@ -168,7 +168,9 @@ function asStatement(argv: string[]): string {
  * condition as `plannedExit`): what `kubectl logs` replays. Undefined otherwise.
  */
 export function readableStatements(container: Container): string[] | undefined {
-  if (plannedExit(container) === undefined || bareShellImage(container)) return bareShellImage(container) ? [] : undefined;
+  // A bare shell image runs nothing before it ends.
+  if (bareShellImage(container)) return [];
+  if (plannedExit(container) === undefined) return undefined;
   const argv = argvOf(container)!;
   const script = shellScript(argv);
   return script === undefined ? [asStatement(argv)] : splitScript(script);
