@@ -48,6 +48,8 @@ export interface TraceOptions {
 // Claims: the journey shows each pod's claims binding (see core/journey/claims.ts).
 const TRACED_KINDS: readonly ResourceKind[] = [...TRACEABLE_KIND_NAMES, 'Event', 'Node', 'PersistentVolumeClaim'];
 /** Kinds an applied object starts a journey from. */
+/** Changes the store keeps per kind for resuming watches: `trace` serves none. */
+const TRACE_HISTORY_PER_KIND = 100;
 /** Time watched after every journey finished, to catch crash loops. */
 export const SETTLE_MS = 30_000;
 
@@ -163,7 +165,9 @@ export async function runTrace(options: TraceOptions): Promise<number> {
   const budgetHint = 'kube-journey trace --max-pods';
   tuneHeapForSimulator({ watch: false });
   const heapGuard = new HeapGuard({ statistics: options.heapStatistics, doing: () => `while tracing ${podCount(simulator.podBudget.used)}`, advice: heapAdvice(budgetHint) });
-  const simulator = new Simulator({ nodes: options.nodes, zones: options.zones, seed: options.seed, maxPods: options.maxPods ?? tracedPodBudget(options.nodes), maxPodsHint: budgetHint, guard: () => heapGuard.check() });
+  // The tracer listens to every change and internal step as it happens: no watch resumes and
+  // nobody reads the internals log later, so neither keeps more than a little history.
+  const simulator = new Simulator({ nodes: options.nodes, zones: options.zones, seed: options.seed, retainInternals: false, historyPerKind: TRACE_HISTORY_PER_KIND, maxPods: options.maxPods ?? tracedPodBudget(options.nodes), maxPodsHint: budgetHint, guard: () => heapGuard.check() });
   const tracer = new JourneyTracer();
   connectTracer(simulator, tracer);
 

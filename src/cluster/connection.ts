@@ -3,6 +3,7 @@
  * context, the request machinery, discovery, server-side apply, and the list/watch I/O the
  * watcher runs on.
  */
+import { nodeListResolver } from '../common/verdict-table';
 import type { KubeConfig } from '@kubernetes/client-node';
 import type { InternalStep } from '../core/internals';
 import type { KubeObject } from '../core/k8s';
@@ -119,14 +120,18 @@ export class ClusterConnection {
       },
     });
 
-  readonly internals: InternalsFunction = (request) =>
-    this.http.stream(INTERNALS_STREAM_PATH, {
+  readonly internals: InternalsFunction = (request) => {
+    const resolveNodeLists = nodeListResolver();
+    return this.http.stream(INTERNALS_STREAM_PATH, {
       query: { since: request.since },
       signal: request.signal,
       onOpen: request.onOpen,
       onLine: (line) => {
         const entry = parseLine(line) as { seq?: unknown; step?: unknown } | undefined;
-        if (entry && typeof entry.seq === 'number' && entry.step && typeof entry.step === 'object') request.onStep(entry.seq, entry.step as InternalStep);
+        if (!entry || typeof entry.seq !== 'number' || !entry.step || typeof entry.step !== 'object') return;
+        resolveNodeLists(entry.step);
+        request.onStep(entry.seq, entry.step as InternalStep);
       },
     });
+  };
 }

@@ -4,6 +4,9 @@
  * records them as a separate stream; the tracer shows them when they exist and does without them
  * against a real cluster.
  */
+import type { VerdictTable } from '../common/verdict-table';
+
+export type { FilterCode, FilterFailureVerdict, NodeList, NodeVerdict, VerdictTable } from '../common/verdict-table';
 
 export interface ObjectRef {
   kind: string;
@@ -58,18 +61,6 @@ export interface WatchDelivery {
   object: ObjectRef;
 }
 
-export type FilterCode = 'Success' | 'Unschedulable' | 'UnschedulableAndUnresolvable';
-
-/** One node's row in the scheduler's table for one pod. */
-export interface NodeVerdict {
-  node: string;
-  /** Filter plugins in the order they ran; evaluation stops at the first failure, as upstream. */
-  filters: { plugin: string; code: FilterCode; reason?: string }[];
-  /** Present for feasible nodes that were scored: normalized, weighted plugin scores. */
-  scores?: { plugin: string; score: number; weight: number }[];
-  total?: number;
-}
-
 export interface SchedulingCycle {
   type: 'schedulingCycle';
   time: number;
@@ -84,7 +75,11 @@ export interface SchedulingCycle {
   node?: string;
   /** The FailedScheduling message, when unschedulable. */
   message?: string;
-  verdicts: NodeVerdict[];
+  /**
+   * Every evaluated node's verdict, compactly (see verdict-table.ts: `cycleVerdicts` rebuilds the
+   * rows); absent when the scheduler keeps counts only (large benchmarks) or dropped the table.
+   */
+  table?: VerdictTable;
 }
 
 /**

@@ -4,6 +4,7 @@
  * A thin layer over the simulator's store; the clock driver is caught up before each request so
  * the answer reflects the virtual "now", and poked after each write so controllers react.
  */
+import { nodeListsOnce } from '../common/verdict-table';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { createServer } from 'node:https';
 import { timingSafeEqual } from 'node:crypto';
@@ -160,9 +161,11 @@ function serveInternals(req: IncomingMessage, res: ServerResponse, simulator: Si
   const since = Number(new URL(req.url ?? '/', 'http://x').searchParams.get('since') ?? '0');
   const { steps, dropped } = simulator.internals.snapshot();
   let sequence = dropped;
+  const replacer = nodeListsOnce();
   const send = (step: InternalStep): void => {
     sequence++;
-    if (sequence > since) res.write(`${JSON.stringify({ seq: sequence, step })}\n`);
+    // Only attempts carry node lists; a replacer slows every other step down for nothing.
+    if (sequence > since) res.write(`${JSON.stringify({ seq: sequence, step }, step.type === 'schedulingCycle' ? replacer : undefined)}\n`);
   };
   for (const step of steps) send(step);
   const stop = simulator.internals.onStep(send);

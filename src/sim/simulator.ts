@@ -38,6 +38,11 @@ export interface SimulatorOptions {
    * counts only, for 150,000-pod benchmarks.
    */
   detail?: 'full' | 'lean';
+  /**
+   * Whether the internals log keeps recent steps for readers that connect later (the served
+   * simulator's stream); listeners see every step either way. Default: with full detail.
+   */
+  retainInternals?: boolean;
   /** Changes kept per kind for resuming watches. */
   historyPerKind?: number;
   /** Defaulting and validation; kube-apiserver's, with its admission plugins (src/sim/admission), by default. */
@@ -64,7 +69,7 @@ export class Simulator {
   constructor(readonly options: SimulatorOptions = {}) {
     const lean = options.detail === 'lean';
     this.clock = new VirtualClock({ seed: options.seed ?? 1, startTime: options.startTime });
-    this.internals = new BoundedInternalsLog(100_000, !lean, !lean);
+    this.internals = new BoundedInternalsLog(100_000, !lean, options.retainInternals ?? !lean);
     this.podBudget = new PodBudget(options.maxPods ?? DEFAULT_MAX_PODS, options.maxPodsHint);
     // The API server's own steps (defaults, DefaultStorageClass, in-use protection, validation), then the admission plugins.
     const base = withStorageObjectInUseProtection(withDefaultStorageClass({ ...apiServerAdmission, prepareForCreate }, () => this.store));

@@ -16,6 +16,7 @@ import { JourneyTracer } from '../../src/core/journey/tracer';
 import { PHASE_NAMES, type Journey, type JourneyObjectRef, type ObjectJourney, type PhaseName, type PodPhaseDurations, type Stage, type StuckDetail } from '../../src/core/journey/types';
 import { connectTracer } from '../../src/cli/trace';
 import { Simulator } from '../../src/sim/simulator';
+import { verdictTableOf } from '../../src/common/verdict-table';
 
 // ---------------------------------------------------------------------------------------------
 // Real journeys from the simulator
@@ -272,7 +273,7 @@ export function buildLargeJourney(options: LargeJourneyOptions = {}): Journey {
     if (!slot) {
       const message = fitMessage(nodeCount);
       const attempts = 1 + Math.floor((snapshotAt - scheduleAt) / 60_000) + Math.floor(b.rand() * 3);
-      const cycle: SchedulingCycle = { type: 'schedulingCycle', time: scheduleAt, pod: { ...ref }, attempt: attempts, totalNodes: nodeCount, evaluatedNodes: nodeCount, feasibleNodes: 0, result: 'Unschedulable', message, verdicts: detailed ? verdictsFor(slots, undefined, capacity, b.rand) : [] };
+      const cycle: SchedulingCycle = { type: 'schedulingCycle', time: scheduleAt, pod: { ...ref }, attempt: attempts, totalNodes: nodeCount, evaluatedNodes: nodeCount, feasibleNodes: 0, result: 'Unschedulable', message, ...(detailed ? { table: verdictTableOf(verdictsFor(slots, undefined, capacity, b.rand)) } : {}) };
       add({
         key: 'failedScheduling',
         kind: 'failedScheduling',
@@ -299,7 +300,7 @@ export function buildLargeJourney(options: LargeJourneyOptions = {}): Journey {
       scheduledCount++;
       details.node = node;
       details.marks.scheduled = scheduleAt;
-      const cycle: SchedulingCycle = { type: 'schedulingCycle', time: scheduleAt, pod: { ...ref }, attempt: 1, totalNodes: nodeCount, evaluatedNodes: Math.min(nodeCount, 100), feasibleNodes: Math.min(nodeCount, 100), result: 'Scheduled', node, verdicts: detailed ? verdictsFor(slots, node, capacity, b.rand) : [] };
+      const cycle: SchedulingCycle = { type: 'schedulingCycle', time: scheduleAt, pod: { ...ref }, attempt: 1, totalNodes: nodeCount, evaluatedNodes: Math.min(nodeCount, 100), feasibleNodes: Math.min(nodeCount, 100), result: 'Scheduled', node, ...(detailed ? { table: verdictTableOf(verdictsFor(slots, node, capacity, b.rand)) } : {}) };
       const bindEtcd = etcdWrite(b, ref, 'pods', 'update', scheduleAt, 'default-scheduler');
       add({
         key: 'scheduled',

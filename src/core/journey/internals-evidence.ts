@@ -23,6 +23,17 @@ export function rememberEarlyStep(record: ObjectRecord, step: EtcdWrite | WatchD
 
 /** Adds an etcd write or a watch delivery to the stage its change made. `created`: the change created the object. */
 export function addStepEvidence(record: ObjectRecord, target: StageRecord, created: boolean, step: EtcdWrite | WatchDelivery): void {
+  if (record.kind === 'Pod' && record.podIndex >= record.journey.internalsDetailPods) {
+    // Past the journey's first pods only the time of the write that created the pod is used.
+    if (step.type !== 'etcdWrite' || !created || target.internalTime !== undefined) return;
+    target.internalTime = step.time;
+    const edit = beginEdit(target);
+    resolveTime(target, edit);
+    commitEdit(target, edit);
+    reposition(record, target);
+    settle(record);
+    return;
+  }
   const edit = beginEdit(target);
   const internals = copyInternals(edit.evidence.internals);
   edit.evidence.internals = internals;
@@ -62,20 +73,8 @@ function copyInternals(from: InternalEvidence | undefined): InternalEvidence {
 }
 
 function withoutVerdicts(cycle: SchedulingCycle): SchedulingCycle {
-  const out: SchedulingCycle = {
-    type: cycle.type,
-    time: cycle.time,
-    pod: cycle.pod,
-    attempt: cycle.attempt,
-    totalNodes: cycle.totalNodes,
-    evaluatedNodes: cycle.evaluatedNodes,
-    feasibleNodes: cycle.feasibleNodes,
-    result: cycle.result,
-    verdicts: [],
-  };
-  if (cycle.node !== undefined) out.node = cycle.node;
-  if (cycle.message !== undefined) out.message = cycle.message;
-  return out;
+  const { table: _dropped, ...counts } = cycle;
+  return counts;
 }
 
 /** The sentence a journey shows for an assumed exit or run. */

@@ -71,6 +71,14 @@ export interface StageRecord {
   floatBase?: number;
 }
 
+/**
+ * A new stage record with every optional property present from the start: properties added later
+ * would move to a separate property array (about 40 bytes each, for a dozen stages per pod).
+ */
+export function newStageRecord(stage: Stage, rank: number, seq: number, observedAt: number): StageRecord {
+  return { stage, rank, seq, objectTime: undefined, eventTime: undefined, internalTime: undefined, appliedTime: undefined, observedAt, messageFrom: undefined, eventSecondary: undefined, floatBase: undefined };
+}
+
 /** A writable copy of a stage (and of its evidence) for one update; `commit` publishes it. */
 export interface StageEdit {
   stage: Stage;
@@ -200,6 +208,8 @@ export interface JourneyRecord {
   superseded: boolean;
   /** Pods whose scheduling cycles keep per-node verdicts. */
   schedulingDetailPods: number;
+  /** Pods whose stages keep their etcd writes and watch deliveries as evidence. */
+  internalsDetailPods: number;
   /** What the simulator assumed along this journey, in the order it was reported. */
   assumptions: Assumption[];
   snapshot?: Journey;

@@ -35,6 +35,7 @@ import {
   commitEdit,
   emptyCounters,
   findStage,
+  newStageRecord,
   reposition,
   resolveTime,
   sameCondition,
@@ -64,8 +65,14 @@ import {
 import { TRACEABLE_KINDS, TRACEABLE_PARENTS, isTraceableKind } from '../../common/traceable-kinds';
 
 export interface TracerOptions {
-  /** Pods per journey whose scheduling cycles keep their per-node verdicts (default 50). */
+  /** Pods per journey whose scheduling cycles keep their per-node verdict tables (default: every pod; a table is a few hundred bytes). */
   schedulingDetailPods?: number;
+  /**
+   * Pods per journey whose stages keep the etcd writes and watch deliveries behind them (default
+   * 50): about thirty steps a pod, the largest part of a traced pod's memory. Later pods still
+   * take their stage times from them.
+   */
+  internalsDetailPods?: number;
   /** Stuck objects listed in a journey snapshot (default 20). */
   stuckListLimit?: number;
   /** Items kept waiting for an object not seen yet, all journeys together (default 50,000). */
@@ -139,6 +146,11 @@ function stageMessage(event: NormalizedEvent, placement: EventPlacement): string
   return placement.subject ? `${placement.subject}: ${event.message}` : event.message;
 }
 
+/** Whether this object's stages keep the etcd writes and watch deliveries behind them (see `TracerOptions.internalsDetailPods`). */
+function keepsInternals(record: ObjectRecord): boolean {
+  return record.kind !== 'Pod' || record.podIndex < record.journey.internalsDetailPods;
+}
+
 function rvNumber(rv: string | undefined): number {
   const n = Number(rv);
   return Number.isFinite(n) ? n : NaN;
@@ -177,7 +189,8 @@ export class JourneyTracer {
 
   constructor(options: TracerOptions = {}) {
     this.options = {
-      schedulingDetailPods: options.schedulingDetailPods ?? 50,
+      schedulingDetailPods: options.schedulingDetailPods ?? Number.POSITIVE_INFINITY,
+      internalsDetailPods: options.internalsDetailPods ?? 50,
       stuckListLimit: options.stuckListLimit ?? 20,
       pendingLimit: options.pendingLimit ?? 50_000,
       untracedLimit: options.untracedLimit ?? 5_000,
@@ -212,6 +225,7 @@ export class JourneyTracer {
       superseded: false,
       sawIncomplete: false,
       schedulingDetailPods: this.options.schedulingDetailPods,
+      internalsDetailPods: this.options.internalsDetailPods,
       assumptions: [],
       nodesVersion: this.nodesVersion,
     };
@@ -500,7 +514,7 @@ export class JourneyTracer {
     if (next.kind === 'Pod' && next.phase === 'Running' && record.watchedRunningAt === undefined) record.watchedRunningAt = receivedAt;
     if (next.kind === 'Pod' && next.deletionTimestamp && record.deletedAt === undefined) record.deletedAt = stageOf(record, 'terminating')?.time;
 
-    if (next.resourceVersion !== undefined && this.internalsSeen) {
+    if (next.resourceVersion !== undefined && this.internalsSeen && (keepsInternals(record) || !record.recentVersions)) {
       const first = touched[0];
       const versions = (record.recentVersions ??= []);
       versions.push({ resourceVersion: next.resourceVersion, stage: first?.stage, created: first?.created ?? false });
@@ -537,7 +551,7 @@ export class JourneyTracer {
       if (draft.reason !== undefined) stage.reason = draft.reason;
       if (draft.container !== undefined) stage.container = draft.container;
       if (draft.warning) stage.warning = true;
-      const created: StageRecord = { stage, rank: STAGE_RANK[draft.kind], seq: record.stageSeq++, observedAt };
+      const created = newStageRecord(stage, STAGE_RANK[draft.kind], record.stageSeq++, observedAt);
       if (draft.message !== undefined) created.messageFrom = 'state';
       if (draft.objectTime) created.objectTime = draft.objectTime;
       if (appliedTime !== undefined) created.appliedTime = appliedTime;
@@ -663,7 +677,8 @@ export class JourneyTracer {
         stage.count = event.count;
         stage.lastTime = evidence.lastTime;
       }
-      const created: StageRecord = { stage, rank: STAGE_RANK[placement.kind], seq: record.stageSeq++, observedAt: receivedAt, messageFrom: placement.secondary ? 'secondary' : 'event' };
+      const created = newStageRecord(stage, STAGE_RANK[placement.kind], record.stageSeq++, receivedAt);
+      created.messageFrom = placement.secondary ? 'secondary' : 'event';
       if (placement.secondary) created.eventSecondary = true;
       if (when) created.eventTime = when;
       const edit = { stage, evidence: stage.evidence };
@@ -738,6 +753,8 @@ export class JourneyTracer {
       this.touch(record);
       return;
     }
+    // Past a journey's first pods only the write that created the pod matters (its time).
+    if (!keepsInternals(record) && (step.type === 'watchDelivered' || step.verb !== 'create')) return;
     const entry = record.recentVersions?.find((v) => v.resourceVersion === step.resourceVersion);
     if (!entry) {
       const known = rvNumber(record.digest?.resourceVersion);

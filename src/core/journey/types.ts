@@ -200,9 +200,8 @@ export interface InternalEvidence {
   /** Which components' watches received the change, in delivery order (capped). */
   watch?: WatchDelivery[];
   /**
-   * The scheduling cycle that bound (or failed to bind) the pod. Per-node verdicts are kept for the
-   * first pods of a journey only (see `TracerOptions.schedulingDetailPods`); later pods keep the
-   * cycle with `verdicts: []`.
+   * The scheduling cycle that bound (or failed to bind) the pod, with its per-node verdict table
+   * in compact form (`cycleVerdicts` in common/verdict-table.ts rebuilds the rows).
    */
   scheduling?: SchedulingCycle;
   /** How many scheduling attempts were seen for this stage. */

@@ -4,6 +4,7 @@
  * records every cycle; a real cluster only says the summary (FailedScheduling), which is then
  * broken down into its per-reason counts.
  */
+import { cycleVerdicts } from '../../common/verdict-table';
 import type { NodeVerdict, SchedulingCycle } from '../../core/internals';
 import type { ObjectJourney, Stage } from '../../core/journey/types';
 
@@ -72,10 +73,11 @@ export function schedulerVerdictsMarkdown(pod: ObjectJourney): string {
   lines.push(`Attempt ${cycle.attempt} at ${timeOf(cycle.time)}: **${cycle.result}**${cycle.node ? ` on ${cycle.node}` : ''}.`, '');
   if (cycle.message) lines.push(`> ${cycle.message}`, '');
   lines.push(`${cycle.evaluatedNodes} of ${cycle.totalNodes} nodes evaluated, ${cycle.feasibleNodes} feasible.`, '');
-  if (cycle.verdicts.length === 0) {
-    lines.push('Per-node verdicts were not kept for this pod (they are kept for the first pods of a journey).');
+  const verdicts = cycleVerdicts(cycle);
+  if (verdicts.length === 0) {
+    lines.push('Per-node verdicts were not recorded for this attempt.');
   } else {
-    const sorted = [...cycle.verdicts].sort((a, b) => (b.total ?? -1) - (a.total ?? -1) || a.node.localeCompare(b.node, undefined, { numeric: true }));
+    const sorted = [...verdicts].sort((a, b) => (b.total ?? -1) - (a.total ?? -1) || a.node.localeCompare(b.node, undefined, { numeric: true }));
     lines.push('| node | verdict | plugin | reason / scores |', '| --- | --- | --- | --- |');
     for (const verdict of sorted.slice(0, ROWS)) lines.push(verdictRow(verdict, cycle.node));
     if (sorted.length > ROWS) lines.push('', `… and ${sorted.length - ROWS} more nodes.`);

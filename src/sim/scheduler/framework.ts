@@ -177,6 +177,8 @@ export interface Placement {
   scores: ScoreTable | undefined;
   /** Nodes NodeAffinity's PreFilter left out (a pod that names its nodes): never filtered, counted in the FitError. */
   outsidePreFilter?: number;
+  /** Where in the node list the walk began: the evaluated nodes are the `evaluated` from there, wrapping (absent for a pod that names its nodes). */
+  walkStart?: number;
 }
 
 /**
@@ -304,6 +306,7 @@ export class SchedulingAlgorithm {
     const failures: NodeFailure[] = [];
     let processed = 0;
     let index = count === 0 ? 0 : this.nextStartNodeIndex % count;
+    const walkStart = index;
     while (processed < count && feasibleCount < wanted) {
       const resourcesOnly = fast && (flags[index] & blocking) === 0;
       // Anything but a plain fit goes through the filters themselves (kept out of this loop, which stays small).
@@ -322,10 +325,10 @@ export class SchedulingAlgorithm {
     const evaluated = processed;
     if (feasibleCount <= 1 || !keepTable) {
       const feasible = keepTable ? found.slice(0, feasibleCount) : [];
-      if (feasibleCount === 0) return { evaluated, feasibleCount, feasible, failures, chosen: undefined, scores: undefined };
-      if (feasibleCount === 1) return { evaluated, feasibleCount, feasible, failures, chosen: nodes[rows[0]], scores: undefined };
+      if (feasibleCount === 0) return { evaluated, feasibleCount, feasible, failures, chosen: undefined, scores: undefined, walkStart };
+      if (feasibleCount === 1) return { evaluated, feasibleCount, feasible, failures, chosen: nodes[rows[0]], scores: undefined, walkStart };
       if (!nodeAffinityScoreApplies(pod) && (feasibleFlags & FLAG_PREFER_NO_SCHEDULE_TAINTS) === 0) {
-        return { evaluated, feasibleCount, feasible, failures, chosen: nodes[rows[this.pickWithoutTable(pod, feasibleCount)]], scores: undefined };
+        return { evaluated, feasibleCount, feasible, failures, chosen: nodes[rows[this.pickWithoutTable(pod, feasibleCount)]], scores: undefined, walkStart };
       }
       // Preferences that need normalising across the feasible nodes: the full scoring below.
       for (let i = 0; i < feasibleCount; i++) found[i] = nodes[rows[i]];
@@ -333,7 +336,7 @@ export class SchedulingAlgorithm {
     const scored = found.slice(0, feasibleCount);
     const scores = this.score(pod, scored);
     const chosen = scored[selectHost(scores.totals, feasibleCount, this.random)];
-    return { evaluated, feasibleCount, feasible: keepTable ? scored : [], failures, chosen, scores: keepTable ? scores : undefined };
+    return { evaluated, feasibleCount, feasible: keepTable ? scored : [], failures, chosen, scores: keepTable ? scores : undefined, walkStart };
   }
 
   /**
@@ -456,6 +459,7 @@ export class SchedulingAlgorithm {
     let ties = 0;
     let processed = 0;
     let index = count === 0 ? 0 : this.nextStartNodeIndex % count;
+    const walkStart = index;
     while (processed < count && feasibleCount < wanted) {
       let total = -1;
       let failure: FilterFailure | null = null;
@@ -485,7 +489,7 @@ export class SchedulingAlgorithm {
     }
     if ((feasibleFlags & FLAG_PREFER_NO_SCHEDULE_TAINTS) !== 0) return undefined;
     this.nextStartNodeIndex = count === 0 ? 0 : (this.nextStartNodeIndex + processed) % count;
-    const placement: Placement = { evaluated: processed, feasibleCount, feasible: [], failures, chosen: undefined, scores: undefined };
+    const placement: Placement = { evaluated: processed, feasibleCount, feasible: [], failures, chosen: undefined, scores: undefined, walkStart };
     if (feasibleCount === 1) placement.chosen = nodes[rows[0]];
     else if (feasibleCount > 1) {
       const rescored = this.addPodMatchingScores(pod, feasibleCount, totals);

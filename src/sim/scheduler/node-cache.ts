@@ -4,6 +4,7 @@
  * spread). All updates are incremental: O(1) per pod change, O(images) per node change.
  */
 import type { Node } from '../../core/k8s';
+import type { NodeList } from '../../core/internals';
 import { NodeInfo, sameContribution, sameLabels, type PodContribution } from './node-info';
 import { NodeTable } from './node-table';
 import { PodCountIndex } from './pod-counts';
@@ -17,9 +18,13 @@ interface Placement {
   assumed: boolean;
 }
 
+/** Node lists are numbered across caches, so two simulators' tables never share an id in one stream. */
+let nodeListIds = 0;
+
 export class NodeCache {
   /** The filter walk order. Removal swaps the last node into the gap. */
   readonly nodes: NodeInfo[] = [];
+  private names: NodeList | undefined;
   /** The walk's numbers, row i mirroring nodes[i]. */
   readonly table = new NodeTable();
   private readonly byName = new Map<string, NodeInfo>();
@@ -33,6 +38,12 @@ export class NodeCache {
   /** The affinity terms placed pods carry, per node row (InterPodAffinity). */
   readonly termGroups = new TermGroupIndex();
   private readonly domainsByKey = new Map<string, TopologyDomains>();
+
+  /** The node names in walk order, one shared list until the nodes change (see `VerdictTable`). */
+  nodeList(): NodeList {
+    if (!this.names) this.names = { id: ++nodeListIds, names: Object.freeze(this.nodes.map((node) => node.name)) };
+    return this.names;
+  }
 
   get nodeCount(): number {
     return this.nodes.length;
@@ -66,6 +77,7 @@ export class NodeCache {
     const info = new NodeInfo(node);
     info.attach(this.table, this.nodes.length);
     this.nodes.push(info);
+    this.names = undefined;
     this.byName.set(name, info);
     this.podCounts.ensure(this.nodes.length);
     this.termGroups.ensure(this.nodes.length);
@@ -102,6 +114,7 @@ export class NodeCache {
     this.countImages(info, -1);
     for (const pod of info.pods.values()) this.countOut(info.index, pod);
     info.detach();
+    this.names = undefined;
     const last = this.nodes.pop()!;
     if (last !== info) {
       const from = last.index;

@@ -26,7 +26,7 @@ import type { ClaimObject } from '../storage/storage-objects';
 import { preemptionVerdict } from './preemption';
 import { SchedulingQueue, type QueuedPod, type QueueOptions } from './queue';
 import { computePodResources } from './resources';
-import { buildVerdicts } from './verdicts';
+import { buildVerdictTable } from './verdicts';
 import { podAffinityTerms } from './affinity-terms';
 import { storeLookups } from './cluster-lookups';
 
@@ -316,11 +316,11 @@ export class Scheduler {
       feasibleNodes: placement?.feasibleCount ?? 0,
       result: chosen ? 'Scheduled' : 'Unschedulable',
       ...(chosen ? { node: chosen.name } : { message }),
-      verdicts: this.fullVerdicts && placement ? buildVerdicts(placement, info.volumes?.plugins) : [],
     };
+    if (this.fullVerdicts && placement) cycle.table = buildVerdictTable(placement, this.cache.nodeList(), info.volumes?.plugins);
     this.cycles.set(info.uid, cycle);
     this.ctx.internals.record(cycle);
-    if (cycle.verdicts.length > 0) this.retainVerdicts(info.uid);
+    if (cycle.table) this.retainVerdicts(info.uid);
   }
 
   private retainVerdicts(uid: string): void {
@@ -331,6 +331,9 @@ export class Scheduler {
     this.withVerdicts.delete(oldest);
     const cycle = this.cycles.get(oldest);
     // The recorded step is shared with the internals stream: replace, never mutate.
-    if (cycle) this.cycles.set(oldest, { ...cycle, verdicts: [] });
+    if (cycle) {
+      const { table: _dropped, ...counts } = cycle;
+      this.cycles.set(oldest, counts);
+    }
   }
 }

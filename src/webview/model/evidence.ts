@@ -3,6 +3,7 @@
  * built without the DOM. Kubernetes' own text (event and condition messages, scheduler reasons)
  * is passed through verbatim; the view puts every string in with `textContent`.
  */
+import { cycleVerdicts } from '../../common/verdict-table';
 import { formatDuration, formatOffset } from '../../common/duration-format';
 import type { NodeVerdict } from '../../core/internals';
 import type { ConditionChange, FieldChange, Journey, ObjectJourney, Stage } from '../../core/journey/types';
@@ -163,8 +164,9 @@ function stageSections(stage: Stage, origin: number): EvidenceSection[] {
     const outcome = cycle.result === 'Scheduled' ? `bound to ${cycle.node ?? '?'}` : 'no node fits';
     const attempts = internals?.schedulingAttempts && internals.schedulingAttempts > 1 ? ` (${internals.schedulingAttempts} attempts seen)` : '';
     const summary = `Attempt ${cycle.attempt}${attempts}: ${cycle.feasibleNodes} of ${cycle.evaluatedNodes} evaluated nodes feasible, ${cycle.totalNodes} in the cluster; ${outcome}.`;
-    if (cycle.verdicts.length > 0) sections.push({ kind: 'table', title: 'Scheduler', summary, table: schedulingTable(cycle.verdicts, cycle.node) });
-    else sections.push({ kind: 'text', title: 'Scheduler', text: `${summary} Per-node verdicts are kept for the first pods of a journey only.`, verbatim: false });
+    const verdicts = cycleVerdicts(cycle);
+    if (verdicts.length > 0) sections.push({ kind: 'table', title: 'Scheduler', summary, table: schedulingTable(verdicts, cycle.node) });
+    else sections.push({ kind: 'text', title: 'Scheduler', text: `${summary} Per-node verdicts were not recorded for this attempt.`, verbatim: false });
     if (cycle.message && cycle.message !== stage.message) sections.push({ kind: 'text', title: 'Scheduler message', text: cycle.message, verbatim: true });
   }
   return sections;

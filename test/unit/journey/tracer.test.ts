@@ -7,6 +7,7 @@ import type { KubeObject } from '../../../src/core/k8s';
 import { parseStream, replay, type StreamRecord } from '../../../src/core/journey/stream';
 import { JourneyTracer } from '../../../src/core/journey/tracer';
 import type { Journey, ObjectJourney, Stage } from '../../../src/core/journey/types';
+import { cycleVerdicts, verdictTableOf } from '../../../src/common/verdict-table';
 import {
   coreEvent,
   DEPLOYMENT,
@@ -382,7 +383,7 @@ describe('JourneyTracer', () => {
       tracer.ingest({ type: 'ADDED', object: replicaSetObject({ owner: DEPLOYMENT }) }, T0 + 20);
       const cycle = (pod: { name: string; uid: string }): SchedulingCycle => ({
         type: 'schedulingCycle', time: T0 + 50, pod: { kind: 'Pod', namespace: 'default', ...pod }, attempt: 1, totalNodes: 3, evaluatedNodes: 3, feasibleNodes: 3, result: 'Scheduled', node: 'node-1',
-        verdicts: [{ node: 'node-1', filters: [{ plugin: 'NodeResourcesFit', code: 'Success' }], total: 87 }],
+        table: verdictTableOf([{ node: 'node-1', filters: [{ plugin: 'NodeResourcesFit', code: 'Success' }], total: 87 }]),
       });
       for (const [i, name] of ['web-5d567cc74c-aaaaa', 'web-5d567cc74c-bbbbb'].entries()) {
         tracer.ingest({ type: 'ADDED', object: podObject({ name, uid: `p${i}` }) }, T0 + 30);
@@ -391,8 +392,8 @@ describe('JourneyTracer', () => {
       }
       const rs = tracer.journey(id)?.tree?.children[0] as ObjectJourney;
       const [detailed, stripped] = rs.children.map((p) => stage(p, 'scheduled').evidence.internals?.scheduling);
-      assert.equal(detailed?.verdicts.length, 1);
-      assert.equal(stripped?.verdicts.length, 0);
+      assert.equal(cycleVerdicts(detailed ?? {}).length, 1);
+      assert.equal(cycleVerdicts(stripped ?? {}).length, 0);
       assert.equal(stripped?.node, 'node-1');
     });
   });

@@ -23,7 +23,7 @@ class CycleCounter implements InternalsLog {
     if (step.type !== 'schedulingCycle') return;
     this.cycles++;
     if (step.evaluatedNodes !== 500) this.evaluatedOtherThan500++;
-    if (step.verdicts.length > 0) this.withVerdicts++;
+    if (step.table) this.withVerdicts++;
   }
 }
 

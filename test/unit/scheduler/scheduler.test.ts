@@ -7,6 +7,7 @@ import { StoreEventRecorder } from '../../../src/sim/store/events';
 import { MemoryStore } from '../../../src/sim/store/store';
 import { Scheduler, type SchedulerOptions } from '../../../src/sim/scheduler/scheduler';
 import { makeNode, makePod, type NodeObject, type NodeSpec, type PodObject, type PodSpecInput } from './fixtures';
+import { SCORED_ROWS_KEPT, cycleVerdicts } from '../../../src/common/verdict-table';
 
 class RecordingInternals implements InternalsLog {
   readonly recordsWatchDeliveries = false;
@@ -87,9 +88,10 @@ describe('Scheduler', () => {
     const cycle = t.scheduler.lastCycle(t.pod('new').metadata!.uid!);
     assert.equal(cycle?.result, 'Scheduled');
     assert.equal(cycle?.node, 'c');
-    assert.equal(cycle?.verdicts[0].node, 'c');
-    assert.ok(cycle?.verdicts.every((v, i, all) => i === 0 || (all[i - 1].total ?? 0) >= (v.total ?? 0)));
-    const fit = cycle?.verdicts[0].scores?.find((s) => s.plugin === 'NodeResourcesFit');
+    const verdicts = cycleVerdicts(cycle ?? {});
+    assert.equal(verdicts[0].node, 'c');
+    assert.ok(verdicts.every((v, i, all) => i === 0 || (all[i - 1].total ?? 0) >= (v.total ?? 0)));
+    const fit = verdicts[0].scores?.find((s) => s.plugin === 'NodeResourcesFit');
     assert.deepEqual(fit, { plugin: 'NodeResourcesFit', score: 87, weight: 1 });
   });
 
@@ -115,7 +117,7 @@ describe('Scheduler', () => {
     const cycle = t.scheduler.lastCycle(pending.metadata!.uid!);
     assert.equal(cycle?.result, 'Unschedulable');
     assert.equal(cycle?.message, message);
-    assert.deepEqual(cycle?.verdicts.map((v) => v.filters.at(-1)), [1, 2, 3].map(() => ({ plugin: 'NodeResourcesFit', code: 'Unschedulable', reason: 'Insufficient cpu' })));
+    assert.deepEqual(cycleVerdicts(cycle ?? {}).map((v) => v.filters.at(-1)), [1, 2, 3].map(() => ({ plugin: 'NodeResourcesFit', code: 'Unschedulable', reason: 'Insufficient cpu' })));
 
     t.addNode({ name: 'large', cpu: '8' });
     // The move waits out the 1 s backoff of the first attempt.
@@ -193,7 +195,7 @@ describe('Scheduler', () => {
       }
     }
     assert.equal(t.scheduler.pendingCount, 700 - bound);
-    assert.ok(t.internals.cycles.every((c) => c.verdicts.length === 0));
+    assert.ok(t.internals.cycles.every((c) => c.table === undefined));
   });
 
   it('leaves pods for other schedulers and pods with a node alone, but counts the latter', () => {
@@ -221,7 +223,7 @@ describe('Scheduler', () => {
     assert.equal(cycle.totalNodes, 4);
     assert.equal(cycle.evaluatedNodes, 4);
     assert.equal(cycle.feasibleNodes, 2);
-    const byNode = new Map(cycle.verdicts.map((v) => [v.node, v]));
+    const byNode = new Map(cycleVerdicts(cycle).map((v) => [v.node, v]));
     assert.deepEqual(byNode.get('cordoned')?.filters, [{ plugin: 'NodeUnschedulable', code: 'UnschedulableAndUnresolvable', reason: 'node(s) were unschedulable' }]);
     assert.deepEqual(byNode.get('tainted')?.filters.map((f) => f.code), ['Success', 'Success', 'UnschedulableAndUnresolvable']);
     assert.equal(byNode.get('tainted')?.filters[2].reason, 'node(s) had untolerated taint {dedicated: gpu}');
@@ -234,6 +236,22 @@ describe('Scheduler', () => {
       ['ImageLocality', 1],
     ]);
     assert.equal(feasible?.total, feasible?.scores?.reduce((sum, s) => sum + s.score, 0));
+  });
+
+  it('keeps the scores of the best feasible nodes, the chosen one first, and every node’s verdict', () => {
+    const t = setup();
+    for (let i = 0; i < SCORED_ROWS_KEPT + 4; i++) t.addNode({ name: `n-${i}`, cpu: `${i + 1}` });
+    t.addNode({ name: 'full', cpu: '100m' });
+    t.addPod({ name: 'p', cpu: '500m' });
+    t.run(100);
+    const cycle = t.internals.cycles[0];
+    const rows = cycleVerdicts(cycle);
+    assert.equal(rows.length, cycle.evaluatedNodes);
+    const scored = rows.filter((row) => row.total !== undefined);
+    assert.equal(scored.length, SCORED_ROWS_KEPT);
+    assert.equal(scored[0].node, cycle.node);
+    assert.ok(scored.every((row, i) => i === 0 || (scored[i - 1].total ?? 0) >= (row.total ?? 0)));
+    assert.deepEqual(rows.find((row) => row.node === 'full')?.filters.at(-1), { plugin: 'NodeResourcesFit', code: 'Unschedulable', reason: 'Insufficient cpu' });
   });
 
   it('takes higher-priority pods first (PrioritySort)', () => {
@@ -272,11 +290,11 @@ describe('Scheduler', () => {
     for (const name of ['p1', 'p2', 'p3']) t.addPod({ name });
     t.run(100);
     const cycle = (name: string) => t.scheduler.lastCycle(t.pod(name).metadata!.uid!);
-    assert.deepEqual(cycle('p1')?.verdicts, []);
+    assert.equal(cycle('p1')?.table, undefined);
     assert.equal(cycle('p1')?.feasibleNodes, 2);
-    assert.equal(cycle('p2')?.verdicts.length, 2);
-    assert.equal(cycle('p3')?.verdicts.length, 2);
-    assert.equal(t.internals.cycles[0].verdicts.length, 2, 'the recorded step itself is not changed');
+    assert.equal(cycleVerdicts(cycle('p2') ?? {}).length, 2);
+    assert.equal(cycleVerdicts(cycle('p3') ?? {}).length, 2);
+    assert.equal(cycleVerdicts(t.internals.cycles[0]).length, 2, 'the recorded step itself is not changed');
   });
 
   it('schedules nothing after stop()', () => {
@@ -348,7 +366,7 @@ describe('Scheduler: InterPodAffinity and PodTopologySpread', () => {
     t.run(5_000);
     assert.equal(t.pod('web').spec?.nodeName, undefined);
     const cycle = t.internals.cycles.find((c) => c.pod.name === 'web')!;
-    const byNode = new Map(cycle.verdicts.map((v) => [v.node, v.filters.at(-1)]));
+    const byNode = new Map(cycleVerdicts(cycle).map((v) => [v.node, v.filters.at(-1)]));
     assert.deepEqual(byNode.get('a'), { plugin: 'PodTopologySpread', code: 'Unschedulable', reason: "node(s) didn't match pod topology spread constraints" });
     assert.deepEqual(byNode.get('b'), { plugin: 'PodTopologySpread', code: 'UnschedulableAndUnresolvable', reason: "node(s) didn't match pod topology spread constraints (missing required label)" });
   });

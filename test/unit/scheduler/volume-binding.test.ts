@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import type { Event, KubeObject, Pod } from '../../../src/core/k8s';
 import { Simulator } from '../../../src/sim/simulator';
 import type { ClaimObject, VolumeObject } from '../../../src/sim/storage/storage-objects';
+import { cycleVerdicts } from '../../../src/common/verdict-table';
 
 type PodObject = Pod & KubeObject;
 
@@ -89,13 +90,13 @@ describe('Scheduler: volume plugins', () => {
     const boundEvent = simulator.store.list<Event & KubeObject>('Event').items.find((e) => e.reason === 'ProvisioningSucceeded');
     assert.ok(scheduledAt >= Date.parse(boundEvent!.firstTimestamp!), 'the pod is bound to its node after its volume was provisioned');
     const cycle = simulator.components.scheduler.lastCycle(pod.metadata!.uid!)!;
-    assert.deepEqual(cycle.verdicts[0].filters.map((f) => f.plugin).slice(-1), ['VolumeBinding']);
+    assert.deepEqual(cycleVerdicts(cycle)[0].filters.map((f) => f.plugin).slice(-1), ['VolumeBinding']);
 
     // A second pod on the same claim goes where the volume is.
     simulator.store.create('Pod', podWithClaim('reader', 'notes'));
     simulator.runUntil(() => !!readPod(simulator, 'reader').spec?.nodeName, 60_000);
     assert.equal(readPod(simulator, 'reader').spec?.nodeName, node);
-    const rejected = simulator.components.scheduler.lastCycle(readPod(simulator, 'reader').metadata!.uid!)!.verdicts.filter((row) => row.node !== node);
+    const rejected = cycleVerdicts(simulator.components.scheduler.lastCycle(readPod(simulator, 'reader').metadata!.uid!)!).filter((row) => row.node !== node);
     assert.deepEqual(rejected.map((row) => row.filters.at(-1)), [
       { plugin: 'VolumeBinding', code: 'UnschedulableAndUnresolvable', reason: 'node(s) had volume node affinity conflict' },
       { plugin: 'VolumeBinding', code: 'UnschedulableAndUnresolvable', reason: 'node(s) had volume node affinity conflict' },
@@ -143,7 +144,7 @@ describe('Scheduler: volume plugins', () => {
     const cycle = simulator.components.scheduler.lastCycle(readPod(simulator, 'zonal-pod').metadata!.uid!)!;
     const zoneOf = (node: string) => simulator.store.read<KubeObject>('Node', undefined, node).metadata!.labels!['topology.kubernetes.io/zone'];
     assert.equal(zoneOf(readPod(simulator, 'zonal-pod').spec!.nodeName!), zone);
-    for (const row of cycle.verdicts) {
+    for (const row of cycleVerdicts(cycle)) {
       if (zoneOf(row.node) === zone) assert.equal(row.filters.at(-1)?.code, 'Success');
       else assert.deepEqual(row.filters.at(-1), { plugin: 'VolumeZone', code: 'UnschedulableAndUnresolvable', reason: 'node(s) had no available volume zone' });
     }
@@ -159,6 +160,6 @@ describe('Scheduler: volume plugins', () => {
     assert.equal(readPod(simulator, 'rwop-b').spec?.nodeName, undefined);
     assert.equal(scheduledMessage(simulator, 'rwop-b'), '0/2 nodes are available: 2 node has pod using PersistentVolumeClaim with the same name and ReadWriteOncePod access mode. preemption: 0/2 nodes are available: 2 No preemption victims found for incoming pod.');
     const cycle = simulator.components.scheduler.lastCycle(readPod(simulator, 'rwop-b').metadata!.uid!)!;
-    assert.deepEqual(cycle.verdicts[0].filters.at(-1), { plugin: 'VolumeRestrictions', code: 'Unschedulable', reason: 'node has pod using PersistentVolumeClaim with the same name and ReadWriteOncePod access mode' });
+    assert.deepEqual(cycleVerdicts(cycle)[0].filters.at(-1), { plugin: 'VolumeRestrictions', code: 'Unschedulable', reason: 'node has pod using PersistentVolumeClaim with the same name and ReadWriteOncePod access mode' });
   });
 });

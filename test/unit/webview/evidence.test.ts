@@ -94,7 +94,7 @@ describe('evidence formatting', () => {
       assert.equal(message.kind === 'text' && message.text, '0/3 nodes are available: 3 Insufficient cpu. preemption: 0/3 nodes are available: 3 No preemption victims found for incoming pod.');
       const scheduler = section(view.sections, 'Scheduler');
       assert.equal(scheduler.kind, 'text');
-      assert.match(scheduler.kind === 'text' ? scheduler.text : '', /Per-node verdicts are kept for the first pods of a journey only\.$/);
+      assert.match(scheduler.kind === 'text' ? scheduler.text : '', /Per-node verdicts were not recorded for this attempt\.$/);
       const object = objectEvidence(journey, pod);
       assert.equal(section(object.sections, 'Stuck').kind, 'text');
       assert.match(object.facts[0], /^status stuck$/);
