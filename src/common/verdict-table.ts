@@ -53,8 +53,25 @@ export interface VerdictTable {
   failures: readonly FilterFailureVerdict[];
   /** Score plugins and weights, for `scored`. */
   scorePlugins: readonly { plugin: string; weight: number }[];
-  /** The best feasible nodes (the chosen one first), by walk position, with each score plugin's weighted score and the total. */
-  scored: readonly { position: number; scores: readonly number[]; total: number }[];
+  /**
+   * The best feasible nodes (the chosen one first), flat to stay one small array: per node its
+   * walk position, its total, then each score plugin's weighted score (`scoredRows` reads it).
+   */
+  scored: readonly number[];
+}
+
+export interface ScoredRow {
+  position: number;
+  total: number;
+  scores: number[];
+}
+
+/** The rows of `table.scored`, best first. */
+export function scoredRows(table: VerdictTable): ScoredRow[] {
+  const stride = 2 + table.scorePlugins.length;
+  const rows: ScoredRow[] = [];
+  for (let at = 0; at + stride <= table.scored.length; at += stride) rows.push({ position: table.scored[at], total: table.scored[at + 1], scores: table.scored.slice(at + 2, at + stride) });
+  return rows;
 }
 
 /** Feasible nodes whose scores a table keeps: the chosen node and the runners-up a reader compares it with. */
@@ -104,7 +121,8 @@ export function expandVerdictTable(table: VerdictTable): NodeVerdict[] {
   const names = tableNodeNames(table);
   const outcomes = decodeOutcomes(table.outcomes);
   const passed = table.filters.map((plugin) => ({ plugin, code: 'Success' as const }));
-  const scoredAt = new Map(table.scored.map((row) => [row.position, row]));
+  const best = scoredRows(table);
+  const scoredAt = new Map(best.map((row) => [row.position, row]));
   const scored: NodeVerdict[] = [];
   const feasible: NodeVerdict[] = [];
   const rejected: NodeVerdict[] = [];
@@ -125,7 +143,7 @@ export function expandVerdictTable(table: VerdictTable): NodeVerdict[] {
     filters.push(failure.reason ? { plugin: failure.plugin, code: failure.code, reason: failure.reason } : { plugin: failure.plugin, code: failure.code });
     rejected.push({ node: names[i], filters });
   }
-  const order = new Map(table.scored.map((row, rank) => [names[row.position], rank]));
+  const order = new Map(best.map((row, rank) => [names[row.position], rank]));
   scored.sort((a, b) => (order.get(a.node) ?? 0) - (order.get(b.node) ?? 0));
   return [...scored, ...feasible, ...rejected];
 }
@@ -145,7 +163,7 @@ export function verdictTableOf(rows: readonly NodeVerdict[]): VerdictTable {
   const failures: FilterFailureVerdict[] = [];
   const failureIndex = new Map<string, number>();
   const outcomes: number[] = [];
-  const scored: { position: number; scores: number[]; total: number }[] = [];
+  const scored: ScoredRow[] = [];
   rows.forEach((row, position) => {
     for (const f of row.filters) if (!filters.includes(f.plugin)) filters.push(f.plugin);
     const failing = row.filters.find((f) => f.code !== 'Success');
@@ -165,7 +183,8 @@ export function verdictTableOf(rows: readonly NodeVerdict[]): VerdictTable {
     }
     outcomes.push(index);
   });
-  return { nodes: { names: rows.map((row) => row.node) }, filters, outcomes: encodeOutcomes(outcomes), failures, scorePlugins, scored };
+  const flat = scored.flatMap((row) => [row.position, row.total, ...scorePlugins.map((_, k) => row.scores[k] ?? 0)]);
+  return { nodes: { names: rows.map((row) => row.node) }, filters, outcomes: encodeOutcomes(outcomes), failures, scorePlugins, scored: flat };
 }
 
 /**

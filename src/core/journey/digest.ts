@@ -242,6 +242,24 @@ function common(object: KubeObject, ownedPod = false): CommonDigest | undefined 
   };
 }
 
+const CONDITION_CACHE_LIMIT = 4096;
+/**
+ * Pods created together carry equal conditions (stamped to the same second), and every traced pod
+ * keeps its latest digest: equal conditions share one frozen digest.
+ */
+const conditionCache = new Map<string, ConditionDigest>();
+
+function conditionDigest(type: string, status: string, reason: string | undefined, message: string | undefined, transition: unknown, update: unknown): ConditionDigest {
+  const key = `${type}\u0000${status}\u0000${reason ?? '\u0001'}\u0000${message ?? '\u0001'}\u0000${String(transition)}\u0000${String(update)}`;
+  let digest = conditionCache.get(key);
+  if (!digest) {
+    digest = Object.freeze({ type, status, reason, message, lastTransitionTime: parseTime(transition), lastUpdateTime: parseTime(update) });
+    if (conditionCache.size >= CONDITION_CACHE_LIMIT) conditionCache.clear();
+    conditionCache.set(key, digest);
+  }
+  return digest;
+}
+
 function conditions(status: Record<string, unknown> | undefined): ConditionDigest[] {
   const out: ConditionDigest[] = [];
   for (const raw of list(status?.conditions)) {
@@ -249,14 +267,7 @@ function conditions(status: Record<string, unknown> | undefined): ConditionDiges
     const type = str(c?.type);
     const value = str(c?.status);
     if (!type || !value) continue;
-    out.push({
-      type,
-      status: value,
-      reason: str(c?.reason),
-      message: str(c?.message),
-      lastTransitionTime: parseTime(c?.lastTransitionTime),
-      lastUpdateTime: parseTime(c?.lastUpdateTime),
-    });
+    out.push(conditionDigest(type, value, str(c?.reason), str(c?.message), c?.lastTransitionTime, c?.lastUpdateTime));
   }
   return out;
 }

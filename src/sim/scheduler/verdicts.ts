@@ -69,10 +69,11 @@ export function buildVerdictTable(placement: Placement, nodeList: NodeList, volu
     outcomes[positionOf(node.index, placement.feasible.length + i)] = outcomeOf(failure);
   });
   const scores = placement.scores;
-  const scored: VerdictTable['scored'][number][] = [];
+  const scored: number[] = [];
   if (scores) {
     for (const i of bestRows(scores.totals, placement.feasible.length, placement.feasible.indexOf(placement.chosen!))) {
-      scored.push({ position: positionOf(placement.feasible[i].index, i), scores: scores.plugins.map((p) => p.weighted[i]), total: scores.totals[i] });
+      scored.push(positionOf(placement.feasible[i].index, i), scores.totals[i]);
+      for (const plugin of scores.plugins) scored.push(plugin.weighted[i]);
     }
   }
   return {
