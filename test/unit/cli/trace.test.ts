@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { Writable } from 'node:stream';
 import { runTrace, type TraceOptions } from '../../../src/cli/trace';
+import { parseRecords } from './records';
 
 class Capture extends Writable {
   text = '';
@@ -95,7 +96,7 @@ describe('kube-journey trace', () => {
   it('applies and traces each item of a kind: List, as kubectl unpacks it', async () => {
     const { code, out } = await trace('test/fixtures/kind-list.yaml', { json: true });
     assert.equal(code, 0);
-    const parsed = JSON.parse(out) as { results: { object: string; action: string; line: number }[]; journeys: { root: { name: string }; status: string }[] };
+    const parsed = parseRecords(out);
     assert.deepEqual(parsed.results.map((r) => `${r.object} ${r.action} line ${r.line}`), ['configmap/one created line 4', 'deployment.apps/web created line 9']);
     assert.deepEqual(parsed.journeys.map((j) => `${j.root.name} ${j.status}`), ['web complete']);
   });
@@ -103,7 +104,7 @@ describe('kube-journey trace', () => {
   it('applies every document of a multi-document file and prints JSON on request', async () => {
     const { code, out } = await trace('examples/multi-document.yaml', { json: true });
     assert.equal(code, 0);
-    const parsed = JSON.parse(out) as { results: { object: string; action: string }[]; journeys: { root: { name: string }; status: string }[] };
+    const parsed = parseRecords(out);
     assert.deepEqual(parsed.results.map((r) => `${r.object} ${r.action}`), ['namespace/shop created', 'configmap/frontend-config created', 'deployment.apps/frontend created']);
     assert.deepEqual(parsed.journeys.map((j) => `${j.root.name} ${j.status}`), ['frontend complete']);
   });

@@ -1,0 +1,85 @@
+/**
+ * `kube-journey trace --json`: newline-delimited JSON, one record per line, written as the
+ * journeys are read, so its memory does not grow with the output. The records, in order: each
+ * document's apply result (`result`); per journey, the journey (`journey`) then each of its objects
+ * (`object`), parents before children; each stored-only object (`stored`); one `summary` last.
+ * docs/trace-json.md describes every field.
+ */
+import type { FileStuckEntry, FileSummary } from '../core/journey/file-summary';
+import type { StoredOnlyJourney } from '../core/journey/stored-only';
+import type { DurationStats, Journey, JourneyObjectRef, JourneyStatus, ObjectJourney, PhaseName, PodCounts } from '../core/journey/types';
+import type { DocumentResult } from './trace';
+
+export type ResultRecord = { type: 'result' } & DocumentResult;
+
+/** A journey without its tree: its objects are records of their own. */
+export type JourneyRecord = { type: 'journey' } & Omit<Journey, 'tree'>;
+
+/** One object of a journey without its children: they follow as records naming it as `parent`. */
+export type ObjectRecord = { type: 'object'; journey: string; parent?: JourneyObjectRef } & Omit<ObjectJourney, 'children'>;
+
+export type StoredRecord = { type: 'stored' } & StoredOnlyJourney;
+
+export interface SummaryRecord {
+  type: 'summary';
+  /** `done`, `timeout` or `pod budget used up`. */
+  outcome: string;
+  /** Documents applied and refused. */
+  documents: { applied: number; refused: number };
+  journeys: { total: number; done: number; withStuckObjects: number } & Partial<Record<JourneyStatus, number>>;
+  /** Objects stored with nothing acting on them (`stored` records). */
+  stored: number;
+  counts: PodCounts;
+  phaseStats: Partial<Record<PhaseName, DurationStats>>;
+  stuckObjects: FileStuckEntry[];
+  stuckCount: number;
+  assumptionCount: number;
+  appliedAt: number;
+  lastChangeAt: number;
+  totalDurationMs?: number;
+  /** Anything else the target adds (the cluster path: `context`, `problems`). */
+  [extra: string]: unknown;
+}
+
+export type TraceRecord = ResultRecord | JourneyRecord | ObjectRecord | StoredRecord | SummaryRecord;
+
+export function line(record: TraceRecord): string {
+  return `${JSON.stringify(record)}\n`;
+}
+
+export function journeyRecord(journey: Journey): JourneyRecord {
+  const { tree: _tree, ...rest } = journey;
+  return { type: 'journey', ...rest };
+}
+
+/** The journey's objects, depth first, each before its children; no recursion, as trees of 150,000 pods are shallow but wide. */
+export function* objectRecords(journey: Journey): Generator<ObjectRecord> {
+  if (!journey.tree) return;
+  const stack: { object: ObjectJourney; parent?: JourneyObjectRef }[] = [{ object: journey.tree }];
+  while (stack.length > 0) {
+    const { object, parent } = stack.pop()!;
+    const { children, ...rest } = object;
+    yield { type: 'object', journey: journey.id, ...(parent ? { parent } : {}), ...rest };
+    for (let i = children.length - 1; i >= 0; i--) stack.push({ object: children[i], parent: object.ref });
+  }
+}
+
+export function summaryRecord(summary: FileSummary, outcome: string, results: readonly DocumentResult[], stored: number, extra: Record<string, unknown> = {}): SummaryRecord {
+  const refused = results.filter((result) => result.error).length;
+  return {
+    type: 'summary',
+    outcome,
+    documents: { applied: results.length - refused, refused },
+    journeys: { total: summary.journeys, done: summary.done, withStuckObjects: summary.stuckJourneys, ...summary.statuses },
+    stored,
+    counts: summary.counts,
+    phaseStats: summary.phaseStats,
+    stuckObjects: summary.stuckObjects,
+    stuckCount: summary.stuckCount,
+    assumptionCount: summary.assumptionCount,
+    appliedAt: summary.appliedAt,
+    lastChangeAt: summary.lastChangeAt,
+    ...(summary.totalDurationMs !== undefined ? { totalDurationMs: summary.totalDurationMs } : {}),
+    ...extra,
+  };
+}
