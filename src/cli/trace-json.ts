@@ -7,7 +7,7 @@
  */
 import type { FileStuckEntry, FileSummary } from '../core/journey/file-summary';
 import type { StoredOnlyJourney } from '../core/journey/stored-only';
-import type { DurationStats, Journey, JourneyObjectRef, JourneyStatus, ObjectJourney, PhaseName, PodCounts } from '../core/journey/types';
+import type { DurationStats, Journey, JourneyObjectRef, JourneyStatus, ObjectJourney, PhaseName, PodCounts, Stage } from '../core/journey/types';
 import type { DocumentResult } from './trace';
 
 export type ResultRecord = { type: 'result' } & DocumentResult;
@@ -15,8 +15,11 @@ export type ResultRecord = { type: 'result' } & DocumentResult;
 /** A journey without its tree: its objects are records of their own. */
 export type JourneyRecord = { type: 'journey' } & Omit<Journey, 'tree'>;
 
+/** A stage; its `evidence` only with `--evidence`, as in the text (the scheduler's per-node verdicts alone can weigh more than a megabyte per pod on 1,000 nodes). */
+export type StageRecord = Omit<Stage, 'evidence'> & Partial<Pick<Stage, 'evidence'>>;
+
 /** One object of a journey without its children: they follow as records naming it as `parent`. */
-export type ObjectRecord = { type: 'object'; journey: string; parent?: JourneyObjectRef } & Omit<ObjectJourney, 'children'>;
+export type ObjectRecord = { type: 'object'; journey: string; parent?: JourneyObjectRef; stages: StageRecord[] } & Omit<ObjectJourney, 'children' | 'stages'>;
 
 export type StoredRecord = { type: 'stored' } & StoredOnlyJourney;
 
@@ -53,15 +56,20 @@ export function journeyRecord(journey: Journey): JourneyRecord {
 }
 
 /** The journey's objects, depth first, each before its children; no recursion, as trees of 150,000 pods are shallow but wide. */
-export function* objectRecords(journey: Journey): Generator<ObjectRecord> {
+export function* objectRecords(journey: Journey, evidence: boolean): Generator<ObjectRecord> {
   if (!journey.tree) return;
   const stack: { object: ObjectJourney; parent?: JourneyObjectRef }[] = [{ object: journey.tree }];
   while (stack.length > 0) {
     const { object, parent } = stack.pop()!;
-    const { children, ...rest } = object;
-    yield { type: 'object', journey: journey.id, ...(parent ? { parent } : {}), ...rest };
+    const { children, stages, ...rest } = object;
+    yield { type: 'object', journey: journey.id, ...(parent ? { parent } : {}), ...rest, stages: evidence ? stages : stages.map(withoutEvidence) };
     for (let i = children.length - 1; i >= 0; i--) stack.push({ object: children[i], parent: object.ref });
   }
+}
+
+function withoutEvidence(stage: Stage): StageRecord {
+  const { evidence: _evidence, ...rest } = stage;
+  return rest;
 }
 
 export function summaryRecord(summary: FileSummary, outcome: string, results: readonly DocumentResult[], stored: number, extra: Record<string, unknown> = {}): SummaryRecord {

@@ -156,7 +156,7 @@ export async function finishTrace(report: TraceReport): Promise<number> {
       if (!writer.open) continue;
       if (report.json) {
         await writer.write(line(journeyRecord(journey)));
-        for (const record of objectRecords(journey)) await writer.write(line(record));
+        for (const record of objectRecords(journey, report.evidence)) await writer.write(line(record));
       } else {
         // Journeys separated by a blank line, the first after one.
         await writer.write(`\n${renderJourney(journey, { evidence: report.evidence, width: report.width, color })}`);
