@@ -5,9 +5,9 @@
  * (`object`), parents before children; each stored-only object (`stored`); one `summary` last.
  * docs/trace-json.md describes every field.
  */
-import type { FileStuckEntry, FileSummary } from '../core/journey/file-summary';
+import type { FileSummary } from '../core/journey/file-summary';
 import type { StoredOnlyJourney } from '../core/journey/stored-only';
-import type { DurationStats, Journey, JourneyObjectRef, JourneyStatus, ObjectJourney, PhaseName, PodCounts, Stage } from '../core/journey/types';
+import type { Journey, JourneyObjectRef, JourneyStatus, ObjectJourney, Stage } from '../core/journey/types';
 import type { DocumentResult } from './trace';
 
 export type ResultRecord = { type: 'result' } & DocumentResult;
@@ -23,7 +23,8 @@ export type ObjectRecord = { type: 'object'; journey: string; parent?: JourneyOb
 
 export type StoredRecord = { type: 'stored' } & StoredOnlyJourney;
 
-export interface SummaryRecord {
+/** The file's summary (core/journey/file-summary.ts), its journey tallies gathered under `journeys`. */
+export type SummaryRecord = {
   type: 'summary';
   /** `done`, `timeout` or `pod budget used up`. */
   outcome: string;
@@ -32,17 +33,9 @@ export interface SummaryRecord {
   journeys: { total: number; done: number; withStuckObjects: number } & Partial<Record<JourneyStatus, number>>;
   /** Objects stored with nothing acting on them (`stored` records). */
   stored: number;
-  counts: PodCounts;
-  phaseStats: Partial<Record<PhaseName, DurationStats>>;
-  stuckObjects: FileStuckEntry[];
-  stuckCount: number;
-  assumptionCount: number;
-  appliedAt: number;
-  lastChangeAt: number;
-  totalDurationMs?: number;
   /** Anything else the target adds (the cluster path: `context`, `problems`). */
   [extra: string]: unknown;
-}
+} & Omit<FileSummary, 'journeys' | 'statuses' | 'done' | 'stuckJourneys'>;
 
 export type TraceRecord = ResultRecord | JourneyRecord | ObjectRecord | StoredRecord | SummaryRecord;
 
@@ -74,20 +67,14 @@ function withoutEvidence(stage: Stage): StageRecord {
 
 export function summaryRecord(summary: FileSummary, outcome: string, results: readonly DocumentResult[], stored: number, extra: Record<string, unknown> = {}): SummaryRecord {
   const refused = results.filter((result) => result.error).length;
+  const { journeys, statuses, done, stuckJourneys, ...rest } = summary;
   return {
     type: 'summary',
     outcome,
     documents: { applied: results.length - refused, refused },
-    journeys: { total: summary.journeys, done: summary.done, withStuckObjects: summary.stuckJourneys, ...summary.statuses },
+    journeys: { total: journeys, done, withStuckObjects: stuckJourneys, ...statuses },
     stored,
-    counts: summary.counts,
-    phaseStats: summary.phaseStats,
-    stuckObjects: summary.stuckObjects,
-    stuckCount: summary.stuckCount,
-    assumptionCount: summary.assumptionCount,
-    appliedAt: summary.appliedAt,
-    lastChangeAt: summary.lastChangeAt,
-    ...(summary.totalDurationMs !== undefined ? { totalDurationMs: summary.totalDurationMs } : {}),
+    ...rest,
     ...extra,
   };
 }

@@ -1,19 +1,11 @@
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { runTrace, type TraceOptions } from '../../../src/cli/trace';
+import { Capture, runClosingOutputEarly, traceCaptured } from './capture';
 import { parseRecords } from './records';
-
-class Capture extends Writable {
-  text = '';
-  override _write(chunk: Buffer, _encoding: BufferEncoding, done: () => void): void {
-    this.text += chunk.toString();
-    done();
-  }
-}
 
 /** A reader that takes one chunk at a time, later: what lets a writer that ignores back-pressure pile up its output. */
 class SlowReader extends Writable {
@@ -43,11 +35,8 @@ function deployment(name: string, replicas: number, cpu = '10m'): string {
   return `apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: ${name}\nspec:\n  replicas: ${replicas}\n  selector:\n    matchLabels: {app: ${name}}\n  template:\n    metadata:\n      labels: {app: ${name}}\n    spec:\n      containers:\n      - name: app\n        image: nginx:1.25\n        resources: {requests: {cpu: ${cpu}}}\n`;
 }
 
-async function trace(file: string, extra: Partial<TraceOptions> = {}): Promise<{ code: number; out: string; err: string }> {
-  const out = new Capture();
-  const err = new Capture();
-  const code = await runTrace({ file, nodes: 3, seed: 1, timeoutMs: 60_000, json: false, evidence: false, width: 200, out, err, ...extra });
-  return { code, out: out.text, err: err.text };
+function trace(file: string, extra: Partial<TraceOptions> = {}): Promise<{ code: number; out: string; err: string }> {
+  return traceCaptured(file, { timeoutMs: 60_000, width: 200, ...extra });
 }
 
 describe('kube-journey trace of a file of several Deployments', () => {
@@ -149,13 +138,7 @@ describe('kube-journey trace of a file of several Deployments', () => {
 
   it('exits 0 without an error when `--json` output is piped into a reader that stops early', async function () {
     this.timeout(60_000);
-    // Run from the sources (tsx), as the tests do everywhere else; the bundle behaves the same.
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'trace', '-f', fiveDeployments, '--json', '--evidence'], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let stderr = '';
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    // Like `head -1`: read the first chunk, then close the pipe.
-    child.stdout.once('data', () => child.stdout.destroy());
-    const code = await new Promise<number | null>((resolve) => child.once('exit', (exitCode) => resolve(exitCode)));
+    const { code, stderr } = await runClosingOutputEarly(['trace', '-f', fiveDeployments, '--json', '--evidence']);
     assert.equal(stderr, '');
     assert.equal(code, 0);
   });

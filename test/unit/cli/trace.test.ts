@@ -1,22 +1,6 @@
 import assert from 'node:assert/strict';
-import { Writable } from 'node:stream';
-import { runTrace, type TraceOptions } from '../../../src/cli/trace';
+import { runClosingOutputEarly, traceCaptured as trace } from './capture';
 import { parseRecords } from './records';
-
-class Capture extends Writable {
-  text = '';
-  override _write(chunk: Buffer, _encoding: BufferEncoding, done: () => void): void {
-    this.text += chunk.toString();
-    done();
-  }
-}
-
-async function trace(file: string, extra: Partial<TraceOptions> = {}): Promise<{ code: number; out: string; err: string }> {
-  const out = new Capture();
-  const err = new Capture();
-  const code = await runTrace({ file, nodes: 3, seed: 1, timeoutMs: 120_000, json: false, evidence: false, width: 400, out, err, ...extra });
-  return { code, out: out.text, err: err.text };
-}
 
 describe('kube-journey trace', () => {
   it('prints the nginx Deployment journey through Running and Ready and exits 0', async () => {
@@ -113,14 +97,7 @@ describe('kube-journey trace', () => {
 describe('kube-journey command line, piped into a reader that stops early', () => {
   it('exits 0 without an error when its output pipe closes (`| head`)', async function () {
     this.timeout(60_000);
-    const { spawn } = await import('node:child_process');
-    // Run from the sources (tsx), as the tests do everywhere else; the bundle behaves the same.
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'trace', '-f', 'examples/nginx-deployment.yaml'], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let stderr = '';
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    // Like `head -1`: read the first chunk, then close the pipe.
-    child.stdout.once('data', () => child.stdout.destroy());
-    const code = await new Promise<number | null>((resolve) => child.once('exit', (exitCode) => resolve(exitCode)));
+    const { code, stderr } = await runClosingOutputEarly(['trace', '-f', 'examples/nginx-deployment.yaml']);
     assert.equal(stderr, '');
     assert.equal(code, 0);
   });
