@@ -22,8 +22,10 @@ export interface FileSummary {
   done: number;
   /** Journeys with something stuck or failed in them. */
   stuckJourneys: number;
-  /** Every journey's pod counts, summed. */
+  /** The pod counts of every journey but Jobs and CronJobs, summed. */
   counts: PodCounts;
+  /** The pod counts of the Jobs and CronJobs, summed (their pods end: ready says nothing of how far they got); absent without any. */
+  batchCounts?: PodCounts;
   /** Phase distributions over the pods of every journey. */
   phaseStats: Partial<Record<PhaseName, DurationStats>>;
   /** Stuck or failed objects of every journey, worst first (failed before stuck, then oldest), at most `stuckListLimit`. */
@@ -49,12 +51,22 @@ function worstFirst(a: StuckEntry, b: StuckEntry): number {
   return SEVERITY[a.status] - SEVERITY[b.status] || a.stuck.since - b.stuck.since;
 }
 
+/** Jobs and CronJobs: their pods end (Succeeded or Failed), so their counts are read apart. */
+export function isBatchKind(kind: string): boolean {
+  return kind === 'Job' || kind === 'CronJob';
+}
+
+function emptyCounts(): PodCounts {
+  return { desired: 0, live: 0, scheduled: 0, running: 0, ready: 0, stuck: 0, terminating: 0, deleted: 0, oldLive: 0, restarts: 0 };
+}
+
 export class FileSummaryBuilder {
   private journeys = 0;
   private readonly statuses: Partial<Record<JourneyStatus, number>> = {};
   private done = 0;
   private stuckJourneys = 0;
-  private readonly counts: PodCounts = { desired: 0, live: 0, scheduled: 0, running: 0, ready: 0, stuck: 0, terminating: 0, deleted: 0, oldLive: 0, restarts: 0 };
+  private readonly counts = emptyCounts();
+  private batchCounts: PodCounts | undefined;
   private readonly values = Object.fromEntries(PHASE_NAMES.map((name) => [name, [] as number[]])) as Record<PhaseName, number[]>;
   private stuckObjects: FileStuckEntry[] = [];
   private stuckCount = 0;
@@ -71,9 +83,10 @@ export class FileSummaryBuilder {
     this.statuses[journey.status] = (this.statuses[journey.status] ?? 0) + 1;
     if (journey.done) this.done++;
     if (journey.stuck) this.stuckJourneys++;
-    for (const key of Object.keys(this.counts) as (keyof PodCounts)[]) {
+    const counts = isBatchKind(journey.root.kind) ? (this.batchCounts ??= emptyCounts()) : this.counts;
+    for (const key of Object.keys(counts) as (keyof PodCounts)[]) {
       const value = journey.counts[key];
-      if (Number.isFinite(value)) this.counts[key] += value;
+      if (Number.isFinite(value)) counts[key] += value;
     }
     if (phaseValues) {
       for (const name of PHASE_NAMES) {
@@ -107,6 +120,7 @@ export class FileSummaryBuilder {
       done: this.done,
       stuckJourneys: this.stuckJourneys,
       counts: { ...this.counts },
+      ...(this.batchCounts ? { batchCounts: { ...this.batchCounts } } : {}),
       phaseStats,
       stuckObjects: [...this.stuckObjects],
       stuckCount: this.stuckCount,

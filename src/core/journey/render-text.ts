@@ -10,7 +10,7 @@ import { STAGE_RANK } from './records';
 import { durationStats } from './snapshot';
 import { journeyGoal, podsInOrder } from '../../common/kind-order';
 import { PHASE_NAMES, type DurationStats, type Journey, type JourneyStatus, type ObjectJourney, type PhaseName, type PodCounts, type ServiceDetails, type Stage, type StageKind, type StuckDetail, type StuckEntry } from './types';
-import type { FileSummary } from './file-summary';
+import { isBatchKind, type FileSummary } from './file-summary';
 
 export interface RenderOptions {
   /** Terminal width (default 100). */
@@ -295,9 +295,9 @@ function phaseLines(phaseStats: Partial<Record<PhaseName, DurationStats>>, colum
   return lines;
 }
 
-/** `3 restarts · 2 terminating`: the pod counts beyond ready/running/scheduled, where they are not zero. */
-function podExtras(c: PodCounts): string[] {
-  const facts: string[] = [];
+/** `3/3 ready · 3 running · 3 scheduled · 1 restarts`; for Jobs and CronJobs, whose pods end, `3 pods` instead of ready. */
+function podCountFacts(c: PodCounts, batch: boolean): string[] {
+  const facts = batch ? [`${c.live} pod${c.live === 1 ? '' : 's'}`, `${c.running} running`, `${c.scheduled} scheduled`] : [`${c.ready}/${c.desired} ready`, `${c.running} running`, `${c.scheduled} scheduled`];
   if (c.stuck > 0) facts.push(`${c.stuck} stuck`);
   if (c.terminating > 0) facts.push(`${c.terminating} terminating`);
   if (c.deleted > 0) facts.push(`${c.deleted} deleted`);
@@ -314,10 +314,7 @@ function summaryLines(ctx: Ctx, journey: Journey): string[] {
   const underAssumptions = assumed > 0 ? `, assuming ${assumed} outcome${assumed === 1 ? '' : 's'} the simulator cannot know (see "assumed")` : '';
   lines.push(`${label('status')}${statusText(ctx, journey.status)}${journey.done ? ' (done)' : ''}${underAssumptions}`);
   const root = journey.root.kind;
-  // A Job's pods end (Succeeded or Failed): ready says nothing of how far it got.
-  const batch = root === 'Job' || root === 'CronJob';
-  const podFacts = batch ? [`${c.live} pod${c.live === 1 ? '' : 's'}`, `${c.running} running`, `${c.scheduled} scheduled`] : [`${c.ready}/${c.desired} ready`, `${c.running} running`, `${c.scheduled} scheduled`];
-  podFacts.push(...podExtras(c));
+  const podFacts = podCountFacts(c, isBatchKind(root));
   const service = root === 'Service' ? journey.tree?.service : undefined;
   if (service) lines.push(`${label('service')}${serviceFacts(service).join(' · ')}`);
   else lines.push(`${label('pods')}${podFacts.join(' · ')}`);
@@ -370,8 +367,9 @@ export function renderFileSummary(summary: FileSummary, options: RenderOptions =
   const withStuck = summary.stuckJourneys > stuckOrFailed ? [`${summary.stuckJourneys} with stuck objects`] : [];
   lines.push(`${label('journeys')}${[`${summary.done}/${summary.journeys} done`, ...byStatus, ...withStuck].join(' · ')}`);
   lines.push(...stuckLines(ctx, summary.stuckObjects, summary.stuckCount, summary.appliedAt));
-  const c = summary.counts;
-  lines.push(`${label('pods')}${[`${c.ready}/${c.desired} ready`, `${c.running} running`, `${c.scheduled} scheduled`, ...podExtras(c)].join(' · ')}`);
+  const batchOnly = summary.batchCounts !== undefined && summary.counts.desired === 0 && summary.counts.live === 0;
+  if (!batchOnly) lines.push(`${label('pods')}${podCountFacts(summary.counts, false).join(' · ')}`);
+  if (summary.batchCounts) lines.push(`${label('job pods')}${podCountFacts(summary.batchCounts, true).join(' · ')}`);
   if (summary.totalDurationMs !== undefined) lines.push(`${label('total')}first apply → every journey complete in ${formatDuration(summary.totalDurationMs)}`);
   else lines.push(`${label('elapsed')}${formatDuration(summary.lastChangeAt - summary.appliedAt)} so far (last change ${formatOffset(summary.lastChangeAt - summary.appliedAt)})`);
   lines.push(...phaseLines(summary.phaseStats, ['p50', 'p90', 'p99', 'max']));

@@ -72,6 +72,19 @@ describe("a file's summary", () => {
   });
 });
 
+describe("a file's summary of Jobs beside Deployments", () => {
+  it('counts the pods of Jobs apart, as pods that end rather than pods that are ready', () => {
+    const builder = new FileSummaryBuilder();
+    builder.add(journey('web', 3), undefined);
+    const job = journey('pi', 0);
+    builder.add({ ...job, root: { ...job.root, kind: 'Job' }, counts: { ...job.counts, desired: 3, live: 3, scheduled: 3 } }, undefined);
+    const summary = builder.finish();
+    assert.deepEqual([summary.counts.ready, summary.counts.desired, summary.batchCounts?.live], [3, 3, 3]);
+    const lines = renderFileSummary(summary).split('\n');
+    assert.deepEqual(lines.slice(2, 4), ['  pods      3/3 ready · 3 running · 3 scheduled', '  job pods  3 pods · 0 running · 3 scheduled']);
+  });
+});
+
 describe('the lines about unfinished journeys', () => {
   it('reads as it always did for one journey', () => {
     const entry = unfinishedJourney(journey('web', 0, [stuckPod('web-1', 'stuck', 10)]), 'within 300s of simulated time');
