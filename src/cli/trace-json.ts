@@ -15,7 +15,7 @@ export type ResultRecord = { type: 'result' } & DocumentResult;
 /** A journey without its tree: its objects are records of their own. */
 export type JourneyRecord = { type: 'journey' } & Omit<Journey, 'tree'>;
 
-/** A stage; its `evidence` only with `--evidence`, as in the text (the scheduler's per-node verdicts alone can weigh more than a megabyte per pod on 1,000 nodes). */
+/** A stage; its `evidence` only with `--evidence`, as in the text (on 1,000 nodes the scheduler's per-node verdicts alone weigh hundreds of kilobytes per pod). */
 export type StageRecord = Omit<Stage, 'evidence'> & Partial<Pick<Stage, 'evidence'>>;
 
 /** One object of a journey without its children: they follow as records naming it as `parent`. */

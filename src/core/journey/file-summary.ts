@@ -28,7 +28,7 @@ export interface FileSummary {
   batchCounts?: PodCounts;
   /** Phase distributions over the pods of every journey. */
   phaseStats: Partial<Record<PhaseName, DurationStats>>;
-  /** Stuck or failed objects of every journey, worst first (failed before stuck, then oldest), at most `stuckListLimit`. */
+  /** Stuck or failed objects of every journey, worst first (failed before stuck, then oldest), at most `stuckListLimit` (10). */
   stuckObjects: FileStuckEntry[];
   /** How many objects are stuck or failed in all. */
   stuckCount: number;
@@ -76,7 +76,7 @@ export class FileSummaryBuilder {
   private lastCompletedAt = 0;
   private allComplete = true;
 
-  constructor(private readonly stuckListLimit = 20) {}
+  constructor(private readonly stuckListLimit = 10) {}
 
   add(journey: Journey, phaseValues: PhaseValues | undefined): void {
     this.journeys++;
