@@ -25,7 +25,7 @@ const USAGE = `Usage:
       --seed      seed for names, uids and timing jitter (default 1)
       --max-pods  the most pods the simulator makes; more are refused as a quota would (default: what fits in this heap, ${tracedPodBudget(3)} with 3 nodes)
       --timeout   give up after this many simulated seconds (default 300)
-      --json      print the journeys as JSON
+      --json      print newline-delimited JSON: one record per applied object, journey object and a summary (docs/trace-json.md)
       --evidence  print each stage's evidence (field changes, events, internals)
 
   kube-journey trace -f <file> --context NAME [--kubeconfig FILE] [--force-conflicts] [--timeout SECONDS] [--json] [--evidence]

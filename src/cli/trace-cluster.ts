@@ -9,14 +9,13 @@ import { basename } from 'node:path';
 import type { Writable } from 'node:stream';
 import { lineOfField, type ManifestDocument, type ParsedManifest } from '../core/manifest';
 import { JourneyTracer } from '../core/journey/tracer';
-import type { Journey } from '../core/journey/types';
 import type { ApplyResult } from '../cluster/apply';
 import { ClusterConnection } from '../cluster/connection';
 import { describeError } from '../cluster/errors';
 import { KubeconfigError } from '../cluster/kubeconfig';
 import { ClusterTraceSession } from '../cluster/session';
 import { describeProblem, problemSubject, type WatchProblem } from '../cluster/watcher';
-import { finishTrace, printResults, readManifest, SETTLE_MS, type DocumentResult } from './trace';
+import { finishTrace, journeysOf, printResults, readManifest, SETTLE_MS, type DocumentResult } from './trace';
 
 export interface TraceClusterOptions {
   file: string;
@@ -116,7 +115,6 @@ export async function runTraceCluster(options: TraceClusterOptions): Promise<num
     const outcome = (await session.waitFor(allDone, options.timeoutMs)) ? 'done' : 'timeout';
     // As in the simulator path: a crash-looping container can look Ready for a moment.
     if (outcome === 'done' && journeyIds.length > 0) await session.waitFor(anyStuck, options.settleMs ?? SETTLE_MS);
-    const journeys = journeyIds.map((id) => tracer.journey(id)).filter((j): j is Journey => j !== undefined);
 
     const problems = session.problems();
     stopReporting();
@@ -124,7 +122,8 @@ export async function runTraceCluster(options: TraceClusterOptions): Promise<num
     return finishTrace({
       ...options,
       results,
-      journeys,
+      journeys: journeysOf(tracer, journeyIds),
+      phaseValues: (id) => tracer.phaseValues(id),
       outcome,
       limit: `within ${options.timeoutMs / 1000}s`,
       extra: { context: connection.context.name, problems },

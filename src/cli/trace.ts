@@ -8,8 +8,8 @@ import { basename } from 'node:path';
 import type { Writable } from 'node:stream';
 import { parseManifest, lineOfField, type ParsedManifest } from '../core/manifest';
 import { JourneyTracer } from '../core/journey/tracer';
-import { NO_ENDPOINTS } from '../core/journey/service-status';
-import { renderJourneys } from '../core/journey/render-text';
+import { renderFileSummary, renderJourney } from '../core/journey/render-text';
+import { FileSummaryBuilder, type PhaseValues } from '../core/journey/file-summary';
 import { renderStoredOnly, storedOnlyJourney, type StoredOnlyJourney } from '../core/journey/stored-only';
 import type { Journey } from '../core/journey/types';
 import type { KubeObject, ResourceKind } from '../core/k8s';
@@ -23,6 +23,9 @@ import { TRACEABLE_KIND_NAMES, isTraceableKind } from '../common/traceable-kinds
 import { claimNotes, claimsSettled, type AppliedClaim } from './claim-notes';
 import { HeapGuard, heapAdvice, podCount, type HeapNumbers } from '../server/heap-guard';
 import { tracedPodBudget } from './trace-budget';
+import { OutputWriter } from './output';
+import { journeyRecord, line, objectRecords, summaryRecord } from './trace-json';
+import { isUnfinished, unfinishedJourney, unfinishedLines, type UnfinishedJourney } from './unfinished';
 
 export interface TraceOptions {
   file: string;
@@ -69,7 +72,10 @@ export interface DocumentResult {
 /** What `finishTrace` prints and decides the exit code from. */
 export interface TraceReport {
   results: DocumentResult[];
-  journeys: Journey[];
+  /** Read once, in order: each journey can be built when it is printed and let go after. */
+  journeys: Iterable<Journey>;
+  /** Per-pod phase values of a journey, for the percentiles of the file's summary (see JourneyTracer.phaseValues). */
+  phaseValues: (journeyId: string) => PhaseValues | undefined;
   /** Applied objects nothing in the simulator acts on: complete once stored (never unfinished). */
   stored?: StoredOnlyJourney[];
   outcome: string;
@@ -80,7 +86,7 @@ export interface TraceReport {
   width?: number;
   out: Writable;
   err: Writable;
-  /** More fields for the JSON output. */
+  /** More fields for the JSON output's summary record. */
   extra?: Record<string, unknown>;
 }
 
@@ -133,29 +139,48 @@ export function printResults(file: string, results: readonly DocumentResult[], j
   }
 }
 
-/** Prints the journeys (text or JSON) and why unfinished ones did not finish; returns the exit code. */
-export function finishTrace(report: TraceReport): number {
-  const { results, journeys, outcome } = report;
+/**
+ * Prints the journeys (text, or NDJSON records: see trace-json.ts) one at a time, the summary of
+ * the whole file, and why unfinished ones did not finish; returns the exit code.
+ */
+export async function finishTrace(report: TraceReport): Promise<number> {
+  const { results, outcome } = report;
   const stored = report.stored ?? [];
-  if (report.json) {
-    report.out.write(`${JSON.stringify({ results, outcome, journeys, ...(stored.length > 0 ? { stored } : {}), ...report.extra }, null, 2)}\n`);
-  } else {
-    if (journeys.length > 0) report.out.write(`\n${renderJourneys(journeys, { evidence: report.evidence, width: report.width, color: 'isTTY' in report.out && report.out.isTTY === true })}\n`);
-    if (stored.length > 0) report.out.write(`${journeys.length > 0 ? '' : '\n'}${renderStoredOnly(stored, report.width)}\n`);
+  const writer = new OutputWriter(report.out);
+  const color = 'isTTY' in report.out && report.out.isTTY === true;
+  const summary = new FileSummaryBuilder();
+  const unfinished: UnfinishedJourney[] = [];
+  try {
+    if (report.json) for (const result of results) await writer.write(line({ type: 'result', ...result }));
+    for (const journey of report.journeys) {
+      summary.add(journey, report.phaseValues(journey.id));
+      if (isUnfinished(journey)) unfinished.push(unfinishedJourney(journey, report.limit));
+      if (!writer.open) continue;
+      if (report.json) {
+        await writer.write(line(journeyRecord(journey)));
+        for (const record of objectRecords(journey, report.evidence)) await writer.write(line(record));
+      } else {
+        // Journeys separated by a blank line, the first after one.
+        await writer.write(`\n${renderJourney(journey, { evidence: report.evidence, width: report.width, color })}`);
+      }
+    }
+    const file = summary.finish();
+    if (report.json) {
+      for (const entry of stored) await writer.write(line({ type: 'stored', ...entry }));
+      await writer.write(line(summaryRecord(file, outcome, results, stored.length, report.extra)));
+    } else {
+      if (file.journeys > 0) await writer.write('\n');
+      if (stored.length > 0) await writer.write(`${file.journeys > 0 ? '' : '\n'}${renderStoredOnly(stored, report.width)}\n`);
+      // One journey's own summary is the file's.
+      if (file.journeys > 1) await writer.write(`${stored.length > 0 ? '\n' : ''}${renderFileSummary(file, { width: report.width, color })}`);
+    }
+  } finally {
+    await writer.end();
   }
 
-  const failedApply = results.some((r) => r.error);
-  const unfinished = journeys.filter((j) => !j.done || j.status !== 'complete' || j.stuck);
-  if (unfinished.length > 0) {
-    for (const journey of unfinished) {
-      const reason = journey.stuckObjects[0];
-      const why = reason ? `${reason.ref.kind.toLowerCase()}/${reason.ref.name}: ${reason.stuck.reason}: ${reason.stuck.message}` : `still ${journey.status}`;
-      const verdict = journey.done && journey.status === 'complete' ? 'became available but is not healthy' : reason?.stuck.reason === NO_ENDPOINTS ? 'routes no traffic' : `did not finish ${report.limit}`;
-      report.err.write(`kube-journey: ${journey.root.kind.toLowerCase()}/${journey.root.name} ${verdict}: ${why}\n`);
-    }
-    return 1;
-  }
-  return failedApply ? 1 : 0;
+  for (const text of unfinishedLines(unfinished)) report.err.write(`${text}\n`);
+  if (unfinished.length > 0) return 1;
+  return results.some((r) => r.error) ? 1 : 0;
 }
 
 export async function runTrace(options: TraceOptions): Promise<number> {
@@ -224,8 +249,7 @@ export async function runTrace(options: TraceOptions): Promise<number> {
   const run = (until: () => boolean, ms: number) => (options.speed === undefined ? Promise.resolve(simulator.runUntil(until, ms)) : runPaced(simulator, until, ms, options.speed, () => heapGuard.check()));
   const outcome = await run(() => allDone() || outOfBudget(), options.timeoutMs);
   if (outOfBudget()) {
-    const journeys = journeyIds.map((id) => tracer.journey(id)).filter((j): j is Journey => j !== undefined);
-    const code = finishTrace({ ...options, results, journeys, stored, outcome: 'pod budget used up', limit: `within the simulator's pod budget of ${podCount(simulator.podBudget.maxPods)}` });
+    const code = await finishTrace({ ...options, results, journeys: journeysOf(tracer, journeyIds), phaseValues: (id) => tracer.phaseValues(id), stored, outcome: 'pod budget used up', limit: `within the simulator's pod budget of ${podCount(simulator.podBudget.maxPods)}` });
     // The tracer lists a bounded number of stuck objects: pods waiting for a node may hide the ReplicaSet that the budget stopped.
     options.err.write(`kube-journey: stopped at the pod budget: ${simulator.podBudget.lastError?.message ?? ''}\n`);
     return Math.max(code, 1);
@@ -237,8 +261,15 @@ export async function runTrace(options: TraceOptions): Promise<number> {
     await run(() => claimsSettled(simulator.store, claims), SETTLE_MS);
     if (!options.json) for (const note of claimNotes(simulator.store, claims)) options.out.write(`${note}\n`);
   }
-  const journeys = journeyIds.map((id) => tracer.journey(id)).filter((j): j is Journey => j !== undefined);
-  return finishTrace({ ...options, results, journeys, stored, outcome, limit: `within ${options.timeoutMs / 1000}s of simulated time` });
+  return finishTrace({ ...options, results, journeys: journeysOf(tracer, journeyIds), phaseValues: (id) => tracer.phaseValues(id), stored, outcome, limit: `within ${options.timeoutMs / 1000}s of simulated time` });
+}
+
+/** The journeys of `ids`, each built as it is reached. */
+export function* journeysOf(tracer: JourneyTracer, ids: readonly string[]): Generator<Journey> {
+  for (const id of ids) {
+    const journey = tracer.journey(id);
+    if (journey) yield journey;
+  }
 }
 
 /**

@@ -8,7 +8,8 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Writable } from 'node:stream';
 import { runTrace, type DocumentResult } from '../../src/cli/trace';
-import type { Journey } from '../../src/core/journey/types';
+import type { JourneyRecord, TraceRecord } from '../../src/cli/trace-json';
+import { isUnfinished } from '../../src/cli/unfinished';
 
 export const CORPUS_DIR = path.join(__dirname, 'docs');
 const EXPECTED_FILE = path.join(__dirname, 'expected.json');
@@ -63,10 +64,21 @@ class Capture extends Writable {
   }
 }
 
-/** What `runTrace --json` prints on stdout. */
+/** What `runTrace --json` prints on stdout, one record per line (docs/trace-json.md): the parts read here. */
 interface TraceJson {
   results: DocumentResult[];
-  journeys: Journey[];
+  journeys: JourneyRecord[];
+}
+
+function readTraceJson(out: string): TraceJson {
+  const report: TraceJson = { results: [], journeys: [] };
+  for (const line of out.split('\n')) {
+    if (line === '') continue;
+    const record = JSON.parse(line) as TraceRecord;
+    if (record.type === 'result') report.results.push(record);
+    else if (record.type === 'journey') report.journeys.push(record);
+  }
+  return report;
 }
 
 export function loadExpectations(): CorpusExpectation[] {
@@ -77,7 +89,7 @@ function firstLine(text: string): string {
   return text.trim().split('\n')[0] ?? '';
 }
 
-function journeyReason(journey: Journey): string {
+function journeyReason(journey: JourneyRecord): string {
   const entry = journey.stuckObjects[0];
   if (entry) return `${entry.ref.kind.toLowerCase()}/${entry.ref.name}: ${entry.stuck.reason}: ${entry.stuck.message}`;
   return `${journey.root.kind.toLowerCase()}/${journey.root.name}: still ${journey.status}`;
@@ -86,13 +98,12 @@ function journeyReason(journey: Journey): string {
 /** Classifies what `runTrace` reported, the way a user reading its output would. */
 export function classifyTrace(exitCode: number, out: string, err: string): SimulatedResult {
   if (out.trim() === '') return { outcome: 'refused', reason: firstLine(err), restarts: 0, exitCode };
-  const report = JSON.parse(out) as TraceJson;
+  const report = readTraceJson(out);
   const restarts = report.journeys.reduce((sum, journey) => sum + journey.counts.restarts, 0);
   const refusal = report.results.find((result) => result.error);
   if (refusal) return { outcome: 'refused', reason: refusal.error ?? '', restarts, exitCode };
   const failed = report.journeys.find((journey) => journey.status === 'failed');
   if (failed) return { outcome: 'failed', reason: journeyReason(failed), restarts, exitCode };
-  const isUnfinished = (journey: Journey): boolean => !journey.done || journey.status !== 'complete' || journey.stuck;
   // The journey that names a problem first: a Service waiting for a StatefulSet's stuck pods only says it is in progress.
   const unfinished = report.journeys.find((journey) => isUnfinished(journey) && journey.stuckObjects.length > 0) ?? report.journeys.find(isUnfinished);
   if (unfinished) {

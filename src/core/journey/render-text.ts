@@ -9,7 +9,8 @@ import { formatDuration, formatOffset } from './time';
 import { STAGE_RANK } from './records';
 import { durationStats } from './snapshot';
 import { journeyGoal, podsInOrder } from '../../common/kind-order';
-import { PHASE_NAMES, type Journey, type JourneyStatus, type ObjectJourney, type ServiceDetails, type Stage, type StageKind, type StuckDetail } from './types';
+import { PHASE_NAMES, type DurationStats, type Journey, type JourneyStatus, type ObjectJourney, type PhaseName, type PodCounts, type ServiceDetails, type Stage, type StageKind, type StuckDetail, type StuckEntry } from './types';
+import { isBatchKind, type FileSummary } from './file-summary';
 
 export interface RenderOptions {
   /** Terminal width (default 100). */
@@ -282,6 +283,29 @@ function collectStages(o: ObjectJourney, into: Stage[], podsInFull: number): voi
   }
 }
 
+/** The phase table: pods with the phase and the chosen percentiles of its durations. */
+function phaseLines(phaseStats: Partial<Record<PhaseName, DurationStats>>, columns: readonly ('p50' | 'p90' | 'p99' | 'max')[]): string[] {
+  const phases = PHASE_NAMES.filter((name) => phaseStats[name]);
+  if (phases.length === 0) return [];
+  const lines = [`  ${'phase'.padEnd(20)}${['pods', ...columns].map((h) => h.padStart(10)).join('')}`];
+  for (const name of phases) {
+    const s = phaseStats[name];
+    if (s) lines.push(`  ${name.padEnd(20)}${[String(s.count), ...columns.map((column) => formatDuration(s[column]))].map((v) => v.padStart(10)).join('')}`);
+  }
+  return lines;
+}
+
+/** `3/3 ready · 3 running · 3 scheduled · 1 restarts`; for Jobs and CronJobs, whose pods end, `3 pods` instead of ready. */
+function podCountFacts(c: PodCounts, batch: boolean): string[] {
+  const facts = batch ? [`${c.live} pod${c.live === 1 ? '' : 's'}`, `${c.running} running`, `${c.scheduled} scheduled`] : [`${c.ready}/${c.desired} ready`, `${c.running} running`, `${c.scheduled} scheduled`];
+  if (c.stuck > 0) facts.push(`${c.stuck} stuck`);
+  if (c.terminating > 0) facts.push(`${c.terminating} terminating`);
+  if (c.deleted > 0) facts.push(`${c.deleted} deleted`);
+  if (c.oldLive > 0) facts.push(`${c.oldLive} old still running`);
+  if (c.restarts > 0) facts.push(`${c.restarts} restarts`);
+  return facts;
+}
+
 function summaryLines(ctx: Ctx, journey: Journey): string[] {
   const lines = ['Summary'];
   const c = journey.counts;
@@ -290,14 +314,7 @@ function summaryLines(ctx: Ctx, journey: Journey): string[] {
   const underAssumptions = assumed > 0 ? `, assuming ${assumed} outcome${assumed === 1 ? '' : 's'} the simulator cannot know (see "assumed")` : '';
   lines.push(`${label('status')}${statusText(ctx, journey.status)}${journey.done ? ' (done)' : ''}${underAssumptions}`);
   const root = journey.root.kind;
-  // A Job's pods end (Succeeded or Failed): ready says nothing of how far it got.
-  const batch = root === 'Job' || root === 'CronJob';
-  const podFacts = batch ? [`${c.live} pod${c.live === 1 ? '' : 's'}`, `${c.running} running`, `${c.scheduled} scheduled`] : [`${c.ready}/${c.desired} ready`, `${c.running} running`, `${c.scheduled} scheduled`];
-  if (c.stuck > 0) podFacts.push(`${c.stuck} stuck`);
-  if (c.terminating > 0) podFacts.push(`${c.terminating} terminating`);
-  if (c.deleted > 0) podFacts.push(`${c.deleted} deleted`);
-  if (c.oldLive > 0) podFacts.push(`${c.oldLive} old still running`);
-  if (c.restarts > 0) podFacts.push(`${c.restarts} restarts`);
+  const podFacts = podCountFacts(c, isBatchKind(root));
   const service = root === 'Service' ? journey.tree?.service : undefined;
   if (service) lines.push(`${label('service')}${serviceFacts(service).join(' · ')}`);
   else lines.push(`${label('pods')}${podFacts.join(' · ')}`);
@@ -306,15 +323,7 @@ function summaryLines(ctx: Ctx, journey: Journey): string[] {
   if (root === 'CronJob' && journey.tree) lines.push(`${label('jobs')}${journey.tree.children.length} created · ${journey.tree.children.filter((j) => j.status === 'complete').length} complete · ${journey.tree.children.filter((j) => j.status === 'failed').length} failed`);
   if (journey.totalDurationMs !== undefined) lines.push(`${label('total')}apply → ${journeyGoal(root)} in ${formatDuration(journey.totalDurationMs)}`);
   else lines.push(`${label('elapsed')}${formatDuration(journey.lastChangeAt - journey.appliedAt)} so far (last change ${formatOffset(journey.lastChangeAt - journey.appliedAt)})`);
-  const phases = PHASE_NAMES.filter((name) => journey.phaseStats[name]);
-  if (phases.length > 0) {
-    lines.push(`  ${'phase'.padEnd(20)}${['pods', 'p50', 'p90', 'max'].map((h) => h.padStart(10)).join('')}`);
-    for (const name of phases) {
-      const s = journey.phaseStats[name];
-      if (!s) continue;
-      lines.push(`  ${name.padEnd(20)}${[String(s.count), formatDuration(s.p50), formatDuration(s.p90), formatDuration(s.max)].map((v) => v.padStart(10)).join('')}`);
-    }
-  }
+  lines.push(...phaseLines(journey.phaseStats, ['p50', 'p90', 'max']));
   if (assumed > 0) {
     lines.push(`${label('assumed')}${assumed} outcome${assumed === 1 ? '' : 's'} (a real cluster may differ)`);
     for (const entry of journey.assumptions ?? []) {
@@ -324,16 +333,48 @@ function summaryLines(ctx: Ctx, journey: Journey): string[] {
     }
     if (assumed > (journey.assumptions?.length ?? 0)) lines.push(`    … and ${assumed - (journey.assumptions?.length ?? 0)} more`);
   }
-  if (journey.stuckCount > 0) {
-    lines.push(`${label('stuck')}${journey.stuckCount} object${journey.stuckCount === 1 ? '' : 's'}`);
-    for (const entry of journey.stuckObjects) {
-      lines.push(`    ${entry.ref.kind} ${entry.ref.namespace}/${entry.ref.name} [${statusText(ctx, entry.status)}]`);
-      const color = entry.status === 'failed' ? 'red' : 'yellow';
-      for (const line of problemLines(ctx, entry.stuck, '      ', journey.appliedAt)) lines.push(paint(ctx, color, line));
-    }
-    if (journey.stuckCount > journey.stuckObjects.length) lines.push(`    … and ${journey.stuckCount - journey.stuckObjects.length} more`);
-  }
+  lines.push(...stuckLines(ctx, journey.stuckObjects, journey.stuckCount, journey.appliedAt));
   return lines;
+}
+
+/** `stuck  3 objects`, then each listed one with its problem, then `… and N more`. */
+function stuckLines(ctx: Ctx, entries: readonly StuckEntry[], count: number, origin: number): string[] {
+  if (count === 0) return [];
+  const lines = [`  ${'stuck'.padEnd(10)}${count} object${count === 1 ? '' : 's'}`];
+  for (const entry of entries) {
+    lines.push(`    ${entry.ref.kind} ${entry.ref.namespace}/${entry.ref.name} [${statusText(ctx, entry.status)}]`);
+    const color = entry.status === 'failed' ? 'red' : 'yellow';
+    for (const line of problemLines(ctx, entry.stuck, '      ', origin)) lines.push(paint(ctx, color, line));
+  }
+  if (count > entries.length) lines.push(`    … and ${count - entries.length} more`);
+  return lines;
+}
+
+const STATUS_ORDER: readonly JourneyStatus[] = ['complete', 'progressing', 'pending', 'stuck', 'failed', 'deleted'];
+
+/**
+ * The summary of a file's journeys, after each journey's own: the stuck objects of every journey
+ * first (worst first), then journeys by status, pods summed over every journey, and the phase
+ * percentiles over every pod.
+ */
+export function renderFileSummary(summary: FileSummary, options: RenderOptions = {}): string {
+  const ctx: Ctx = { width: options.width ?? 100, evidence: false, podsInFull: 0, stuckPodsInFull: 0, color: options.color ?? false, origin: summary.appliedAt, timeWidth: 0, kindWidth: 0, componentWidth: 0 };
+  const label = (name: string): string => `  ${name.padEnd(10)}`;
+  const lines = [paint(ctx, 'bold', `Summary of ${summary.journeys} journeys`)];
+  const byStatus = STATUS_ORDER.filter((status) => summary.statuses[status]).map((status) => `${summary.statuses[status]} ${statusText(ctx, status)}`);
+  // A journey can be on its way with a stuck object in it (a Deployment with one unschedulable pod of ten).
+  const stuckOrFailed = (summary.statuses.stuck ?? 0) + (summary.statuses.failed ?? 0);
+  const withStuck = summary.stuckJourneys > stuckOrFailed ? [`${summary.stuckJourneys} with stuck objects`] : [];
+  lines.push(`${label('journeys')}${[`${summary.done}/${summary.journeys} done`, ...byStatus, ...withStuck].join(' · ')}`);
+  lines.push(...stuckLines(ctx, summary.stuckObjects, summary.stuckCount, summary.appliedAt));
+  const batchOnly = summary.batchCounts !== undefined && summary.counts.desired === 0 && summary.counts.live === 0;
+  if (!batchOnly) lines.push(`${label('pods')}${podCountFacts(summary.counts, false).join(' · ')}`);
+  if (summary.batchCounts) lines.push(`${label('job pods')}${podCountFacts(summary.batchCounts, true).join(' · ')}`);
+  if (summary.totalDurationMs !== undefined) lines.push(`${label('total')}first apply → every journey complete in ${formatDuration(summary.totalDurationMs)}`);
+  else lines.push(`${label('elapsed')}${formatDuration(summary.lastChangeAt - summary.appliedAt)} so far (last change ${formatOffset(summary.lastChangeAt - summary.appliedAt)})`);
+  lines.push(...phaseLines(summary.phaseStats, ['p50', 'p90', 'p99', 'max']));
+  if (summary.assumptionCount > 0) lines.push(`${label('assumed')}${summary.assumptionCount} outcome${summary.assumptionCount === 1 ? '' : 's'} (a real cluster may differ; see each journey)`);
+  return lines.map((line) => line.trimEnd()).join('\n') + '\n';
 }
 
 /** The timeline and summary of one journey. */

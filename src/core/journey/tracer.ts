@@ -300,6 +300,14 @@ export class JourneyTracer {
     return { done, stuck: journey.stuckObjects.size > 0, settled };
   }
 
+  /**
+   * Per phase, one value per pod of the journey (NaN where a pod has none): what `phaseStats` is
+   * computed from, for percentiles over several journeys (a file's summary).
+   */
+  phaseValues(id: string): Readonly<Record<PhaseName, ArrayLike<number>>> | undefined {
+    return this.journeys.get(id)?.phaseValues;
+  }
+
   journeyIds(): string[] {
     return [...this.journeys.keys()];
   }

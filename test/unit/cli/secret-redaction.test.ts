@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import { Writable } from 'node:stream';
 import { parse as parseYaml } from 'yaml';
 import { runTrace } from '../../../src/cli/trace';
+import { parseRecords } from './records';
 import { Simulator } from '../../../src/sim/simulator';
 import { JourneyTracer } from '../../../src/core/journey/tracer';
 import { connectTracer } from '../../../src/cli/trace';
@@ -57,7 +58,7 @@ describe('Secret values never leak', () => {
   it('--json output leaves the values out too', async () => {
     const { code, out } = await trace(true);
     assert.equal(code, 0);
-    const parsed = JSON.parse(out) as { stored: { kind: string; facts: string }[] };
+    const parsed = parseRecords(out);
     assert.deepEqual(parsed.stored.map((s) => [s.kind, s.facts]), [['Secret', '2 keys: password (27 bytes), username (21 bytes)']]);
     assertNoSecret(out, 'JSON output');
   });

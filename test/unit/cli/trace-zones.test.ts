@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { runTrace } from '../../../src/cli/trace';
+import { parseRecords } from './records';
 
 class Capture extends Writable {
   text = '';
@@ -53,9 +54,12 @@ describe('kube-journey trace --zones', () => {
   it('spreads a Deployment evenly over three zones', async () => {
     const { code, out } = await trace(3, true);
     assert.equal(code, 0, out);
-    // Each pod's binding, from the journey's field changes (the text output folds pods past the fifth).
+    // Each pod's node, from its record (the text output folds pods past the fifth).
     const perNode = new Map<string, number>();
-    for (const [, node] of out.matchAll(/"path": "spec\.nodeName",\s*"to": "(node-\d)"/g)) perNode.set(node, (perNode.get(node) ?? 0) + 1);
+    for (const record of parseRecords(out).objects) {
+      const node = record.ref.kind === 'Pod' ? record.pod?.node : undefined;
+      if (node) perNode.set(node, (perNode.get(node) ?? 0) + 1);
+    }
     assert.deepEqual([...perNode.entries()].sort(), [['node-1', 2], ['node-2', 2], ['node-3', 2]]);
   });
 

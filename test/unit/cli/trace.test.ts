@@ -1,21 +1,6 @@
 import assert from 'node:assert/strict';
-import { Writable } from 'node:stream';
-import { runTrace, type TraceOptions } from '../../../src/cli/trace';
-
-class Capture extends Writable {
-  text = '';
-  override _write(chunk: Buffer, _encoding: BufferEncoding, done: () => void): void {
-    this.text += chunk.toString();
-    done();
-  }
-}
-
-async function trace(file: string, extra: Partial<TraceOptions> = {}): Promise<{ code: number; out: string; err: string }> {
-  const out = new Capture();
-  const err = new Capture();
-  const code = await runTrace({ file, nodes: 3, seed: 1, timeoutMs: 120_000, json: false, evidence: false, width: 400, out, err, ...extra });
-  return { code, out: out.text, err: err.text };
-}
+import { runClosingOutputEarly, traceCaptured as trace } from './capture';
+import { parseRecords } from './records';
 
 describe('kube-journey trace', () => {
   it('prints the nginx Deployment journey through Running and Ready and exits 0', async () => {
@@ -95,7 +80,7 @@ describe('kube-journey trace', () => {
   it('applies and traces each item of a kind: List, as kubectl unpacks it', async () => {
     const { code, out } = await trace('test/fixtures/kind-list.yaml', { json: true });
     assert.equal(code, 0);
-    const parsed = JSON.parse(out) as { results: { object: string; action: string; line: number }[]; journeys: { root: { name: string }; status: string }[] };
+    const parsed = parseRecords(out);
     assert.deepEqual(parsed.results.map((r) => `${r.object} ${r.action} line ${r.line}`), ['configmap/one created line 4', 'deployment.apps/web created line 9']);
     assert.deepEqual(parsed.journeys.map((j) => `${j.root.name} ${j.status}`), ['web complete']);
   });
@@ -103,7 +88,7 @@ describe('kube-journey trace', () => {
   it('applies every document of a multi-document file and prints JSON on request', async () => {
     const { code, out } = await trace('examples/multi-document.yaml', { json: true });
     assert.equal(code, 0);
-    const parsed = JSON.parse(out) as { results: { object: string; action: string }[]; journeys: { root: { name: string }; status: string }[] };
+    const parsed = parseRecords(out);
     assert.deepEqual(parsed.results.map((r) => `${r.object} ${r.action}`), ['namespace/shop created', 'configmap/frontend-config created', 'deployment.apps/frontend created']);
     assert.deepEqual(parsed.journeys.map((j) => `${j.root.name} ${j.status}`), ['frontend complete']);
   });
@@ -112,14 +97,7 @@ describe('kube-journey trace', () => {
 describe('kube-journey command line, piped into a reader that stops early', () => {
   it('exits 0 without an error when its output pipe closes (`| head`)', async function () {
     this.timeout(60_000);
-    const { spawn } = await import('node:child_process');
-    // Run from the sources (tsx), as the tests do everywhere else; the bundle behaves the same.
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'trace', '-f', 'examples/nginx-deployment.yaml'], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let stderr = '';
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    // Like `head -1`: read the first chunk, then close the pipe.
-    child.stdout.once('data', () => child.stdout.destroy());
-    const code = await new Promise<number | null>((resolve) => child.once('exit', (exitCode) => resolve(exitCode)));
+    const { code, stderr } = await runClosingOutputEarly(['trace', '-f', 'examples/nginx-deployment.yaml']);
     assert.equal(stderr, '');
     assert.equal(code, 0);
   });
