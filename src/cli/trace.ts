@@ -264,11 +264,13 @@ export async function runTrace(options: TraceOptions): Promise<number> {
   return finishTrace({ ...options, results, journeys: journeysOf(tracer, journeyIds), phaseValues: (id) => tracer.phaseValues(id), stored, outcome, limit: `within ${options.timeoutMs / 1000}s of simulated time` });
 }
 
-/** The journeys of `ids`, each built as it is reached. */
+/** The journeys of `ids`, each built as it is reached and its snapshot released once the reader moves on. */
 export function* journeysOf(tracer: JourneyTracer, ids: readonly string[]): Generator<Journey> {
   for (const id of ids) {
     const journey = tracer.journey(id);
-    if (journey) yield journey;
+    if (!journey) continue;
+    yield journey;
+    tracer.releaseSnapshot(id);
   }
 }
 

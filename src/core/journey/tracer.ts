@@ -308,6 +308,22 @@ export class JourneyTracer {
     return this.journeys.get(id)?.phaseValues;
   }
 
+  /**
+   * Forgets the cached snapshot of a journey and of its objects, for a reader done with it (the
+   * CLI prints journeys one at a time: 150,000 pods' snapshots need not all live at once). The
+   * next `journey(id)` builds it again.
+   */
+  releaseSnapshot(id: string): void {
+    const journey = this.journeys.get(id);
+    if (!journey) return;
+    journey.snapshot = undefined;
+    const pending = journey.rootRecord ? [journey.rootRecord] : [];
+    for (let record = pending.pop(); record; record = pending.pop()) {
+      record.snapshot = undefined;
+      for (const child of record.children) pending.push(child);
+    }
+  }
+
   journeyIds(): string[] {
     return [...this.journeys.keys()];
   }

@@ -428,6 +428,18 @@ describe('JourneyTracer', () => {
       assert.equal(pods(after)[0].pod?.node, 'node-1');
     });
 
+    it('builds a released journey again, equal to the one it forgot', () => {
+      const { tracer, journey, id } = deploymentJourney();
+      tracer.ingest({ type: 'ADDED', object: podObject({ name: 'web-5d567cc74c-aaaaa', uid: 'a' }) }, T0 + 30);
+      const first = journey();
+      assert.equal(journey(), first, 'unchanged journeys are cached');
+      tracer.releaseSnapshot(id);
+      const rebuilt = journey();
+      assert.notEqual(rebuilt, first);
+      assert.notEqual(rebuilt.tree, first.tree, 'the objects’ snapshots were forgotten too');
+      assert.deepEqual(rebuilt, first);
+    });
+
     it('shows node readiness on pods and refreshes it when the node changes', () => {
       const { tracer, journey } = deploymentJourney();
       const node = (ready: string): KubeObject => ({ kind: 'Node', apiVersion: 'v1', metadata: { name: 'node-1', uid: 'n1' }, status: { conditions: [{ type: 'Ready', status: ready }] } });
