@@ -51,6 +51,8 @@ export interface TraceOptions {
 // Claims: the journey shows each pod's claims binding (see core/journey/claims.ts).
 const TRACED_KINDS: readonly ResourceKind[] = [...TRACEABLE_KIND_NAMES, 'Event', 'Node', 'PersistentVolumeClaim'];
 /** Kinds an applied object starts a journey from. */
+/** Pods of each journey that keep their evidence when `trace` prints none. */
+const PODS_WITH_EVIDENCE = 50;
 /** Changes the store keeps per kind for resuming watches: `trace` serves none. */
 const TRACE_HISTORY_PER_KIND = 100;
 /** Time watched after every journey finished, to catch crash loops. */
@@ -193,7 +195,8 @@ export async function runTrace(options: TraceOptions): Promise<number> {
   // The tracer listens to every change and internal step as it happens: no watch resumes and
   // nobody reads the internals log later, so neither keeps more than a little history.
   const simulator = new Simulator({ nodes: options.nodes, zones: options.zones, seed: options.seed, retainInternals: false, historyPerKind: TRACE_HISTORY_PER_KIND, maxPods: options.maxPods ?? tracedPodBudget(options.nodes), maxPodsHint: budgetHint, guard: () => heapGuard.check() });
-  const tracer = new JourneyTracer();
+  // Without --evidence nothing prints a complete pod's evidence: past each journey's first pods it is dropped.
+  const tracer = new JourneyTracer({ evidenceDetailPods: options.evidence ? undefined : PODS_WITH_EVIDENCE });
   connectTracer(simulator, tracer);
 
   const stored: StoredOnlyJourney[] = [];

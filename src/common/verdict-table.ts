@@ -75,7 +75,7 @@ export function scoredRows(table: VerdictTable): ScoredRow[] {
 }
 
 /** Feasible nodes whose scores a table keeps: the chosen node and the runners-up a reader compares it with. */
-export const SCORED_ROWS_KEPT = 5;
+export const SCORED_ROWS_KEPT = 3;
 
 /** `count*outcome` runs of a per-node outcome sequence. */
 export function encodeOutcomes(outcomes: ArrayLike<number>, length = outcomes.length): string {

@@ -34,8 +34,11 @@ import {
   beginEdit,
   commitEdit,
   emptyCounters,
+  compactStageRecord,
   findStage,
+  makeStage,
   newStageRecord,
+  NO_EVIDENCE,
   reposition,
   resolveTime,
   sameCondition,
@@ -73,6 +76,13 @@ export interface TracerOptions {
    * take their stage times from them.
    */
   internalsDetailPods?: number;
+  /**
+   * Pods per journey whose stages keep their evidence (field changes, conditions, events) once
+   * they are complete (default: every pod). Past them a complete pod keeps its stages, times and
+   * messages and its scheduling attempt, and drops the rest: what a reader of a 150,000-pod
+   * journey sees of a pod folded into its summary. `trace` sets it unless asked for evidence.
+   */
+  evidenceDetailPods?: number;
   /** Stuck objects listed in a journey snapshot (default 20). */
   stuckListLimit?: number;
   /** Items kept waiting for an object not seen yet, all journeys together (default 50,000). */
@@ -146,6 +156,24 @@ function stageMessage(event: NormalizedEvent, placement: EventPlacement): string
   return placement.subject ? `${placement.subject}: ${event.message}` : event.message;
 }
 
+/**
+ * Drops a complete pod's evidence but for its scheduling attempt (see
+ * `TracerOptions.evidenceDetailPods`); a stage that changes later gathers evidence again.
+ */
+function foldEvidence(record: ObjectRecord): void {
+  if (record.pendingCycles?.length || record.pendingAssumptions?.length) return;
+  record.stages = record.stages.map((entry) => {
+    const internals = entry.stage.evidence.internals;
+    const kept: StageEvidence = internals?.scheduling ? { internals: internals.schedulingAttempts === undefined ? { scheduling: internals.scheduling } : { scheduling: internals.scheduling, schedulingAttempts: internals.schedulingAttempts } } : NO_EVIDENCE;
+    const compact = compactStageRecord(entry);
+    if (entry.stage.evidence !== kept) compact.stage = makeStage(entry.stage, kept);
+    return compact;
+  });
+  record.recentVersions = undefined;
+  record.earlyInternals = undefined;
+  record.evidenceFolded = true;
+}
+
 /** Whether this object's stages keep the etcd writes and watch deliveries behind them (see `TracerOptions.internalsDetailPods`). */
 function keepsInternals(record: ObjectRecord): boolean {
   return record.kind !== 'Pod' || record.podIndex < record.journey.internalsDetailPods;
@@ -191,6 +219,7 @@ export class JourneyTracer {
     this.options = {
       schedulingDetailPods: options.schedulingDetailPods ?? Number.POSITIVE_INFINITY,
       internalsDetailPods: options.internalsDetailPods ?? 50,
+      evidenceDetailPods: options.evidenceDetailPods ?? Number.POSITIVE_INFINITY,
       stuckListLimit: options.stuckListLimit ?? 20,
       pendingLimit: options.pendingLimit ?? 50_000,
       untracedLimit: options.untracedLimit ?? 5_000,
@@ -226,6 +255,7 @@ export class JourneyTracer {
       sawIncomplete: false,
       schedulingDetailPods: this.options.schedulingDetailPods,
       internalsDetailPods: this.options.internalsDetailPods,
+      evidenceDetailPods: this.options.evidenceDetailPods,
       assumptions: [],
       nodesVersion: this.nodesVersion,
     };
@@ -981,6 +1011,7 @@ export class JourneyTracer {
       if (result.own && (result.status === 'stuck' || result.status === 'failed')) journey.stuckObjects.add(r);
       else journey.stuckObjects.delete(r);
       if (r.kind === 'Pod') this.updatePod(r);
+      if (r.status === 'complete' && r.podIndex >= journey.evidenceDetailPods && !r.evidenceFolded) foldEvidence(r);
       r.snapshot = undefined;
     }
     if (record.kind === 'Pod') this.tellServices(record);
