@@ -1,6 +1,6 @@
 /**
  * The extension's Apply and Trace without VS Code, standing in for the extension host:
- * `node dist/bench-extension-path.js <manifest> <nodes> <pods> <timeout s>` starts the simulator
+ * `node --expose-gc dist/bench-extension-path.js <manifest> <nodes> <pods> <timeout s>` starts the simulator
  * child as the extension does (dist/simulator-server.js, the settings' speed and pod budget),
  * connects through dist/cluster.js, applies the file's objects one by one with server-side apply
  * into the extension's TraceSession, and waits until its journeys count every pod ready. Changed
@@ -30,7 +30,9 @@ export interface ExtensionPathResult {
   desired: number;
   /** From the first apply to every pod counted ready. */
   applyToReadyMs?: number;
+  /** The host's heap when every pod counted ready, as it was, and after a full collection. */
   heapUsedMiB: number;
+  heapLiveMiB?: number;
 }
 
 async function main(): Promise<void> {
@@ -95,6 +97,12 @@ async function main(): Promise<void> {
     if (outcome === 'all ready') result.applyToReadyMs = Math.round(performance.now() - applyStart);
     result.journeys = session.journeyIds().length;
     result.heapUsedMiB = Math.round(process.memoryUsage().heapUsed / 2 ** 20);
+    // What the journeys keep, garbage aside (run with --expose-gc).
+    const collect = (globalThis as { gc?: () => void }).gc;
+    if (collect) {
+      collect();
+      result.heapLiveMiB = Math.round(process.memoryUsage().heapUsed / 2 ** 20);
+    }
     refresh.dispose();
     connection.dispose();
   } catch (error) {

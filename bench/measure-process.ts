@@ -110,7 +110,7 @@ export async function measureProcess(options: MeasureOptions): Promise<MeasuredR
       const lines = (partial + chunk).split('\n');
       partial = lines.pop()!;
       stderrTail.push(...lines);
-      stderrTail.splice(0, Math.max(0, stderrTail.length - 12));
+      stderrTail.splice(0, Math.max(0, stderrTail.length - 40));
     });
     let timedOut = false;
     const sampler = setInterval(() => sample(child.pid!, samples, performance.now()), SAMPLE_EVERY_MS);

@@ -78,10 +78,11 @@ function exitText(run: MeasuredRun): string {
   return run.signal ? `signal ${run.signal}` : `exit ${run.exitCode}`;
 }
 
-/** A failed run's last stderr line says why (V8's out-of-memory, a RangeError…). */
+/** Why a run failed: the line of its stderr that names an error (V8's out-of-memory is followed by a native stack), else the last one. */
 function failureText(run: MeasuredRun): string {
-  const last = run.stderrTail.filter((line) => line.trim() !== '').at(-1);
-  return last ? `: ${last.trim().slice(0, 160)}` : '';
+  const lines = run.stderrTail.filter((line) => line.trim() !== '');
+  const reason = lines.find((line) => /out of memory|Error\b/i.test(line)) ?? lines.at(-1);
+  return reason ? `: ${reason.trim().slice(0, 240)}` : '';
 }
 
 async function runTrace(scenario: UserPathScenario, manifest: string, scratch: string): Promise<RunReport> {
@@ -127,8 +128,8 @@ function parsesWhole(path: string): boolean {
 
 async function runExtension(scenario: UserPathScenario, manifest: string): Promise<RunReport> {
   const pods = scenario.deployments * scenario.replicas;
-  // --expose-gc is not needed: the heap is read as the extension host would hold it, uncollected.
-  const run = await measureProcess({ command: process.execPath, args: [EXTENSION_PATH_BUNDLE, manifest, String(scenario.nodes), String(pods), String(HOST_READY_TIMEOUT_S)], stdout: 'capture', timeoutMs: RUN_TIMEOUT_MS });
+  // --expose-gc: the host reads its heap as it was and again after a full collection.
+  const run = await measureProcess({ command: process.execPath, args: ['--expose-gc', EXTENSION_PATH_BUNDLE, manifest, String(scenario.nodes), String(pods), String(HOST_READY_TIMEOUT_S)], stdout: 'capture', timeoutMs: RUN_TIMEOUT_MS });
   let host: ExtensionPathResult | undefined;
   try {
     host = JSON.parse(run.stdout.trim().split('\n').pop() ?? '') as ExtensionPathResult;
@@ -137,7 +138,7 @@ async function runExtension(scenario: UserPathScenario, manifest: string): Promi
   }
   if (!host) return { run, ok: false, verdict: `${exitText(run)}${failureText(run)} · no result line` };
   const counted = `${host.ready}/${host.desired} ready over ${host.journeys} journeys`;
-  const verdict = host.outcome === 'all ready' ? `all ready: ${counted}, apply → ready ${((host.applyToReadyMs ?? 0) / 1000).toFixed(1)} s, host heap used ${host.heapUsedMiB} MiB` : `${host.outcome}${host.error ? `: ${host.error}` : ''} (${counted})`;
+  const verdict = host.outcome === 'all ready' ? `all ready: ${counted}, apply → ready ${((host.applyToReadyMs ?? 0) / 1000).toFixed(1)} s, host heap used ${host.heapUsedMiB} MiB${host.heapLiveMiB === undefined ? '' : ` (${host.heapLiveMiB} MiB after a full GC)`}` : `${host.outcome}${host.error ? `: ${host.error}` : ''} (${counted})`;
   return { run, host, ok: host.outcome === 'all ready' && host.applyFailures === 0, verdict: `${exitText(run)} · ${verdict}${host.applyFailures ? ` · ${host.applyFailures} applies failed` : ''}` };
 }
 
