@@ -1,8 +1,9 @@
 /**
- * `npm run bench [-- --runs N] [--only 1000x10000|spread1000x10000|spread150000|daemonset5000|job10000|activation] [--trace] [--services]`: runs each scenario N
+ * `npm run bench [-- --runs N] [--only NAME[,NAME…]] [--trace] [--services]`: runs each scenario N
  * times, each in a fresh process, and prints the medians of pods/s (apply → all pods Running, wall
  * clock), CPU time (steadier than wall time on a shared machine) and peak resident memory, with
- * the machine it ran on; then the extension's activation cost (bench/activation.ts).
+ * the machine it ran on; then the paths users take (bench/user-paths.ts: `trace`, `trace --json`,
+ * the extension's Apply and Trace); then the extension's activation cost (bench/activation.ts).
  */
 import { execFileSync } from 'node:child_process';
 import { buildSync } from 'esbuild';
@@ -10,6 +11,7 @@ import { cpus, totalmem } from 'node:os';
 import { parseArgs } from 'node:util';
 import { runActivationBench } from './activation';
 import { median } from './median';
+import { runUserPathBench, USER_PATH_SCENARIOS } from './user-paths';
 
 interface RunResult {
   nodes: number;
@@ -63,10 +65,15 @@ const { values } = parseArgs({ options: { runs: { type: 'string' }, only: { type
 const runs = Number(values.runs ?? 3);
 /** Activation takes tens of milliseconds: more runs for a steady median. */
 const ACTIVATION_RUNS = 21;
-const activation = !values.only || values.only === 'activation';
-const scenarios = values.only ? SCENARIOS.filter((scenario) => scenario.name === values.only) : SCENARIOS;
-if (scenarios.length === 0 && !activation) {
-  process.stderr.write(`unknown scenario ${values.only}; choose one of ${[...SCENARIOS.map((scenario) => scenario.name), 'activation'].join(', ')}\n`);
+const only = values.only?.split(',').map((name) => name.trim());
+const activation = !only || only.includes('activation');
+const scenarios = only ? SCENARIOS.filter((scenario) => only.includes(scenario.name)) : SCENARIOS;
+/** `paths`: every user path, the long ones left out of the default run too. */
+const userPaths = only ? USER_PATH_SCENARIOS.filter((scenario) => only.includes('paths') || only.includes(scenario.name)) : USER_PATH_SCENARIOS.filter((scenario) => scenario.inDefaultRun);
+const known = [...SCENARIOS.map((scenario) => scenario.name), ...USER_PATH_SCENARIOS.map((scenario) => scenario.name), 'paths', 'activation'];
+const unknown = only?.filter((name) => !known.includes(name)) ?? [];
+if (unknown.length > 0) {
+  process.stderr.write(`unknown scenario ${unknown.join(', ')}; choose from ${known.join(', ')}\n`);
   process.exit(2);
 }
 
@@ -89,7 +96,11 @@ for (const { name, label, nodes, pods, workload } of scenarios) {
       `${median(results.map((r) => r.virtualSeconds)).toFixed(1).padStart(13)}   ${results.map((r) => r.podsPerSecond).join(', ')}\n`,
   );
 }
-if (activation) {
-  process.stdout.write('\n');
-  runActivationBench(values.runs ? runs : ACTIVATION_RUNS);
-}
+void (async () => {
+  // A user path that fails (out of memory, output that does not parse) is reported, and the bench exits 1 at the end.
+  if (userPaths.length > 0 && !(await runUserPathBench(userPaths, runs))) process.exitCode = 1;
+  if (activation) {
+    process.stdout.write('\n');
+    runActivationBench(values.runs ? runs : ACTIVATION_RUNS);
+  }
+})();
