@@ -428,6 +428,27 @@ describe('JourneyTracer', () => {
       assert.equal(pods(after)[0].pod?.node, 'node-1');
     });
 
+    it('folds complete pods past evidenceDetailPods: same stages, times and messages, evidence kept only for the scheduling attempt', () => {
+      const folding = deploymentJourney(new JourneyTracer({ evidenceDetailPods: 1 }));
+      const keeping = deploymentJourney();
+      const readyPod = (name: string, uid: string): KubeObject => ({ ...runningPod(), metadata: { ...(runningPod().metadata as object), name, uid } });
+      for (const { tracer } of [folding, keeping]) {
+        for (const [i, name] of ['web-5d567cc74c-aaaaa', 'web-5d567cc74c-bbbbb'].entries()) {
+          tracer.ingest({ type: 'ADDED', object: podObject({ name, uid: `p${i}` }) }, T0 + 30);
+          tracer.ingest({ type: 'MODIFIED', object: readyPod(name, `p${i}`) }, T0 + 3_000);
+        }
+      }
+      const pods = (j: Journey): ObjectJourney[] => j.tree?.children[0]?.children ?? [];
+      const [firstFolding, secondFolding] = pods(folding.journey());
+      const [firstKeeping, secondKeeping] = pods(keeping.journey());
+      assert.equal(secondFolding.status, 'complete');
+      const shown = (pod: ObjectJourney) => pod.stages.map(({ key, kind, time, timeSource, component, title, message, reason }) => ({ key, kind, time, timeSource, component, title, message, reason }));
+      assert.deepEqual(shown(secondFolding), shown(secondKeeping), 'a folded pod shows the same stages');
+      assert.deepEqual(firstFolding, firstKeeping, 'the journey’s first pods keep everything');
+      assert.ok(secondKeeping.stages.some((stage) => stage.evidence.conditions !== undefined), 'the unfolded pod has evidence to drop');
+      assert.ok(secondFolding.stages.every((stage) => stage.evidence.conditions === undefined && stage.evidence.fields === undefined && stage.evidence.event === undefined));
+    });
+
     it('builds a released journey again, equal to the one it forgot', () => {
       const { tracer, journey, id } = deploymentJourney();
       tracer.ingest({ type: 'ADDED', object: podObject({ name: 'web-5d567cc74c-aaaaa', uid: 'a' }) }, T0 + 30);
