@@ -2,10 +2,11 @@
  * The journey timeline panel (webview). The host side of src/protocol/timeline-protocol.ts:
  * - nothing is posted before the webview says `ready` (a webview hidden and shown again is
  *   rebuilt and says `ready` again, so the latest snapshot is sent each time);
- * - full snapshots (compacted above 1,000 pods, see buildSnapshot), never deltas, at most one
- *   per SNAPSHOT_MS and only when a journey's `version` moved; while a journey is unfinished and
- *   the panel visible, the snapshot is resent now and then with a later `now`, so that the lines
- *   of a stuck pod keep growing;
+ * - one snapshot, then deltas with only the objects that changed (TimelineSync), at most one
+ *   per SNAPSHOT_MS and only when a journey's `version` moved; a webview that missed one asks
+ *   for a `resync` and gets a snapshot; while a journey is unfinished and the panel visible, an
+ *   empty delta moves `now` now and then, so that the lines of a stuck pod keep growing;
+ * - a journey above 20,000 pods is sent simplified until the user asks for every pod;
  * - a panel follows its root object (`Deployment/default/web`): applying the manifest again
  *   shows the new journey in the same panel;
  * - panels come back after a reload through the WebviewPanelSerializer; the webview's own state
@@ -19,7 +20,6 @@ import {
   TIMELINE_PROTOCOL_VERSION,
   TIMELINE_VIEW_TYPE,
   answerObjectDetail,
-  buildSnapshot,
   isWebviewToHostMessage,
   journeyObjectKey,
   persistedJourneyId,
@@ -29,6 +29,7 @@ import {
   type WebviewRequest,
   type WebviewToHostMessage,
 } from '../protocol/timeline-protocol';
+import { TimelineSync } from '../protocol/timeline-sync';
 import { Batcher } from './headless/batcher';
 import { Disposable } from './headless/disposable';
 import type { Log } from './log';
@@ -104,7 +105,11 @@ export class TimelinePanel extends Disposable {
   /** The webview's selected object (`journeyObjectKey`): kept in full when a snapshot is compacted. */
   private selected: string | undefined;
   private clockTimer: ReturnType<typeof setTimeout> | undefined;
-  private readonly sentVersions = new Map<string, number>();
+  private readonly sync = new TimelineSync();
+  /** The journey id and version last posted. */
+  private sent: { id: string; version: number } | undefined;
+  /** Journeys the user asked to see with every pod (never sent simplified). */
+  private readonly wholeJourneys = new Set<string>();
   private readonly snapshots: Batcher<string>;
   private readonly postedEmitter = this._register(new vscode.EventEmitter<HostToWebviewMessage>());
   /** Every message posted to the webview (tests follow the protocol with it). */
@@ -203,19 +208,27 @@ export class TimelinePanel extends Disposable {
     this.postedEmitter.fire(message);
   }
 
-  /** Sends the current journey when it changed since the last snapshot (or always, when `force`). */
+  /**
+   * Sends what changed in the current journey since the last message (a delta, or a snapshot when
+   * the journey is another one or after a reset); only when it changed, unless `force`.
+   */
   private postSnapshot(force: boolean): void {
     if (!this.ready) return;
     const journey = this.journey();
     this.updateTitle(journey);
-    const journeys = journey ? [journey] : [];
-    const unchanged = journeys.every((j) => this.sentVersions.get(j.id) === j.version) && journeys.length === this.sentVersions.size;
+    const unchanged = journey ? this.sent?.id === journey.id && this.sent.version === journey.version : this.sent === undefined;
     if (unchanged && !force) return;
-    this.sentVersions.clear();
-    for (const j of journeys) this.sentVersions.set(j.id, j.version);
+    this.sent = journey ? { id: journey.id, version: journey.version } : undefined;
     const keep = this.selected ? new Set([this.selected]) : undefined;
-    this.post(buildSnapshot(journeys, { focusJourneyId: journey?.id, source: this.deps.sourceLabel(), now: Date.now(), keep }));
+    const options = { focusJourneyId: journey?.id, source: this.deps.sourceLabel(), now: Date.now(), keep, wholeJourneys: this.wholeJourneys };
+    this.post(this.sync.next(journey ? [journey] : [], options));
     this.scheduleClock();
+  }
+
+  /** Forgets what the webview holds: the next message is a full snapshot. */
+  private resync(): void {
+    this.sync.reset();
+    this.postSnapshot(true);
   }
 
   private receive(raw: unknown): void {
@@ -228,8 +241,7 @@ export class TimelinePanel extends Disposable {
       case 'ready':
         if (message.protocolVersion !== TIMELINE_PROTOCOL_VERSION) this.deps.log.warn(`timeline: the webview speaks protocol ${message.protocolVersion}, the host ${TIMELINE_PROTOCOL_VERSION}`);
         this.ready = true;
-        this.sentVersions.clear();
-        this.postSnapshot(true);
+        this.resync();
         if (this.pendingReveal) {
           this.post({ type: 'reveal', target: this.pendingReveal });
           this.pendingReveal = undefined;
@@ -237,6 +249,13 @@ export class TimelinePanel extends Disposable {
         return;
       case 'selectionChanged':
         this.selected = message.selection ? journeyObjectKey(message.selection.object) : undefined;
+        return;
+      case 'resync':
+        this.resync();
+        return;
+      case 'requestAllPods':
+        this.wholeJourneys.add(message.journeyId);
+        this.resync();
         return;
       case 'requestObjectDetail':
         this.post(answerObjectDetail(this.deps.session.journey(message.journeyId), message));

@@ -12,9 +12,9 @@ export interface TimelinePerf {
   /** Rows laid out and painted in the latest draw, and rows in the list. */
   lastRowsDrawn: number;
   lastRowsTotal: number;
-  /** Snapshots received. */
+  /** Snapshots and deltas applied. */
   snapshots: number;
-  /** Time from the latest snapshot's arrival to the end of handling it (lanes rebuilt), ms. */
+  /** Time from the latest snapshot's or delta's arrival to the end of handling it (lanes rebuilt), ms. */
   lastSnapshotMs?: number;
 }
 
@@ -29,7 +29,7 @@ export function recordDraw(ms: number, rowsDrawn: number, rowsTotal: number): vo
   perf.firstDrawAt ??= performance.now();
 }
 
-export function recordSnapshot(arrivedAt: number): void {
+export function recordMessage(arrivedAt: number): void {
   perf.snapshots++;
   perf.firstSnapshotAt ??= arrivedAt;
   perf.lastSnapshotMs = performance.now() - arrivedAt;
