@@ -10,25 +10,66 @@
  * `SnapshotOptions.detailedPods`); the webview asks for any other object's with
  * `requestObjectDetail`. Pure: no `vscode`, no DOM.
  */
-import type { Journey, ObjectJourney, Stage, StageEvidence, StageKind, TimeSource } from '../core/journey/types';
+import type {
+  EndpointDetails,
+  Journey,
+  JourneyObjectRef,
+  JourneyStatus,
+  ObjectJourney,
+  PodDetails,
+  PodPhaseMarks,
+  ReplicaDetails,
+  ServiceDetails,
+  Stage,
+  StageEvidence,
+  StageKind,
+  StuckDetail,
+  TimeSource,
+  TraceableKind,
+} from '../core/journey/types';
 import { isJsonObject } from '../common/json';
 import { isTraceableKind } from '../common/traceable-kinds';
 
 /** The journey without its tree: what the header and summaries read. */
 export type JourneyHeader = Omit<Journey, 'tree'>;
 
-/** An object of the journey without its stages and children. */
-export interface LaneHeader extends Omit<ObjectJourney, 'stages' | 'children'> {
-  /** `journeyObjectKey` of the owner; absent for the journey's root. */
-  readonly parent?: string;
+/** What an object carries besides its columns: its owner's details, its problem, its children. */
+export interface LaneExtras {
+  /** Pods sent `detailed` only: every pod detail (lean pods have node, phase, counts and marks as columns). */
+  readonly pod?: PodDetails;
+  readonly stuck?: StuckDetail;
+  readonly replicas?: ReplicaDetails;
+  readonly service?: ServiceDetails;
+  readonly endpoints?: EndpointDetails[];
   /**
-   * `journeyObjectKey`s of its children in order. Always present in a snapshot; in a delta only
-   * when the children changed (one was added or removed), else the webview keeps the list it has.
+   * `journeyObjectKey`s of its children in order. Always present for an owner in a snapshot; in a
+   * delta only when the children changed (one was added or removed).
    */
   readonly children?: readonly string[];
-  /** Its stages carry evidence and verbatim messages. */
-  readonly detailed?: true;
 }
+
+/** An object of the journey without its stages and children, as decoded from the columns. */
+export interface LaneHeader {
+  readonly key: string;
+  readonly fields: Omit<ObjectJourney, 'stages' | 'children'>;
+  /** `journeyObjectKey` of the owner; absent for the journey's root. */
+  readonly parent?: string;
+  readonly children?: readonly string[];
+  /** Its stages carry evidence and verbatim messages, and its pod details are complete. */
+  readonly detailed: boolean;
+}
+
+/** Object fields stored as indices into `EncodedLanes.strings` (-1: absent), in stride order. */
+const OBJECT_STRING_FIELDS = ['kind', 'namespace', 'name', 'uid', 'status', 'parent', 'node', 'phase'] as const;
+/** Object fields stored as numbers (NaN: absent), in stride order. */
+const OBJECT_NUMBER_FIELDS = ['createdAt', 'deletedAt', 'created', 'scheduled', 'running', 'watched', 'ready', 'readyContainers', 'totalContainers', 'restarts', 'nodeReady'] as const;
+const OBJECT_STRIDE = OBJECT_STRING_FIELDS.length;
+const NUMBER_STRIDE = OBJECT_NUMBER_FIELDS.length;
+const OS = Object.fromEntries(OBJECT_STRING_FIELDS.map((name, i) => [name, i])) as Record<(typeof OBJECT_STRING_FIELDS)[number], number>;
+const ON = Object.fromEntries(OBJECT_NUMBER_FIELDS.map((name, i) => [name, i])) as Record<(typeof OBJECT_NUMBER_FIELDS)[number], number>;
+const PREEXISTING = 1;
+const DETAILED = 2;
+const HAS_POD = 4;
 
 /** Stage fields stored as indices into `EncodedLanes.strings` (-1: absent), in stride order. */
 export const STAGE_STRING_FIELDS = ['key', 'kind', 'timeSource', 'component', 'title', 'reason', 'container', 'message', 'assumed'] as const;
@@ -36,11 +77,21 @@ type StageStringField = (typeof STAGE_STRING_FIELDS)[number];
 const STRIDE = STAGE_STRING_FIELDS.length;
 const FIELD = Object.fromEntries(STAGE_STRING_FIELDS.map((name, i) => [name, i])) as Record<StageStringField, number>;
 
-/** Objects and their stages, as columns. Stages of object `i` are `[stageStart[i], stageStart[i + 1])`. */
+/**
+ * Objects and their stages, as columns. Object `i`'s fields are at `i * stride` of the object
+ * columns, its stages are `[stageStart[i], stageStart[i + 1])` of the stage columns.
+ */
 export interface EncodedLanes {
-  readonly headers: readonly LaneHeader[];
   readonly strings: readonly string[];
-  /** `headers.length + 1` offsets into the stage columns. */
+  /** Per object, `OBJECT_STRING_FIELDS.length` indices. */
+  readonly objectStrings: Int32Array;
+  /** Per object, `OBJECT_NUMBER_FIELDS.length` numbers. */
+  readonly objectNumbers: Float64Array;
+  /** Per object: 1 preexisting, 2 detailed, 4 has pod details. */
+  readonly objectFlags: Uint8Array;
+  /** Per object, what the columns do not hold; null for a lean pod (most of them). */
+  readonly extras: readonly (LaneExtras | null)[];
+  /** `objects + 1` offsets into the stage columns. */
   readonly stageStart: Int32Array;
   /** `STAGE_STRING_FIELDS.length` indices per stage. */
   readonly stageStrings: Int32Array;
@@ -52,6 +103,11 @@ export interface EncodedLanes {
   readonly warning: Uint8Array;
   /** Per stage, its evidence for the stages of detailed objects, null for the others; absent when no object is detailed. */
   readonly evidence?: readonly (StageEvidence | null)[];
+}
+
+/** How many objects the columns hold. */
+export function objectCount(lanes: EncodedLanes): number {
+  return lanes.objectFlags.length;
 }
 
 export interface LaneToEncode {
@@ -86,13 +142,52 @@ export function encodeLanes(lanes: readonly LaneToEncode[]): EncodedLanes {
   const warning = new Uint8Array(stageTotal);
   const anyDetailed = lanes.some((lane) => lane.detailed);
   const evidence: (StageEvidence | null)[] | undefined = anyDetailed ? new Array<StageEvidence | null>(stageTotal).fill(null) : undefined;
-  const headers: LaneHeader[] = [];
+  const n = lanes.length;
+  const objectStrings = new Int32Array(n * OBJECT_STRIDE);
+  const objectNumbers = new Float64Array(n * NUMBER_STRIDE).fill(Number.NaN);
+  const objectFlags = new Uint8Array(n);
+  const extras: (LaneExtras | null)[] = [];
   let s = 0;
   lanes.forEach((lane, i) => {
     stageStart[i] = s;
-    const { stages: _stages, children: _children, ...rest } = lane.object;
-    const header: LaneHeader = { ...rest, ...(lane.parent !== undefined ? { parent: lane.parent } : {}), ...(lane.children ? { children: lane.children } : {}), ...(lane.detailed ? { detailed: true as const } : {}) };
-    headers.push(header);
+    const o = lane.object;
+    const at = i * OBJECT_STRIDE;
+    objectStrings[at + OS.kind] = intern(o.ref.kind);
+    objectStrings[at + OS.namespace] = intern(o.ref.namespace);
+    objectStrings[at + OS.name] = intern(o.ref.name);
+    objectStrings[at + OS.uid] = intern(o.ref.uid);
+    objectStrings[at + OS.status] = intern(o.status);
+    objectStrings[at + OS.parent] = intern(lane.parent);
+    objectStrings[at + OS.node] = intern(o.pod?.node);
+    objectStrings[at + OS.phase] = intern(o.pod?.phase);
+    const num = i * NUMBER_STRIDE;
+    const put = (field: (typeof OBJECT_NUMBER_FIELDS)[number], value: number | undefined): void => {
+      if (value !== undefined) objectNumbers[num + ON[field]] = value;
+    };
+    put('createdAt', o.createdAt);
+    put('deletedAt', o.deletedAt);
+    if (o.pod) {
+      const marks = o.pod.marks;
+      put('created', marks.created);
+      put('scheduled', marks.scheduled);
+      put('running', marks.running);
+      put('watched', marks.watched);
+      put('ready', marks.ready);
+      put('readyContainers', o.pod.readyContainers);
+      put('totalContainers', o.pod.totalContainers);
+      put('restarts', o.pod.restarts);
+      put('nodeReady', o.pod.nodeReady === undefined ? undefined : o.pod.nodeReady ? 1 : 0);
+    }
+    objectFlags[i] = (o.preexisting ? PREEXISTING : 0) | (lane.detailed ? DETAILED : 0) | (o.pod ? HAS_POD : 0);
+    const extra: { -readonly [K in keyof LaneExtras]: LaneExtras[K] } = {};
+    if (o.pod && lane.detailed) extra.pod = o.pod;
+    if (o.stuck) extra.stuck = o.stuck;
+    if (o.replicas) extra.replicas = o.replicas;
+    if (o.service) extra.service = o.service;
+    if (o.endpoints) extra.endpoints = o.endpoints;
+    // Pods own nothing: an empty list is left out for them (most objects), never for an owner.
+    if (lane.children && (lane.children.length > 0 || o.ref.kind !== 'Pod')) extra.children = lane.children;
+    extras.push(Object.keys(extra).length > 0 ? extra : null);
     for (const stage of lane.object.stages) {
       const at = s * STRIDE;
       stageStrings[at + FIELD.key] = intern(stage.key);
@@ -113,7 +208,60 @@ export function encodeLanes(lanes: readonly LaneToEncode[]): EncodedLanes {
     }
   });
   stageStart[lanes.length] = s;
-  return { headers, strings, stageStart, stageStrings, time, lastTime, count, warning, ...(evidence ? { evidence } : {}) };
+  return { strings, objectStrings, objectNumbers, objectFlags, extras, stageStart, stageStrings, time, lastTime, count, warning, ...(evidence ? { evidence } : {}) };
+}
+
+/** Object `index`: its fields (a lean pod gets node, phase, counts and marks; the rest comes with its detail), owner and children. */
+export function decodeHeader(lanes: EncodedLanes, index: number): LaneHeader {
+  const at = index * OBJECT_STRIDE;
+  const text = (field: (typeof OBJECT_STRING_FIELDS)[number]): string | undefined => {
+    const i = lanes.objectStrings[at + OS[field]];
+    return i < 0 ? undefined : lanes.strings[i];
+  };
+  const num = index * NUMBER_STRIDE;
+  const number = (field: (typeof OBJECT_NUMBER_FIELDS)[number]): number | undefined => {
+    const value = lanes.objectNumbers[num + ON[field]];
+    return Number.isNaN(value) ? undefined : value;
+  };
+  const ref: JourneyObjectRef = { kind: text('kind') as TraceableKind, namespace: text('namespace') ?? '', name: text('name') ?? '' };
+  const uid = text('uid');
+  if (uid !== undefined) ref.uid = uid;
+  const fields: Omit<ObjectJourney, 'stages' | 'children'> = { ref, status: text('status') as JourneyStatus };
+  const flags = lanes.objectFlags[index];
+  const extra = lanes.extras[index];
+  if (extra?.stuck) fields.stuck = extra.stuck;
+  const createdAt = number('createdAt');
+  if (createdAt !== undefined) fields.createdAt = createdAt;
+  const deletedAt = number('deletedAt');
+  if (deletedAt !== undefined) fields.deletedAt = deletedAt;
+  if (flags & PREEXISTING) fields.preexisting = true;
+  if (extra?.pod) fields.pod = extra.pod;
+  else if (flags & HAS_POD) {
+    const marks: PodPhaseMarks = {};
+    for (const mark of ['created', 'scheduled', 'running', 'watched', 'ready'] as const) {
+      const value = number(mark);
+      if (value !== undefined) marks[mark] = value;
+    }
+    const pod: PodDetails = { readyContainers: number('readyContainers') ?? 0, totalContainers: number('totalContainers') ?? 0, restarts: number('restarts') ?? 0, containers: [], marks, phases: {} };
+    const node = text('node');
+    if (node !== undefined) pod.node = node;
+    const nodeReady = number('nodeReady');
+    if (nodeReady !== undefined) pod.nodeReady = nodeReady === 1;
+    const phase = text('phase');
+    if (phase !== undefined) pod.phase = phase;
+    fields.pod = pod;
+  }
+  if (extra?.replicas) fields.replicas = extra.replicas;
+  if (extra?.service) fields.service = extra.service;
+  if (extra?.endpoints) fields.endpoints = extra.endpoints;
+  const parent = text('parent');
+  return {
+    key: `${ref.kind}/${ref.namespace}/${ref.name}`,
+    fields,
+    ...(parent !== undefined ? { parent } : {}),
+    ...(extra?.children ? { children: extra.children } : {}),
+    detailed: (flags & DETAILED) !== 0,
+  };
 }
 
 /** The stages of object `index`, as Stage objects (evidence empty unless the object is detailed). */
@@ -163,38 +311,39 @@ export function stageKindAt(lanes: EncodedLanes, s: number): StageKind {
 // Guard: the columns must agree in length and every index must name a string, so that decoding
 // a malformed message fails here, not while drawing.
 
-function isLaneHeader(value: unknown): value is LaneHeader {
+function isLaneExtras(value: unknown): value is LaneExtras | null {
+  if (value === null) return true;
   if (!isJsonObject(value)) return false;
-  const ref = value.ref;
-  return (
-    isJsonObject(ref) &&
-    isTraceableKind(ref.kind) &&
-    typeof ref.namespace === 'string' &&
-    typeof ref.name === 'string' &&
-    typeof value.status === 'string' &&
-    (value.parent === undefined || typeof value.parent === 'string') &&
-    (value.children === undefined || (Array.isArray(value.children) && value.children.every((c) => typeof c === 'string'))) &&
-    (value.detailed === undefined || value.detailed === true)
-  );
+  return value.children === undefined || (Array.isArray(value.children) && value.children.every((c) => typeof c === 'string'));
+}
+
+function indicesInRange(indices: Int32Array, strings: number): boolean {
+  for (let i = 0; i < indices.length; i++) if (indices[i] < -1 || indices[i] >= strings) return false;
+  return true;
 }
 
 export function isEncodedLanes(value: unknown): value is EncodedLanes {
   if (!isJsonObject(value)) return false;
-  const { headers, strings, stageStart, stageStrings, time, lastTime, count, warning, evidence } = value;
-  if (!Array.isArray(headers) || !headers.every(isLaneHeader)) return false;
+  const { strings, objectStrings, objectNumbers, objectFlags, extras, stageStart, stageStrings, time, lastTime, count, warning, evidence } = value;
   if (!Array.isArray(strings) || !strings.every((s) => typeof s === 'string')) return false;
-  if (!(stageStart instanceof Int32Array) || stageStart.length !== headers.length + 1 || stageStart[0] !== 0) return false;
+  if (!(objectFlags instanceof Uint8Array)) return false;
+  const objects = objectFlags.length;
+  if (!(objectStrings instanceof Int32Array) || objectStrings.length !== objects * OBJECT_STRIDE || !indicesInRange(objectStrings, strings.length)) return false;
+  if (!(objectNumbers instanceof Float64Array) || objectNumbers.length !== objects * NUMBER_STRIDE) return false;
+  if (!Array.isArray(extras) || extras.length !== objects || !extras.every(isLaneExtras)) return false;
+  for (let i = 0; i < objects; i++) {
+    const kind = objectStrings[i * OBJECT_STRIDE + OS.kind];
+    if (kind < 0 || !isTraceableKind(strings[kind])) return false;
+    for (const field of [OS.namespace, OS.name, OS.status]) if (objectStrings[i * OBJECT_STRIDE + field] < 0) return false;
+  }
+  if (!(stageStart instanceof Int32Array) || stageStart.length !== objects + 1 || stageStart[0] !== 0) return false;
   for (let i = 1; i < stageStart.length; i++) if (stageStart[i] < stageStart[i - 1]) return false;
-  const stages = stageStart[headers.length];
+  const stages = stageStart[objects];
   if (!(time instanceof Float64Array) || time.length !== stages) return false;
   if (!(lastTime instanceof Float64Array) || lastTime.length !== stages) return false;
   if (!(count instanceof Int32Array) || count.length !== stages) return false;
   if (!(warning instanceof Uint8Array) || warning.length !== stages) return false;
-  if (!(stageStrings instanceof Int32Array) || stageStrings.length !== stages * STRIDE) return false;
-  for (let i = 0; i < stageStrings.length; i++) {
-    const at = stageStrings[i];
-    if (at < -1 || at >= strings.length) return false;
-  }
+  if (!(stageStrings instanceof Int32Array) || stageStrings.length !== stages * STRIDE || !indicesInRange(stageStrings, strings.length)) return false;
   // Every stage has a key, a kind, a time source, a component and a title.
   for (let s = 0; s < stages; s++) {
     for (const field of [FIELD.key, FIELD.kind, FIELD.timeSource, FIELD.component, FIELD.title]) if (stageStrings[s * STRIDE + field] < 0) return false;

@@ -14,7 +14,7 @@ export interface SnapshotOptions {
   readonly focusJourneyId?: string;
   readonly source?: string;
   readonly now?: number;
-  /** Pods per owner that carry their evidence and messages, in order (default 50). */
+  /** Pods per owner that carry their evidence and messages, in order (default 5; the others' on request). */
   readonly detailedPods?: number;
   /** Objects that carry their evidence whatever happens, by `journeyObjectKey` (the webview's selection). */
   readonly keep?: ReadonlySet<string>;
@@ -25,7 +25,7 @@ export interface SnapshotOptions {
 }
 
 export const DEFAULT_PARTIAL_ABOVE_PODS = 20_000;
-const DEFAULT_DETAILED_PODS = 50;
+const DEFAULT_DETAILED_PODS = 5;
 
 /** What the host last sent of a journey: the objects by key and their children's keys. */
 interface SentJourney {

@@ -7,8 +7,8 @@
  */
 import type { Journey, ObjectJourney, Stage } from '../../core/journey/types';
 import type { StageVisitor } from '../../protocol/simplified-lanes';
-import { decodeStages, encodeLanes, stageCount, stageKindAt, type EncodedLanes, type JourneyHeader, type LaneHeader } from '../../protocol/timeline-lanes';
-import { journeyObjectKey, type DeltaMessage, type FoldedPods, type SnapshotMessage } from '../../protocol/timeline-protocol';
+import { decodeHeader, decodeStages, encodeLanes, objectCount, stageCount, stageKindAt, type EncodedLanes, type JourneyHeader, type LaneHeader } from '../../protocol/timeline-lanes';
+import type { DeltaMessage, FoldedPods, SnapshotMessage } from '../../protocol/timeline-protocol';
 
 interface StageSlot {
   readonly lanes: EncodedLanes;
@@ -69,10 +69,25 @@ export class StageCache {
   }
 }
 
+/** Where a stored object's stages are decoded from, and the cache they are kept in. */
+const stageSources = new WeakMap<ObjectJourney, { readonly slot: StageSlot; readonly cache: StageCache }>();
+
+/**
+ * An object as the views read it: its fields, and `stages` decoded from the columns on access.
+ * (A prototype getter keeps every instance's shape plain, which matters for 10,000 of them.)
+ */
+class StoredObject {
+  children: ObjectJourney[] = [];
+
+  get stages(): Stage[] {
+    const source = stageSources.get(this as unknown as ObjectJourney);
+    return source ? source.cache.stagesOf(this as unknown as ObjectJourney, source.slot) : [];
+  }
+}
+
 function storedObject(header: LaneHeader, slot: StageSlot, cache: StageCache): ObjectJourney {
-  const { parent: _parent, children: _children, detailed: _detailed, ...fields } = header;
-  const object = { ...fields, children: [] as ObjectJourney[] } as unknown as ObjectJourney;
-  Object.defineProperty(object, 'stages', { enumerable: true, get: () => cache.stagesOf(object, slot) });
+  const object = Object.assign(new StoredObject(), header.fields) as unknown as ObjectJourney;
+  stageSources.set(object, { slot, cache });
   slots.set(object, slot);
   return object;
 }
@@ -139,8 +154,10 @@ export class StoredJourney {
 
   private put(lanes: EncodedLanes): void {
     const added: Entry[] = [];
-    lanes.headers.forEach((header, index) => {
-      const key = journeyObjectKey(header.ref);
+    const count = objectCount(lanes);
+    for (let index = 0; index < count; index++) {
+      const header = decodeHeader(lanes, index);
+      const key = header.key;
       const old = this.entries.get(key);
       if (old) this.release(old.slot);
       const slot = { lanes, index };
@@ -152,7 +169,7 @@ export class StoredJourney {
       else this.detailed.delete(key);
       if (header.parent === undefined) this.rootKey = key;
       added.push(entry);
-    });
+    }
     // Parents come before their children: link bottom-up, reusing the unchanged children.
     for (let i = added.length - 1; i >= 0; i--) {
       const entry = added[i];
@@ -196,7 +213,7 @@ export class StoredJourney {
         object: { ...entry.object, stages: decodeStages(entry.slot.lanes, entry.slot.index), children: [] },
         ...(entry.header.parent !== undefined ? { parent: entry.header.parent } : {}),
         children: entry.childKeys,
-        detailed: entry.header.detailed === true,
+        detailed: entry.header.detailed,
       })),
     );
     this.entries.clear();
