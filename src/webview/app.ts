@@ -47,8 +47,6 @@ interface StepCache {
 
 export class TimelineApp {
   private readonly store = new LaneStore();
-  /** A resync was asked for and its snapshot has not arrived yet: deltas are dropped till then. */
-  private awaitingResync = false;
   private state: TimelineViewState;
   private readonly header: HeaderView;
   private readonly lanes: LanesView;
@@ -115,7 +113,6 @@ export class TimelineApp {
       case 'snapshot': {
         const arrived = performance.now();
         this.store.applySnapshot(message);
-        this.awaitingResync = false;
         const shown = this.journey();
         if (shown && this.state.showAllPods && this.store.find(shown.id)?.folded) this.vscode.postMessage({ type: 'requestAllPods', journeyId: shown.id });
         this.render();
@@ -124,13 +121,10 @@ export class TimelineApp {
       }
       case 'delta': {
         const arrived = performance.now();
-        if (this.awaitingResync) return;
-        if (this.store.applyDelta(message) === 'resync') {
-          // A hidden panel missed messages: ask once for a fresh snapshot.
-          this.awaitingResync = true;
-          this.vscode.postMessage({ type: 'resync', lastSeq: this.store.lastSeq });
-          return;
-        }
+        const outcome = this.store.applyDelta(message);
+        // A hidden panel missed messages: ask for a fresh snapshot (once; later deltas wait for it).
+        if (outcome === 'resync') this.vscode.postMessage({ type: 'resync', lastSeq: this.store.lastSeq });
+        if (outcome !== 'applied') return;
         this.render();
         recordMessage(arrived);
         return;

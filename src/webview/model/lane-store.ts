@@ -52,6 +52,7 @@ export class StageCache {
 
   constructor(private readonly capacity = 4000) {}
 
+
   get size(): number {
     return this.arrays.size;
   }
@@ -116,6 +117,8 @@ export class StoredJourney {
     /** Set for a journey sent simplified: the pods not sent, per owner. */
     readonly folded: readonly FoldedPods[] | undefined,
     private readonly cache: StageCache,
+    /** Stages held beyond twice the live ones before they are compacted. */
+    private readonly compactSlack: number,
   ) {
     this.put(lanes);
   }
@@ -140,7 +143,7 @@ export class StoredJourney {
     this.header = delta.journey;
     for (const key of delta.removed) this.remove(key);
     this.put(delta.changed);
-    if (this.heldStages > 2 * this.liveStages + 20_000) this.compact();
+    if (this.heldStages > 2 * this.liveStages + this.compactSlack) this.compact();
   }
 
   /** The journey as the views read it (rebuilt only after a change). */
@@ -224,30 +227,53 @@ export class StoredJourney {
   }
 }
 
-export type DeltaOutcome = 'applied' | 'resync';
+/**
+ * `resync`: the delta does not follow what the store holds (a message was missed): ask the host
+ * for a snapshot. `awaitingSnapshot`: dropped, a resync was asked for already.
+ */
+export type DeltaOutcome = 'applied' | 'resync' | 'awaitingSnapshot';
+
+export interface LaneStoreOptions {
+  /** Stage objects kept decoded (default 4,000 objects' worth). */
+  stageCacheObjects?: number;
+  /** Stale stages held beyond twice the live ones before a journey's columns are compacted (default 20,000). */
+  compactSlack?: number;
+}
 
 /** Every journey the host sent, with the stream position; the app's one source of journeys. */
 export class LaneStore {
   private stored: StoredJourney[] = [];
-  private readonly cache = new StageCache();
+  private readonly cache: StageCache;
+  private readonly compactSlack: number;
+  private awaitingSnapshot = false;
   /** The last `seq` applied; -1 before the first snapshot. */
   lastSeq = -1;
   focusJourneyId?: string;
   source?: string;
   now?: number;
 
+  constructor(options: LaneStoreOptions = {}) {
+    this.cache = new StageCache(options.stageCacheObjects);
+    this.compactSlack = options.compactSlack ?? 20_000;
+  }
+
   applySnapshot(message: SnapshotMessage): void {
-    this.stored = message.journeys.map((header, i) => new StoredJourney(header, message.lanes[i].lanes, message.lanes[i].folded, this.cache));
+    this.stored = message.journeys.map((header, i) => new StoredJourney(header, message.lanes[i].lanes, message.lanes[i].folded, this.cache, this.compactSlack));
+    this.awaitingSnapshot = false;
     this.lastSeq = message.seq;
     this.focusJourneyId = message.focusJourneyId;
     this.source = message.source;
     this.now = message.now;
   }
 
-  /** Applies a delta that follows the last message applied; anything else asks for a resync. */
+  /** Applies a delta that follows the last message applied; anything else asks (once) for a resync. */
   applyDelta(delta: DeltaMessage): DeltaOutcome {
+    if (this.awaitingSnapshot) return 'awaitingSnapshot';
     const journey = this.stored.find((j) => j.header.id === delta.journeyId);
-    if (delta.seq !== this.lastSeq + 1 || !journey || journey.version !== delta.baseVersion) return 'resync';
+    if (delta.seq !== this.lastSeq + 1 || !journey || journey.version !== delta.baseVersion) {
+      this.awaitingSnapshot = true;
+      return 'resync';
+    }
     journey.applyDelta(delta);
     this.lastSeq = delta.seq;
     if (delta.now !== undefined) this.now = delta.now;
