@@ -41,6 +41,8 @@ const SNAPSHOT_MS = 300;
 const CLOCK_MS = 1000;
 const CLOCK_MS_LARGE = 5000;
 const LARGE_JOURNEY_PODS = 1000;
+/** A journey sent simplified is re-simplified (a walk over all its pods) at most this often. */
+const SIMPLIFIED_MS = 2000;
 
 export interface TimelineDeps {
   extensionUri: vscode.Uri;
@@ -110,6 +112,8 @@ export class TimelinePanel extends Disposable {
   private sent: { id: string; version: number } | undefined;
   /** Journeys the user asked to see with every pod (never sent simplified). */
   private readonly wholeJourneys = new Set<string>();
+  private lastPostAt = 0;
+  private simplifiedTimer: ReturnType<typeof setTimeout> | undefined;
   private readonly snapshots: Batcher<string>;
   private readonly postedEmitter = this._register(new vscode.EventEmitter<HostToWebviewMessage>());
   /** Every message posted to the webview (tests follow the protocol with it). */
@@ -150,6 +154,7 @@ export class TimelinePanel extends Disposable {
     this._register(deps.session.onDidClear(() => this.postSnapshot(true)));
     this._register(panel.onDidChangeViewState(() => this.scheduleClock()));
     this._register({ dispose: () => clearTimeout(this.clockTimer) });
+    this._register({ dispose: () => clearTimeout(this.simplifiedTimer) });
   }
 
   /** Resends an unfinished journey with a later `now` while the panel is visible. */
@@ -218,6 +223,15 @@ export class TimelinePanel extends Disposable {
     this.updateTitle(journey);
     const unchanged = journey ? this.sent?.id === journey.id && this.sent.version === journey.version : this.sent === undefined;
     if (unchanged && !force) return;
+    const wait = this.sync.sentSimplified && !force ? this.lastPostAt + SIMPLIFIED_MS - Date.now() : 0;
+    if (wait > 0) {
+      this.simplifiedTimer ??= setTimeout(() => {
+        this.simplifiedTimer = undefined;
+        this.postSnapshot(false);
+      }, wait);
+      return;
+    }
+    this.lastPostAt = Date.now();
     this.sent = journey ? { id: journey.id, version: journey.version } : undefined;
     const keep = this.selected ? new Set([this.selected]) : undefined;
     const options = { focusJourneyId: journey?.id, source: this.deps.sourceLabel(), now: Date.now(), keep, wholeJourneys: this.wholeJourneys };

@@ -82,6 +82,11 @@ export class TimelineSync {
   private seq = -1;
   private sent?: SentJourney;
 
+  /** The last message sent a journey simplified: its updates are whole (simplified) snapshots, not deltas. */
+  get sentSimplified(): boolean {
+    return this.sent?.partial === true;
+  }
+
   /** Forget what was sent: the next message is a snapshot (a webview that said `ready` or asked for a resync). */
   reset(): void {
     this.sent = undefined;

@@ -22,6 +22,8 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import type { DeltaMessage, SnapshotMessage } from '../../src/protocol/timeline-protocol';
+import { TimelineSync } from '../../src/protocol/timeline-sync';
+import { advanceJourney } from './journey-fixtures';
 import { startPreviewServer, type FixtureName, type PreviewServer } from './preview-server';
 
 const repo = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -208,12 +210,40 @@ async function firstRenders(context: BrowserContext, server: PreviewServer, fixt
 
 const median = (values: readonly number[]): number => round(stats(values).p50);
 
+/** What the host spends making the messages (in this Node process, as the extension host would): snapshots, and deltas of 50 pods. */
+function hostCosts(server: PreviewServer): Record<string, number> {
+  const time = (f: () => unknown): number => {
+    const started = performance.now();
+    f();
+    return performance.now() - started;
+  };
+  const large = server.journeys('large')[0];
+  const huge = server.journeys('large-150k')[0];
+  const snapshot10000 = [0, 1, 2].map(() => time(() => new TimelineSync().snapshot([large], { now: large.lastChangeAt })));
+  const snapshot150000 = [0, 1, 2].map(() => time(() => new TimelineSync().snapshot([huge], { now: huge.lastChangeAt })));
+  const sync = new TimelineSync();
+  sync.snapshot([large]);
+  let journey = large;
+  const deltas: number[] = [];
+  for (let step = 0; step < 20; step++) {
+    journey = advanceJourney(journey, step, 50);
+    deltas.push(time(() => sync.next([journey], { now: journey.lastChangeAt })));
+  }
+  return { snapshot10000MsMedian: median(snapshot10000), delta10000MsMedian: median(deltas), simplifiedSnapshot150000MsMedian: median(snapshot150000) };
+}
+
 /** The figures issue 12 sets targets for, and the 10,000-pod screenshot. */
 async function measureScale(context: BrowserContext, server: PreviewServer, report: Record<string, unknown>, shot: (page: Page, name: string) => Promise<void>): Promise<void> {
   const large = await firstRenders(context, server, 'large', 5);
   const { page } = await openFixture(context, server, 'large');
   await shot(page, 'timeline-10000-pods');
   const live = await liveUpdates(page, server, 'large', 20, 50);
+  // The page's JS heap after a collection, with the journey shown and the deltas applied (the fixture script's copy included).
+  const heapMB = await page.evaluate(() => {
+    const g = globalThis as unknown as { gc?: () => void; performance: { memory?: { usedJSHeapSize: number } } };
+    g.gc?.();
+    return (g.performance.memory?.usedJSHeapSize ?? NaN) / 1e6;
+  });
   await page.close();
   const huge = await firstRenders(context, server, 'large-150k', 3);
   const lanes = server.fixture('large').lanes[0].lanes;
@@ -230,7 +260,9 @@ async function measureScale(context: BrowserContext, server: PreviewServer, repo
     liveUpdates: live.totalMs.length,
     podsChangedPerUpdate: 50,
     deltaScriptKB: round(live.deltaKB),
+    pageHeapMB: round(heapMB),
   };
+  report.timelineHost = hostCosts(server);
   report.timeline150000 = {
     pods: 150_000,
     lanesSent: server.fixture('large-150k').lanes[0].lanes.objectFlags.length,
@@ -272,7 +304,7 @@ async function main(): Promise<void> {
     executablePath: chromiumPath,
     headless: true,
     viewport: VIEWPORT,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: ['--headless', '--js-flags=--expose-gc', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
   });
   // tsx compiles with keepNames, which wraps functions passed to page.evaluate in `__name(…)`.
   await context.addInitScript('globalThis.__name = (fn) => fn;');

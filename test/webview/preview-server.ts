@@ -126,6 +126,8 @@ export interface PreviewServer {
   close(): Promise<void>;
   /** The snapshot a fixture page posts (built on first use, then cached). */
   fixture(name: FixtureName): SnapshotMessage;
+  /** The journeys a fixture's snapshot was made from. */
+  journeys(name: FixtureName): readonly Journey[];
 }
 
 export interface PreviewOptions {
@@ -237,6 +239,7 @@ export async function startPreviewServer(options: PreviewOptions = {}): Promise<
   return {
     url: origin,
     fixture: (name) => fixture(name).fixture.snapshot,
+    journeys: (name) => fixture(name).fixture.journeys,
     close: () => new Promise<void>((resolve, reject) => server.close((error) => (error ? reject(error) : resolve()))),
   };
 }
