@@ -59,10 +59,14 @@ export class TimelineApp {
   private nextRequestId = 1;
   private readonly pending = new Map<number, string>();
   private saveTimer: ReturnType<typeof setTimeout> | undefined;
-  /** Full objects fetched for objects sent without evidence, by `<journeyId>|<objectKey>`. */
-  private readonly details = new Map<string, { version: number; object: ObjectJourney }>();
-  /** Detail requests in flight, by the same key, with the journey version asked for. */
-  private readonly detailRequests = new Map<string, { requestId: number; version: number }>();
+  /**
+   * Full objects fetched for objects sent without evidence, by `<journeyId>|<objectKey>`, with the
+   * stored object they detail: deltas keep an unchanged object's identity, so while it is the one
+   * stored the detail is current, whatever else changed in the journey.
+   */
+  private readonly details = new Map<string, { version: number; object: ObjectJourney; source?: ObjectJourney }>();
+  /** Detail requests in flight, by the same key, with the journey version asked for and the stored object. */
+  private readonly detailRequests = new Map<string, { requestId: number; version: number; source: ObjectJourney }>();
   private restoredScroll = false;
 
   constructor(
@@ -142,9 +146,11 @@ export class TimelineApp {
       }
       case 'objectDetail': {
         const key = `${message.journeyId}|${objectKey(message.object.ref)}`;
-        if (this.detailRequests.get(key)?.requestId === message.requestId) this.detailRequests.delete(key);
+        const request = this.detailRequests.get(key);
+        const answers = request?.requestId === message.requestId;
+        if (answers) this.detailRequests.delete(key);
         this.pending.delete(message.requestId);
-        this.details.set(key, { version: message.version, object: message.object });
+        this.details.set(key, { version: message.version, object: message.object, ...(answers ? { source: request.source } : {}) });
         this.render();
         return;
       }
@@ -243,7 +249,7 @@ export class TimelineApp {
   }
 
   /**
-   * The object with its evidence: itself unless the snapshot was compacted and left it out; then
+   * The object with its evidence: itself unless it was sent without (a lean pod); then
    * the fetched detail if there is one (asking the host for it, or for a newer one, if needed).
    */
   private detailOf(journey: Journey, object: ObjectJourney): ObjectJourney {
@@ -253,9 +259,10 @@ export class TimelineApp {
     const key = `${journey.id}|${objectId}`;
     const cached = this.details.get(key);
     const inFlight = this.detailRequests.get(key);
-    if ((!cached || cached.version < journey.version) && (!inFlight || inFlight.version < journey.version)) {
+    const current = cached !== undefined && (cached.source === object || cached.version >= journey.version);
+    if (!current && (!inFlight || (inFlight.source !== object && inFlight.version < journey.version))) {
       const requestId = this.nextRequestId++;
-      this.detailRequests.set(key, { requestId, version: journey.version });
+      this.detailRequests.set(key, { requestId, version: journey.version, source: object });
       this.pending.set(requestId, 'Load evidence');
       this.vscode.postMessage({ type: 'requestObjectDetail', requestId, journeyId: journey.id, object: object.ref });
     }
