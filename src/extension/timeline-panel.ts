@@ -104,7 +104,10 @@ export class TimelinePanel extends Disposable {
   private rootKey: string;
   private journeyId: string;
   private pendingReveal: StageRef | undefined;
-  /** The webview's selected object (`journeyObjectKey`): kept in full when a snapshot is compacted. */
+  /**
+   * The webview's selected (or revealed) object, by `journeyObjectKey`: sent with its evidence,
+   * and listed when a journey is sent simplified.
+   */
   private selected: string | undefined;
   private clockTimer: ReturnType<typeof setTimeout> | undefined;
   private readonly sync = new TimelineSync();
@@ -187,6 +190,8 @@ export class TimelinePanel extends Disposable {
   private focus(journeyId: string, reveal?: StageRef): void {
     this.journeyId = journeyId;
     this.rootKey = rootKeyOf(journeyId);
+    // Before the snapshot: a journey sent simplified lists the revealed pod only when it is pinned.
+    if (reveal) this.selected = journeyObjectKey(reveal.object);
     this.postSnapshot(true);
     if (reveal) this.post({ type: 'reveal', target: reveal });
   }
@@ -255,6 +260,7 @@ export class TimelinePanel extends Disposable {
       case 'ready':
         if (message.protocolVersion !== TIMELINE_PROTOCOL_VERSION) this.deps.log.warn(`timeline: the webview speaks protocol ${message.protocolVersion}, the host ${TIMELINE_PROTOCOL_VERSION}`);
         this.ready = true;
+        if (this.pendingReveal) this.selected = journeyObjectKey(this.pendingReveal.object);
         this.resync();
         if (this.pendingReveal) {
           this.post({ type: 'reveal', target: this.pendingReveal });
