@@ -82,6 +82,13 @@ export function keptPods(pods: readonly ObjectJourney[], now: number, options: S
   return keep;
 }
 
+/** How long a pod took from running to ready, ms; undefined when it did not get there (or existed before the apply). */
+export function runToReady(pod: ObjectJourney): number | undefined {
+  const marks = pod.pod?.marks;
+  if (pod.preexisting || marks?.running === undefined || marks.ready === undefined || marks.ready < marks.running) return undefined;
+  return marks.ready - marks.running;
+}
+
 /** Calls `visit` with the kind and time of each stage of a pod, in order. */
 export type StageVisitor = (pod: ObjectJourney, visit: (kind: string, time: number) => void) => void;
 
@@ -94,7 +101,10 @@ export function foldPods(parent: string, pods: readonly ObjectJourney[], origin:
   const statusCounts: Partial<Record<JourneyStatus, number>> = {};
   const lists: number[][] = SUMMARY_STAGE_KINDS.map(() => []);
   const slot = new Map<string, number>(SUMMARY_STAGE_KINDS.map((kind, i) => [kind, i]));
+  const durations: number[] = [];
   for (const pod of pods) {
+    const ms = runToReady(pod);
+    if (ms !== undefined) durations.push(ms);
     statusCounts[pod.status] = (statusCounts[pod.status] ?? 0) + 1;
     // Bit i set once the pod's first stage of SUMMARY_STAGE_KINDS[i] was counted.
     let seen = 0;
@@ -107,5 +117,5 @@ export function foldPods(parent: string, pods: readonly ObjectJourney[], origin:
   }
   const times = {} as Record<SummaryStageKind, Float64Array>;
   SUMMARY_STAGE_KINDS.forEach((kind, i) => (times[kind] = Float64Array.from(lists[i]).sort()));
-  return { parent, podCount: pods.length, statusCounts, times };
+  return { parent, podCount: pods.length, statusCounts, times, runToReady: Float64Array.from(durations) };
 }

@@ -85,6 +85,8 @@ export interface FoldedPods {
   readonly statusCounts: Readonly<Partial<Record<JourneyStatus, number>>>;
   /** Per stage kind, the folded pods' first times of that kind, ms from the apply, ascending. */
   readonly times: Readonly<Record<SummaryStageKind, Float64Array>>;
+  /** The folded pods' running → ready durations, ms (for the header's phase table). */
+  readonly runToReady: Float64Array;
 }
 
 /** The lanes of one journey in a snapshot. */
@@ -306,6 +308,7 @@ function isFoldedPods(value: unknown): value is FoldedPods {
     typeof value.podCount === 'number' &&
     isRecord(value.statusCounts) &&
     isRecord(value.times) &&
+    value.runToReady instanceof Float64Array &&
     SUMMARY_STAGE_KINDS.every((kind) => (value.times as Fields)[kind] instanceof Float64Array)
   );
 }

@@ -408,6 +408,7 @@ export class TimelineApp {
       totalPods: list.totalPods,
       large: list.totalPods > DEFAULT_SIMPLIFY_ABOVE_PODS,
       showAllPods: this.state.showAllPods,
+      folded: this.store.find(journey.id)?.folded,
     });
     const selected = this.selectedIndices();
     const lanesShown = this.state.view === 'lanes';

@@ -246,6 +246,9 @@ async function measureScale(context: BrowserContext, server: PreviewServer, repo
   });
   await page.close();
   const huge = await firstRenders(context, server, 'large-150k', 3);
+  const simplified = await openFixture(context, server, 'large-150k');
+  await shot(simplified.page, 'timeline-150000-pods-simplified');
+  await simplified.page.close();
   const lanes = server.fixture('large').lanes[0].lanes;
   report.timeline10000 = {
     pods: 10_000,

@@ -5,6 +5,7 @@ import { isHostToWebviewMessage, journeyObjectKey, type DeltaMessage, type Snaps
 import { buildSnapshot, TimelineSync } from '../../../src/protocol/timeline-sync';
 import { LaneStore } from '../../../src/webview/model/lane-store';
 import { buildLanes } from '../../../src/webview/model/lanes';
+import { phaseRows } from '../../../src/webview/model/stats';
 import { advanceJourney, buildLargeJourney } from '../../webview/journey-fixtures';
 
 /** 300 pods on 4 nodes: some stuck (no room, and a node that cannot pull), most ready. */
@@ -158,6 +159,8 @@ describe('timeline deltas', () => {
       'the simplified list is the one the webview would make of the whole journey',
     );
     assert.equal(list.totalPods, 300);
+    assert.deepEqual(phaseRows(shown, folded), phaseRows(base), 'the phase table counts the folded pods too');
+    assert.notDeepEqual(phaseRows(shown), phaseRows(base));
     // A simplified journey has no deltas: its updates are snapshots until the user asks for all pods.
     assert.equal(sync.next([advanceJourney(base, 0, 1)], { partialAbovePods: 100 }).type, 'snapshot');
     const all = new TimelineSync().snapshot([base], { partialAbovePods: 100, wholeJourneys: new Set([base.id]) });
