@@ -2,10 +2,11 @@
  * The journey timeline panel (webview). The host side of src/protocol/timeline-protocol.ts:
  * - nothing is posted before the webview says `ready` (a webview hidden and shown again is
  *   rebuilt and says `ready` again, so the latest snapshot is sent each time);
- * - full snapshots (compacted above 1,000 pods, see buildSnapshot), never deltas, at most one
- *   per SNAPSHOT_MS and only when a journey's `version` moved; while a journey is unfinished and
- *   the panel visible, the snapshot is resent now and then with a later `now`, so that the lines
- *   of a stuck pod keep growing;
+ * - one snapshot, then deltas with only the objects that changed (TimelineSync), at most one
+ *   per SNAPSHOT_MS and only when a journey's `version` moved; a webview that missed one asks
+ *   for a `resync` and gets a snapshot; while a journey is unfinished and the panel visible, an
+ *   empty delta moves `now` now and then, so that the lines of a stuck pod keep growing;
+ * - a journey above 20,000 pods is sent simplified until the user asks for every pod;
  * - a panel follows its root object (`Deployment/default/web`): applying the manifest again
  *   shows the new journey in the same panel;
  * - panels come back after a reload through the WebviewPanelSerializer; the webview's own state
@@ -19,7 +20,6 @@ import {
   TIMELINE_PROTOCOL_VERSION,
   TIMELINE_VIEW_TYPE,
   answerObjectDetail,
-  buildSnapshot,
   isWebviewToHostMessage,
   journeyObjectKey,
   persistedJourneyId,
@@ -29,6 +29,7 @@ import {
   type WebviewRequest,
   type WebviewToHostMessage,
 } from '../protocol/timeline-protocol';
+import { TimelineSync } from '../protocol/timeline-sync';
 import { Batcher } from './headless/batcher';
 import { Disposable } from './headless/disposable';
 import type { Log } from './log';
@@ -40,6 +41,8 @@ const SNAPSHOT_MS = 300;
 const CLOCK_MS = 1000;
 const CLOCK_MS_LARGE = 5000;
 const LARGE_JOURNEY_PODS = 1000;
+/** A journey sent simplified is re-simplified (a walk over all its pods) at most this often. */
+const SIMPLIFIED_MS = 2000;
 
 export interface TimelineDeps {
   extensionUri: vscode.Uri;
@@ -101,10 +104,19 @@ export class TimelinePanel extends Disposable {
   private rootKey: string;
   private journeyId: string;
   private pendingReveal: StageRef | undefined;
-  /** The webview's selected object (`journeyObjectKey`): kept in full when a snapshot is compacted. */
+  /**
+   * The webview's selected (or revealed) object, by `journeyObjectKey`: sent with its evidence,
+   * and listed when a journey is sent simplified.
+   */
   private selected: string | undefined;
   private clockTimer: ReturnType<typeof setTimeout> | undefined;
-  private readonly sentVersions = new Map<string, number>();
+  private readonly sync = new TimelineSync();
+  /** The journey id and version last posted. */
+  private sent: { id: string; version: number } | undefined;
+  /** Journeys the user asked to see with every pod (never sent simplified). */
+  private readonly wholeJourneys = new Set<string>();
+  private lastPostAt = 0;
+  private simplifiedTimer: ReturnType<typeof setTimeout> | undefined;
   private readonly snapshots: Batcher<string>;
   private readonly postedEmitter = this._register(new vscode.EventEmitter<HostToWebviewMessage>());
   /** Every message posted to the webview (tests follow the protocol with it). */
@@ -145,6 +157,7 @@ export class TimelinePanel extends Disposable {
     this._register(deps.session.onDidClear(() => this.postSnapshot(true)));
     this._register(panel.onDidChangeViewState(() => this.scheduleClock()));
     this._register({ dispose: () => clearTimeout(this.clockTimer) });
+    this._register({ dispose: () => clearTimeout(this.simplifiedTimer) });
   }
 
   /** Resends an unfinished journey with a later `now` while the panel is visible. */
@@ -177,6 +190,8 @@ export class TimelinePanel extends Disposable {
   private focus(journeyId: string, reveal?: StageRef): void {
     this.journeyId = journeyId;
     this.rootKey = rootKeyOf(journeyId);
+    // Before the snapshot: a journey sent simplified lists the revealed pod only when it is pinned.
+    if (reveal) this.selected = journeyObjectKey(reveal.object);
     this.postSnapshot(true);
     if (reveal) this.post({ type: 'reveal', target: reveal });
   }
@@ -203,19 +218,36 @@ export class TimelinePanel extends Disposable {
     this.postedEmitter.fire(message);
   }
 
-  /** Sends the current journey when it changed since the last snapshot (or always, when `force`). */
+  /**
+   * Sends what changed in the current journey since the last message (a delta, or a snapshot when
+   * the journey is another one or after a reset); only when it changed, unless `force`.
+   */
   private postSnapshot(force: boolean): void {
     if (!this.ready) return;
     const journey = this.journey();
     this.updateTitle(journey);
-    const journeys = journey ? [journey] : [];
-    const unchanged = journeys.every((j) => this.sentVersions.get(j.id) === j.version) && journeys.length === this.sentVersions.size;
+    const unchanged = journey ? this.sent?.id === journey.id && this.sent.version === journey.version : this.sent === undefined;
     if (unchanged && !force) return;
-    this.sentVersions.clear();
-    for (const j of journeys) this.sentVersions.set(j.id, j.version);
+    const wait = this.sync.sentSimplified && !force ? this.lastPostAt + SIMPLIFIED_MS - Date.now() : 0;
+    if (wait > 0) {
+      this.simplifiedTimer ??= setTimeout(() => {
+        this.simplifiedTimer = undefined;
+        this.postSnapshot(false);
+      }, wait);
+      return;
+    }
+    this.lastPostAt = Date.now();
+    this.sent = journey ? { id: journey.id, version: journey.version } : undefined;
     const keep = this.selected ? new Set([this.selected]) : undefined;
-    this.post(buildSnapshot(journeys, { focusJourneyId: journey?.id, source: this.deps.sourceLabel(), now: Date.now(), keep }));
+    const options = { focusJourneyId: journey?.id, source: this.deps.sourceLabel(), now: Date.now(), keep, wholeJourneys: this.wholeJourneys };
+    this.post(this.sync.next(journey ? [journey] : [], options));
     this.scheduleClock();
+  }
+
+  /** Forgets what the webview holds: the next message is a full snapshot. */
+  private resync(): void {
+    this.sync.reset();
+    this.postSnapshot(true);
   }
 
   private receive(raw: unknown): void {
@@ -228,8 +260,8 @@ export class TimelinePanel extends Disposable {
       case 'ready':
         if (message.protocolVersion !== TIMELINE_PROTOCOL_VERSION) this.deps.log.warn(`timeline: the webview speaks protocol ${message.protocolVersion}, the host ${TIMELINE_PROTOCOL_VERSION}`);
         this.ready = true;
-        this.sentVersions.clear();
-        this.postSnapshot(true);
+        if (this.pendingReveal) this.selected = journeyObjectKey(this.pendingReveal.object);
+        this.resync();
         if (this.pendingReveal) {
           this.post({ type: 'reveal', target: this.pendingReveal });
           this.pendingReveal = undefined;
@@ -237,6 +269,13 @@ export class TimelinePanel extends Disposable {
         return;
       case 'selectionChanged':
         this.selected = message.selection ? journeyObjectKey(message.selection.object) : undefined;
+        return;
+      case 'resync':
+        this.resync();
+        return;
+      case 'requestAllPods':
+        this.wholeJourneys.add(message.journeyId);
+        this.resync();
         return;
       case 'requestObjectDetail':
         this.post(answerObjectDetail(this.deps.session.journey(message.journeyId), message));

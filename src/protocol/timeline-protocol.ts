@@ -1,21 +1,27 @@
 /**
  * The one message protocol between the extension host and the journey timeline webview.
  *
- * Why snapshots: a hidden panel may miss any number of messages, and the journey model is plain
- * immutable data, so the host always sends the whole current state of the journeys it shows (no
- * deltas); the webview redraws from the latest snapshot it has. The host must wait for `ready`
- * before posting and queue (keep only the latest snapshot) until then. Snapshots of a 10,000-pod
- * journey are several megabytes: post at most a few per second (coalesce on `Journey.version`).
+ * One snapshot, then deltas: the host first sends a `snapshot` with every lane of the journeys it
+ * shows, in compact form (see timeline-lanes.ts), then a `delta` per change with only the lanes
+ * (objects) whose journey changed since its last message. Every snapshot and delta carries the
+ * next `seq`; a hidden panel may miss messages, so a webview that sees a gap in `seq`, or a delta
+ * whose `baseVersion` is not the version it holds, asks for a `resync` and the host answers with
+ * a fresh snapshot. The host must wait for `ready` before posting.
+ *
+ * A journey above `SnapshotOptions.partialAbovePods` pods is sent simplified: only the pods the
+ * simplified list shows, the others folded per owner (`FoldedPods`); the webview asks for the
+ * rest with `requestAllPods` when the user wants every pod.
  *
  * Requests carry a `requestId`; the host answers each with exactly one `requestResult`.
  * Both sides switch exhaustively on `type`. Pure types plus guards: no `vscode`, no DOM.
  */
-import type { Journey, JourneyObjectRef, ObjectJourney, Stage } from '../core/journey/types';
+import type { Journey, JourneyObjectRef, JourneyStatus, ObjectJourney } from '../core/journey/types';
 import { isTraceableKind } from '../common/traceable-kinds';
 import { isJsonObject } from '../common/json';
+import { isEncodedLanes, type EncodedLanes, type JourneyHeader } from './timeline-lanes';
 
 /** Bumped when a message changes shape; the webview reports the version it speaks in `ready`. */
-export const TIMELINE_PROTOCOL_VERSION = 1;
+export const TIMELINE_PROTOCOL_VERSION = 2;
 
 /** The view (webview) type id the host registers the panel and its serializer under. */
 export const TIMELINE_VIEW_TYPE = 'kubeJourney.timeline';
@@ -67,11 +73,38 @@ export interface TimelineViewState {
 // ---------------------------------------------------------------------------------------------
 // Host → webview
 
+/** Stage kinds a folded-pods summary counts, one density row each, in drawing order. */
+export const SUMMARY_STAGE_KINDS = ['podCreated', 'scheduled', 'running', 'ready'] as const;
+export type SummaryStageKind = (typeof SUMMARY_STAGE_KINDS)[number];
+
+/** Pods of one owner that a simplified (partial) snapshot did not send, summarised. */
+export interface FoldedPods {
+  /** `journeyObjectKey` of the owner. */
+  readonly parent: string;
+  readonly podCount: number;
+  readonly statusCounts: Readonly<Partial<Record<JourneyStatus, number>>>;
+  /** Per stage kind, the folded pods' first times of that kind, ms from the apply, ascending. */
+  readonly times: Readonly<Record<SummaryStageKind, Float64Array>>;
+  /** The folded pods' running → ready durations, ms (for the header's phase table). */
+  readonly runToReady: Float64Array;
+}
+
+/** The lanes of one journey in a snapshot. */
+export interface JourneyLanes {
+  readonly lanes: EncodedLanes;
+  /** Set when the journey was sent simplified: the pods not sent, per owner. */
+  readonly folded?: readonly FoldedPods[];
+}
+
 /** The full current state of the journeys the panel shows. Replaces everything sent before. */
 export interface SnapshotMessage {
   readonly type: 'snapshot';
+  /** Position in the host's stream of snapshots and deltas; the next delta has `seq + 1`. */
+  readonly seq: number;
   /** Journeys in the order the picker lists them; usually one. */
-  readonly journeys: readonly Journey[];
+  readonly journeys: readonly JourneyHeader[];
+  /** `lanes[i]` holds the objects of `journeys[i]`, in tree order (parents before children). */
+  readonly lanes: readonly JourneyLanes[];
   /**
    * The journey to show when the webview has no selection of its own yet (or its selected journey
    * is not in `journeys`); absent means the first.
@@ -82,20 +115,27 @@ export interface SnapshotMessage {
   /**
    * Now on the journeys' clock, ms since the epoch: the simulator's virtual time, or the host's
    * `Date.now()` for a real cluster. Lines of objects that have not finished (stuck, progressing)
-   * run up to it. Absent means each journey's `lastChangeAt`. While a journey is stuck nothing
-   * changes, so the host may resend the snapshot now and then with a later `now`.
+   * run up to it. Absent means each journey's `lastChangeAt`.
    */
   readonly now?: number;
-  /**
-   * Set when large journeys were compacted (see `buildSnapshot`): only the objects listed keep
-   * their stages' evidence and messages; the webview asks for any other with `requestObjectDetail`.
-   */
-  readonly compacted?: CompactionInfo;
 }
 
-export interface CompactionInfo {
-  /** `journeyObjectKey`s of the objects sent in full, all journeys together. */
-  readonly detailed: readonly string[];
+/**
+ * What changed in one journey since the host's previous message: the objects whose journey
+ * changed (with their ancestors, whose children changed), in tree order, and the objects gone.
+ * A delta that changes nothing still moves `now` (the lines of a stuck pod keep growing).
+ */
+export interface DeltaMessage {
+  readonly type: 'delta';
+  readonly seq: number;
+  readonly journeyId: string;
+  /** `Journey.version` the delta applies to: the one the webview must hold. */
+  readonly baseVersion: number;
+  readonly journey: JourneyHeader;
+  readonly changed: EncodedLanes;
+  /** `journeyObjectKey`s of objects no longer in the journey. */
+  readonly removed: readonly string[];
+  readonly now?: number;
 }
 
 /** Select a stage (or an object's lane) and scroll it into view, e.g. from the explorer tree. */
@@ -127,7 +167,7 @@ export interface ObjectDetailMessage {
   readonly object: ObjectJourney;
 }
 
-export type HostToWebviewMessage = SnapshotMessage | RevealMessage | RequestResultMessage | ObjectDetailMessage;
+export type HostToWebviewMessage = SnapshotMessage | DeltaMessage | RevealMessage | RequestResultMessage | ObjectDetailMessage;
 
 // ---------------------------------------------------------------------------------------------
 // Webview → host
@@ -176,13 +216,26 @@ export interface RequestObjectDetail {
   readonly object: JourneyObjectRef;
 }
 
+/** The webview missed a message (a gap in `seq`, or a delta for another version): send a snapshot. */
+export interface ResyncRequest {
+  readonly type: 'resync';
+  /** The last `seq` the webview applied; -1 when none. */
+  readonly lastSeq: number;
+}
+
+/** The user asked to see every pod of a journey sent simplified: send it whole from now on. */
+export interface RequestAllPods {
+  readonly type: 'requestAllPods';
+  readonly journeyId: string;
+}
+
 /** Something went wrong in the webview; the host logs it to its output channel. */
 export interface WebviewErrorMessage {
   readonly type: 'webviewError';
   readonly message: string;
 }
 
-export type WebviewToHostMessage = ReadyMessage | SelectionChangedMessage | OpenObjectYamlRequest | RevealInTreeRequest | RequestObjectDetail | WebviewErrorMessage;
+export type WebviewToHostMessage = ReadyMessage | SelectionChangedMessage | OpenObjectYamlRequest | RevealInTreeRequest | RequestObjectDetail | ResyncRequest | RequestAllPods | WebviewErrorMessage;
 
 /** Webview requests answered with a `requestResult`. (`requestObjectDetail` is answered with `objectDetail`: see `answerObjectDetail`.) */
 export type WebviewRequest = OpenObjectYamlRequest | RevealInTreeRequest;
@@ -226,6 +279,10 @@ export function isWebviewToHostMessage(value: unknown): value is WebviewToHostMe
     case 'revealInTree':
     case 'requestObjectDetail':
       return isRequestId(value.requestId) && typeof value.journeyId === 'string' && isJourneyObjectRef(value.object);
+    case 'resync':
+      return typeof value.lastSeq === 'number' && Number.isSafeInteger(value.lastSeq);
+    case 'requestAllPods':
+      return typeof value.journeyId === 'string';
     case 'webviewError':
       return typeof value.message === 'string';
     default: {
@@ -236,9 +293,35 @@ export function isWebviewToHostMessage(value: unknown): value is WebviewToHostMe
   }
 }
 
+function isSeq(value: unknown): value is number {
+  return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0;
+}
+
+function isJourneyHeader(value: unknown): value is JourneyHeader {
+  return isRecord(value) && typeof value.id === 'string' && typeof value.version === 'number' && typeof value.appliedAt === 'number' && value.tree === undefined;
+}
+
+function isFoldedPods(value: unknown): value is FoldedPods {
+  return (
+    isRecord(value) &&
+    typeof value.parent === 'string' &&
+    typeof value.podCount === 'number' &&
+    isRecord(value.statusCounts) &&
+    isRecord(value.times) &&
+    value.runToReady instanceof Float64Array &&
+    SUMMARY_STAGE_KINDS.every((kind) => (value.times as Fields)[kind] instanceof Float64Array)
+  );
+}
+
+function isJourneyLanes(value: unknown): value is JourneyLanes {
+  return isRecord(value) && isEncodedLanes(value.lanes) && (value.folded === undefined || (Array.isArray(value.folded) && value.folded.every(isFoldedPods)));
+}
+
+const isOptionalTime = (value: unknown): boolean => value === undefined || (typeof value === 'number' && Number.isFinite(value));
+
 /**
- * Checks a message from the host before the webview acts on it. Journeys are trusted to have the
- * model's shape (the host builds them); only the envelope is checked.
+ * Checks a message from the host before the webview acts on it: the envelope, and the lanes'
+ * columns (lengths and string indices), so that a malformed one is dropped before it is drawn.
  */
 export function isHostToWebviewMessage(value: unknown): value is HostToWebviewMessage {
   if (!isRecord(value) || typeof value.type !== 'string') return false;
@@ -246,12 +329,27 @@ export function isHostToWebviewMessage(value: unknown): value is HostToWebviewMe
   switch (type) {
     case 'snapshot':
       return (
+        isSeq(value.seq) &&
         Array.isArray(value.journeys) &&
-        value.journeys.every((j) => isRecord(j) && typeof j.id === 'string') &&
+        value.journeys.every(isJourneyHeader) &&
+        Array.isArray(value.lanes) &&
+        value.lanes.length === value.journeys.length &&
+        value.lanes.every(isJourneyLanes) &&
         (value.focusJourneyId === undefined || typeof value.focusJourneyId === 'string') &&
         (value.source === undefined || typeof value.source === 'string') &&
-        (value.now === undefined || (typeof value.now === 'number' && Number.isFinite(value.now))) &&
-        (value.compacted === undefined || (isRecord(value.compacted) && Array.isArray(value.compacted.detailed)))
+        isOptionalTime(value.now)
+      );
+    case 'delta':
+      return (
+        isSeq(value.seq) &&
+        typeof value.journeyId === 'string' &&
+        typeof value.baseVersion === 'number' &&
+        isJourneyHeader(value.journey) &&
+        value.journey.id === value.journeyId &&
+        isEncodedLanes(value.changed) &&
+        Array.isArray(value.removed) &&
+        value.removed.every((key) => typeof key === 'string') &&
+        isOptionalTime(value.now)
       );
     case 'reveal':
       return isStageRef(value.target) && (value.view === undefined || value.view === 'lanes' || value.view === 'controlPlane');
@@ -274,76 +372,7 @@ export function persistedJourneyId(state: unknown): string | undefined {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Building snapshots
-
-export interface SnapshotOptions {
-  readonly focusJourneyId?: string;
-  readonly source?: string;
-  readonly now?: number;
-  /** Journeys with more pods than this are compacted (default 1,000). */
-  readonly compactAbovePods?: number;
-  /** Pods per parent that keep their evidence when compacting, in creation order (default 50). */
-  readonly detailedPods?: number;
-  /** Objects that keep their evidence whatever happens, by `journeyObjectKey` (the webview's selection). */
-  readonly keep?: ReadonlySet<string>;
-}
-
-/** A stage without its evidence and verbatim message: what the lanes need to draw it. */
-function compactStage(stage: Stage): Stage {
-  const compact: Stage = { key: stage.key, kind: stage.kind, time: stage.time, timeSource: stage.timeSource, component: stage.component, title: stage.title, evidence: {} };
-  if (stage.reason !== undefined) compact.reason = stage.reason;
-  if (stage.container !== undefined) compact.container = stage.container;
-  if (stage.warning) compact.warning = true;
-  if (stage.count !== undefined) compact.count = stage.count;
-  if (stage.lastTime !== undefined) compact.lastTime = stage.lastTime;
-  return compact;
-}
-
-function podCount(node: ObjectJourney): number {
-  return node.ref.kind === 'Pod' ? 1 : node.children.reduce((n, child) => n + podCount(child), 0);
-}
-
-/**
- * The snapshot message for `journeys`. A journey above `compactAbovePods` pods is compacted:
- * Deployments, ReplicaSets, the first `detailedPods` pods of each parent, every stuck or failed
- * pod and the `keep` objects go in full; other pods keep their stage times, kinds, components and
- * titles but lose evidence and messages, which cuts a 10,000-pod snapshot by most of its size.
- * Journeys are not modified (they are shared snapshots); compacted objects are new objects.
- */
-export function buildSnapshot(journeys: readonly Journey[], options: SnapshotOptions = {}): SnapshotMessage {
-  const limit = options.compactAbovePods ?? 1000;
-  const detailedPods = options.detailedPods ?? 50;
-  const detailed: string[] = [];
-  let compactedAny = false;
-  const out = journeys.map((journey) => {
-    if (!journey.tree || podCount(journey.tree) <= limit) return journey;
-    compactedAny = true;
-    const visit = (node: ObjectJourney): ObjectJourney => {
-      const pods = node.children.filter((c) => c.ref.kind === 'Pod');
-      const keepFirst = new Set(pods.slice(0, detailedPods));
-      const children = node.children.map((child) => {
-        if (child.ref.kind !== 'Pod') return visit(child);
-        const key = journeyObjectKey(child.ref);
-        if (keepFirst.has(child) || child.status === 'stuck' || child.status === 'failed' || options.keep?.has(key)) {
-          detailed.push(key);
-          return child;
-        }
-        return { ...child, stages: child.stages.map(compactStage) };
-      });
-      detailed.push(journeyObjectKey(node.ref));
-      return { ...node, children };
-    };
-    return { ...journey, tree: visit(journey.tree) };
-  });
-  return {
-    type: 'snapshot',
-    journeys: out,
-    ...(options.focusJourneyId !== undefined ? { focusJourneyId: options.focusJourneyId } : {}),
-    ...(options.source !== undefined ? { source: options.source } : {}),
-    ...(options.now !== undefined ? { now: options.now } : {}),
-    ...(compactedAny ? { compacted: { detailed } } : {}),
-  };
-}
+// Object detail
 
 function findByKey(node: ObjectJourney, key: string): ObjectJourney | undefined {
   if (journeyObjectKey(node.ref) === key) return node;

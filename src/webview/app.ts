@@ -1,11 +1,12 @@
 /**
- * The timeline panel: owns the latest snapshot and the persisted view state, derives what the
- * views need (lane list, control-plane steps) once per snapshot, and keeps the lanes, the
+ * The timeline panel: owns the journeys the host sent (a LaneStore: one snapshot, then deltas)
+ * and the persisted view state, derives what the views need (lane list, control-plane steps)
+ * once per journey version, and keeps the lanes, the
  * control-plane view and the evidence pane pointing at the same stage. Derived data is cached on
  * the journey's `version`, so a snapshot that changed nothing costs nothing.
  */
 import type { Journey, ObjectJourney } from '../core/journey/types';
-import type { HostToWebviewMessage, SnapshotMessage, StageRef, TimelineViewMode, TimelineViewState, WebviewRequest } from '../protocol/timeline-protocol';
+import type { HostToWebviewMessage, StageRef, TimelineViewMode, TimelineViewState, WebviewRequest } from '../protocol/timeline-protocol';
 import { TIMELINE_PROTOCOL_VERSION } from '../protocol/timeline-protocol';
 import { h, replaceChildren } from './dom';
 import { ControlPlaneView } from './control-plane-view';
@@ -15,10 +16,11 @@ import { LanesView } from './lanes-view';
 import { journeyBounds, visibleWindow } from './model/axis-fit';
 import { controlPlanePod, controlPlaneSteps, stepIndexOf, type ControlPlaneStep } from './model/control-plane';
 import { objectEvidence, stageEvidence } from './model/evidence';
+import { LaneStore } from './model/lane-store';
 import { buildLanes, findObject, isTroubled, objectKey, DEFAULT_SIMPLIFY_ABOVE_PODS, type LaneList } from './model/lanes';
 import { restoreViewState, type Cursor, type KeyAction } from './model/navigation';
 import { createTimeScale, zoomWindow } from './model/scale';
-import { recordSnapshot } from './perf';
+import { recordMessage } from './perf';
 import { watchTheme } from './theme';
 import type { VsCodeApi } from './vscode-api';
 
@@ -44,7 +46,7 @@ interface StepCache {
 }
 
 export class TimelineApp {
-  private snapshot?: SnapshotMessage;
+  private readonly store = new LaneStore();
   private state: TimelineViewState;
   private readonly header: HeaderView;
   private readonly lanes: LanesView;
@@ -57,12 +59,14 @@ export class TimelineApp {
   private nextRequestId = 1;
   private readonly pending = new Map<number, string>();
   private saveTimer: ReturnType<typeof setTimeout> | undefined;
-  /** Objects sent in full when the snapshot is compacted; undefined when nothing was compacted. */
-  private detailedKeys?: ReadonlySet<string>;
-  /** Full objects fetched for a compacted snapshot, by `<journeyId>|<objectKey>`. */
-  private readonly details = new Map<string, { version: number; object: ObjectJourney }>();
-  /** Detail requests in flight, by the same key, with the journey version asked for. */
-  private readonly detailRequests = new Map<string, { requestId: number; version: number }>();
+  /**
+   * Full objects fetched for objects sent without evidence, by `<journeyId>|<objectKey>`, with the
+   * stored object they detail: deltas keep an unchanged object's identity, so while it is the one
+   * stored the detail is current, whatever else changed in the journey.
+   */
+  private readonly details = new Map<string, { version: number; object: ObjectJourney; source?: ObjectJourney }>();
+  /** Detail requests in flight, by the same key, with the journey version asked for and the stored object. */
+  private readonly detailRequests = new Map<string, { requestId: number; version: number; source: ObjectJourney }>();
   private restoredScroll = false;
 
   constructor(
@@ -76,12 +80,12 @@ export class TimelineApp {
       setScale: (scale) => this.update({ scale, window: undefined }),
       zoom: (factor) => this.zoomBy(factor),
       fit: () => this.update({ window: undefined }),
-      setShowAllPods: (showAllPods) => this.update({ showAllPods }),
+      setShowAllPods: (showAllPods) => this.setShowAllPods(showAllPods),
     });
     this.lanes = new LanesView({
       select: (laneIndex, stageIndex) => this.selectLane(laneIndex, stageIndex),
       clearSelection: () => this.select(undefined),
-      expandSummary: () => this.update({ showAllPods: true }),
+      expandSummary: () => this.setShowAllPods(true),
       windowChanged: (window) => this.update({ window }),
       scrolled: (scrollTop) => {
         this.state = { ...this.state, scrollTop };
@@ -112,10 +116,21 @@ export class TimelineApp {
     switch (message.type) {
       case 'snapshot': {
         const arrived = performance.now();
-        this.snapshot = message;
-        this.detailedKeys = message.compacted ? new Set(message.compacted.detailed) : undefined;
+        this.store.applySnapshot(message);
+        const shown = this.journey();
+        if (shown && this.state.showAllPods && this.store.find(shown.id)?.folded) this.vscode.postMessage({ type: 'requestAllPods', journeyId: shown.id });
         this.render();
-        recordSnapshot(arrived);
+        recordMessage(arrived);
+        return;
+      }
+      case 'delta': {
+        const arrived = performance.now();
+        const outcome = this.store.applyDelta(message);
+        // A hidden panel missed messages: ask for a fresh snapshot (once; later deltas wait for it).
+        if (outcome === 'resync') this.vscode.postMessage({ type: 'resync', lastSeq: this.store.lastSeq });
+        if (outcome !== 'applied') return;
+        this.render();
+        recordMessage(arrived);
         return;
       }
       case 'reveal':
@@ -131,9 +146,11 @@ export class TimelineApp {
       }
       case 'objectDetail': {
         const key = `${message.journeyId}|${objectKey(message.object.ref)}`;
-        if (this.detailRequests.get(key)?.requestId === message.requestId) this.detailRequests.delete(key);
+        const request = this.detailRequests.get(key);
+        const answers = request?.requestId === message.requestId;
+        if (answers) this.detailRequests.delete(key);
         this.pending.delete(message.requestId);
-        this.details.set(key, { version: message.version, object: message.object });
+        this.details.set(key, { version: message.version, object: message.object, ...(answers ? { source: request.source } : {}) });
         this.render();
         return;
       }
@@ -148,13 +165,13 @@ export class TimelineApp {
   // State
 
   private journey(): Journey | undefined {
-    const journeys = this.snapshot?.journeys ?? [];
-    return journeys.find((j) => j.id === this.state.journeyId) ?? journeys.find((j) => j.id === this.snapshot?.focusJourneyId) ?? journeys[0];
+    const journeys = this.store.journeys();
+    return journeys.find((j) => j.id === this.state.journeyId) ?? journeys.find((j) => j.id === this.store.focusJourneyId) ?? journeys[0];
   }
 
   /** Now on the journey's clock: the snapshot's `now`, never before the journey's last change. */
   private nowFor(journey: Journey): number {
-    const now = this.snapshot?.now;
+    const now = this.store.now;
     return now === undefined ? journey.lastChangeAt : Math.max(now, journey.lastChangeAt);
   }
 
@@ -172,6 +189,13 @@ export class TimelineApp {
     }, 150);
   }
 
+  /** Every pod, or the simplified list; a journey the host sent simplified is asked for whole. */
+  private setShowAllPods(showAllPods: boolean): void {
+    const journey = this.journey();
+    if (showAllPods && journey && this.store.find(journey.id)?.folded) this.vscode.postMessage({ type: 'requestAllPods', journeyId: journey.id });
+    this.update({ showAllPods });
+  }
+
   private setView(view: TimelineViewMode): void {
     this.update({ view });
     if (view === 'lanes') this.lanes.focus();
@@ -186,6 +210,7 @@ export class TimelineApp {
     const list = buildLanes(journey.tree, journey.appliedAt, this.nowFor(journey), {
       showAllPods: this.state.showAllPods,
       pinnedKeys: selectedKey ? new Set([selectedKey]) : undefined,
+      folded: this.store.find(journey.id)?.folded,
     });
     this.laneCache = { journeyId: journey.id, version: journey.version, showAllPods: this.state.showAllPods, list };
     return list;
@@ -224,18 +249,20 @@ export class TimelineApp {
   }
 
   /**
-   * The object with its evidence: itself unless the snapshot was compacted and left it out; then
+   * The object with its evidence: itself unless it was sent without (a lean pod); then
    * the fetched detail if there is one (asking the host for it, or for a newer one, if needed).
    */
   private detailOf(journey: Journey, object: ObjectJourney): ObjectJourney {
     const objectId = objectKey(object.ref);
-    if (!this.detailedKeys || this.detailedKeys.has(objectId)) return object;
+    const detailed = this.store.find(journey.id)?.detailed;
+    if (!detailed || detailed.has(objectId)) return object;
     const key = `${journey.id}|${objectId}`;
     const cached = this.details.get(key);
     const inFlight = this.detailRequests.get(key);
-    if ((!cached || cached.version < journey.version) && (!inFlight || inFlight.version < journey.version)) {
+    const current = cached !== undefined && (cached.source === object || cached.version >= journey.version);
+    if (!current && (!inFlight || (inFlight.source !== object && inFlight.version < journey.version))) {
       const requestId = this.nextRequestId++;
-      this.detailRequests.set(key, { requestId, version: journey.version });
+      this.detailRequests.set(key, { requestId, version: journey.version, source: object });
       this.pending.set(requestId, 'Load evidence');
       this.vscode.postMessage({ type: 'requestObjectDetail', requestId, journeyId: journey.id, object: object.ref });
     }
@@ -245,7 +272,8 @@ export class TimelineApp {
   /** The object's evidence is still on its way from the host. */
   private awaitingDetail(journey: Journey, object: ObjectJourney): boolean {
     const objectId = objectKey(object.ref);
-    return this.detailedKeys !== undefined && !this.detailedKeys.has(objectId) && !this.details.has(`${journey.id}|${objectId}`);
+    const detailed = this.store.find(journey.id)?.detailed;
+    return detailed !== undefined && !detailed.has(objectId) && !this.details.has(`${journey.id}|${objectId}`);
   }
 
   // -------------------------------------------------------------------------------------------
@@ -290,7 +318,7 @@ export class TimelineApp {
   }
 
   private reveal(target: StageRef, view: TimelineViewMode | undefined): void {
-    const journeys = this.snapshot?.journeys ?? [];
+    const journeys = this.store.journeys();
     if (!journeys.some((j) => j.id === target.journeyId)) return;
     this.state = {
       ...this.state,
@@ -363,7 +391,7 @@ export class TimelineApp {
   private render(): void {
     const journey = this.journey();
     if (!journey) {
-      this.emptyNote.textContent = this.snapshot ? 'No journeys yet. Apply a manifest with Kube Journey to follow it here.' : 'Waiting for a journey…';
+      this.emptyNote.textContent = this.store.received ? 'No journeys yet. Apply a manifest with Kube Journey to follow it here.' : 'Waiting for a journey…';
       replaceChildren(this.root, this.emptyNote);
       return;
     }
@@ -371,15 +399,16 @@ export class TimelineApp {
     this.mount();
     const list = this.laneList(journey);
     this.header.update({
-      journeys: this.snapshot?.journeys ?? [],
+      journeys: this.store.journeys(),
       journey,
-      source: this.snapshot?.source,
+      source: this.store.source,
       view: this.state.view,
       scale: this.state.scale,
       zoomed: this.state.window !== undefined,
       totalPods: list.totalPods,
       large: list.totalPods > DEFAULT_SIMPLIFY_ABOVE_PODS,
       showAllPods: this.state.showAllPods,
+      folded: this.store.find(journey.id)?.folded,
     });
     const selected = this.selectedIndices();
     const lanesShown = this.state.view === 'lanes';

@@ -3,7 +3,7 @@
  * colour legend, and the toolbar (view, scale, zoom, large-journey simplification).
  */
 import type { Journey } from '../core/journey/types';
-import type { TimeScaleMode, TimelineViewMode } from '../protocol/timeline-protocol';
+import type { FoldedPods, TimeScaleMode, TimelineViewMode } from '../protocol/timeline-protocol';
 import { h, replaceChildren } from './dom';
 import { GROUP_ORDER, GROUP_STYLES } from './model/components';
 import { countsLine, phaseRows, statsCells } from './model/stats';
@@ -29,6 +29,8 @@ export interface HeaderData {
   readonly totalPods: number;
   readonly large: boolean;
   readonly showAllPods: boolean;
+  /** Set for a journey sent simplified: the pods its tree does not hold. */
+  readonly folded?: readonly FoldedPods[];
 }
 
 const numberFormat = new Intl.NumberFormat('en-US');
@@ -96,7 +98,7 @@ export class HeaderView {
     replaceChildren(this.title, h('h1', undefined, root), status, h('span', { class: 'counts' }, countsLine(j)), data.source ? h('span', { class: 'source' }, data.source) : undefined);
     if (this.statsFor?.id !== j.id || this.statsFor.version !== j.version) {
       this.statsFor = { id: j.id, version: j.version };
-      this.renderStats(j);
+      this.renderStats(j, data.folded);
     }
     const lanes = data.view === 'lanes';
     this.lanesTab.setAttribute('aria-selected', String(lanes));
@@ -122,8 +124,8 @@ export class HeaderView {
     replaceChildren(this.picker, ...options);
   }
 
-  private renderStats(journey: Journey): void {
-    const rows = phaseRows(journey);
+  private renderStats(journey: Journey, folded: readonly FoldedPods[] | undefined): void {
+    const rows = phaseRows(journey, folded);
     const head = h('tr', undefined, h('th', { scope: 'col' }, 'phase (per pod)'), ...['pods', 'p50', 'p90', 'max'].map((c) => h('th', { scope: 'col', class: 'num' }, c)));
     const body = rows.map((row) => {
       const cells = statsCells(row.stats);

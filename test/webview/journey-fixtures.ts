@@ -506,3 +506,27 @@ export function buildLargeJourney(options: LargeJourneyOptions = {}): Journey {
     tree: deployment,
   };
 }
+
+// ---------------------------------------------------------------------------------------------
+// Live updates
+
+/**
+ * The journey one tracer batch later: `pods` pods (from `first`, spread over the tree) each gain a
+ * probe event, and the objects above them are rebuilt, every other object shared, as the
+ * tracer's snapshots share unchanged objects (src/core/journey/snapshot.ts).
+ */
+export function advanceJourney(journey: Journey, step: number, pods: number, first = step * pods): Journey {
+  const at = journey.lastChangeAt + 1000;
+  let seen = 0;
+  const visit = (node: ObjectJourney): ObjectJourney => {
+    if (node.ref.kind === 'Pod') {
+      const index = seen++;
+      if (index < first || index >= first + pods) return node;
+      const stage: Stage = { key: `event:Unhealthy#${step}`, kind: 'unhealthy', time: at, timeSource: 'event', component: 'kubelet', title: 'Readiness probe failed', reason: 'Unhealthy', warning: true, evidence: {} };
+      return { ...node, stages: [...node.stages, stage] };
+    }
+    const children = node.children.map(visit);
+    return children.some((child, i) => child !== node.children[i]) ? { ...node, children } : node;
+  };
+  return { ...journey, version: journey.version + 1, lastChangeAt: at, tree: journey.tree ? visit(journey.tree) : undefined };
+}

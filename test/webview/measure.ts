@@ -4,7 +4,13 @@
  * times with the nginx journey and the 10,000-pod fixture. Also checks keyboard selection, live
  * update and restore after a reload.
  *
- *   node --import tsx test/webview/measure.ts [--out DIR] [--chromium /usr/bin/chromium] [--kinds-only]
+ *   node --import tsx test/webview/measure.ts [--out DIR] [--chromium /usr/bin/chromium] [--kinds-only | --scale-only]
+ *   npm run measure:timeline        (the same as --scale-only)
+ *
+ * `--scale-only` measures what issue 12 sets targets for, medians over several page loads: first
+ * render (snapshot posted → first frame drawn) at 10,000 pods and at 150,000 pods (sent
+ * simplified), and live updates at 10,000 pods (delta posted → frame drawn), each delta changing
+ * 50 pods as the host's TimelineSync makes it.
  *
  * Figures are wall-clock on this machine with software rendering (--disable-gpu): compare runs
  * on the same machine, not across machines.
@@ -15,8 +21,9 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
-import type { Journey } from '../../src/core/journey/types';
-import type { SnapshotMessage } from '../../src/protocol/timeline-protocol';
+import type { DeltaMessage, SnapshotMessage } from '../../src/protocol/timeline-protocol';
+import { TimelineSync } from '../../src/protocol/timeline-sync';
+import { advanceJourney } from './journey-fixtures';
 import { startPreviewServer, type FixtureName, type PreviewServer } from './preview-server';
 
 const repo = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -29,12 +36,16 @@ function argument(name: string, fallback: string): string {
 const outDir = argument('--out', join(tmpdir(), 'kube-journey-webview'));
 /** Only the screenshots of the kinds beyond Deployments (no 10,000-pod measurements). */
 const kindsOnly = process.argv.includes('--kinds-only');
+/** Only the large-journey figures (first render, live updates, 150,000 pods) and the 10,000-pod screenshot. */
+const scaleOnly = process.argv.includes('--scale-only');
 const chromiumPath = argument('--chromium', '/usr/bin/chromium');
 const VIEWPORT = { width: 1280, height: 800 };
 
 interface PagePerf {
   firstSnapshotAt?: number;
   firstDrawAt?: number;
+  lastDrawAt?: number;
+  lastHandledAt?: number;
   draws: number[];
   lastRowsDrawn: number;
   lastRowsTotal: number;
@@ -60,7 +71,8 @@ interface StubWindow extends PageGlobals {
   __kjSnapshotClonedAt?: number;
   __kjPosted: { type: string }[];
   __kjFixture: SnapshotMessage;
-  __kjPostSnapshot(snapshot: SnapshotMessage): void;
+  __kjDeltas?: (SnapshotMessage | DeltaMessage)[];
+  __kjPostSnapshot(snapshot: SnapshotMessage | DeltaMessage): void;
 }
 
 function stats(values: readonly number[]): { n: number; p50: number; p95: number; max: number; mean: number } {
@@ -142,6 +154,127 @@ async function drawTimesAfter(page: Page, action: () => Promise<void>): Promise<
   return page.evaluate(() => [...(globalThis as unknown as StubWindow).kubeJourneyTimeline.draws]);
 }
 
+/** Posts each delta of `/deltas/<fixture>.js` and times it from the post to the end of the frame that drew it. */
+async function liveUpdates(page: Page, server: PreviewServer, fixture: FixtureName, count: number, pods: number): Promise<{ totalMs: number[]; handleMs: number[]; deltaKB: number }> {
+  const src = `/deltas/${fixture}.js?count=${count}&pods=${pods}`;
+  const scriptBytes = (await (await fetch(`${server.url}${src}`)).text()).length;
+  // The page's CSP runs only scripts with its nonce: load the deltas as the stub loads details.
+  await page.evaluate(
+    (src) =>
+      new Promise<void>((resolve, reject) => {
+        const d = (globalThis as unknown as { document: { head: { appendChild(e: unknown): void }; createElement(tag: string): { nonce: string; src: string; onload: () => void; onerror: () => void }; querySelector(s: string): { nonce: string } | null } }).document;
+        const script = d.createElement('script');
+        script.nonce = d.querySelector('script[nonce]')?.nonce ?? '';
+        script.src = src;
+        script.onload = () => resolve();
+        script.onerror = () => reject(new Error(`could not load ${src}`));
+        d.head.appendChild(script);
+      }),
+    src,
+  );
+  return page.evaluate(async () => {
+    const w = globalThis as unknown as StubWindow;
+    const deltas = w.__kjDeltas ?? [];
+    const perf = w.kubeJourneyTimeline;
+    const totalMs: number[] = [];
+    const handleMs: number[] = [];
+    const frame = (): Promise<number> => new Promise((resolve) => w.requestAnimationFrame(resolve));
+    for (const delta of deltas) {
+      await frame();
+      const before = perf.snapshots;
+      w.__kjPostSnapshot(delta);
+      const posted = w.__kjSnapshotPostedAt ?? NaN;
+      // Handled, then drawn in a frame that ended after it was handled.
+      while (perf.snapshots === before || (perf.lastDrawAt ?? 0) < (perf.lastHandledAt ?? Infinity)) await frame();
+      totalMs.push((perf.lastDrawAt ?? NaN) - posted);
+      handleMs.push(perf.lastSnapshotMs ?? NaN);
+    }
+    return { totalMs, handleMs };
+  }).then((r) => ({ ...r, deltaKB: scriptBytes / count / 1000 }));
+}
+
+/** First render of a fixture, `loads` times in fresh pages: posted → first frame drawn, and the share spent handling it. */
+async function firstRenders(context: BrowserContext, server: PreviewServer, fixture: FixtureName, loads: number): Promise<{ firstRenderMs: number[]; handleMs: number[]; cloneMs: number[] }> {
+  const firstRenderMs: number[] = [];
+  const handleMs: number[] = [];
+  const cloneMs: number[] = [];
+  for (let i = 0; i < loads; i++) {
+    const { page, load } = await openFixture(context, server, fixture);
+    firstRenderMs.push(load.firstDrawAt - load.postedAt);
+    handleMs.push(load.handledMs);
+    cloneMs.push(load.clonedAt - load.postedAt);
+    await page.close();
+  }
+  return { firstRenderMs, handleMs, cloneMs };
+}
+
+const median = (values: readonly number[]): number => round(stats(values).p50);
+
+/** What the host spends making the messages (in this Node process, as the extension host would): snapshots, and deltas of 50 pods. */
+function hostCosts(server: PreviewServer): Record<string, number> {
+  const time = (f: () => unknown): number => {
+    const started = performance.now();
+    f();
+    return performance.now() - started;
+  };
+  const large = server.journeys('large')[0];
+  const huge = server.journeys('large-150k')[0];
+  const snapshot10000 = [0, 1, 2].map(() => time(() => new TimelineSync().snapshot([large], { now: large.lastChangeAt })));
+  const snapshot150000 = [0, 1, 2].map(() => time(() => new TimelineSync().snapshot([huge], { now: huge.lastChangeAt })));
+  const sync = new TimelineSync();
+  sync.snapshot([large]);
+  let journey = large;
+  const deltas: number[] = [];
+  for (let step = 0; step < 20; step++) {
+    journey = advanceJourney(journey, step, 50);
+    deltas.push(time(() => sync.next([journey], { now: journey.lastChangeAt })));
+  }
+  return { snapshot10000MsMedian: median(snapshot10000), delta10000MsMedian: median(deltas), simplifiedSnapshot150000MsMedian: median(snapshot150000) };
+}
+
+/** The figures issue 12 sets targets for, and the 10,000-pod screenshot. */
+async function measureScale(context: BrowserContext, server: PreviewServer, report: Record<string, unknown>, shot: (page: Page, name: string) => Promise<void>): Promise<void> {
+  const large = await firstRenders(context, server, 'large', 5);
+  const { page } = await openFixture(context, server, 'large');
+  await shot(page, 'timeline-10000-pods');
+  const live = await liveUpdates(page, server, 'large', 20, 50);
+  // The page's JS heap after a collection, with the journey shown and the deltas applied (the fixture script's copy included).
+  const heapMB = await page.evaluate(() => {
+    const g = globalThis as unknown as { gc?: () => void; performance: { memory?: { usedJSHeapSize: number } } };
+    g.gc?.();
+    return (g.performance.memory?.usedJSHeapSize ?? NaN) / 1e6;
+  });
+  await page.close();
+  const huge = await firstRenders(context, server, 'large-150k', 3);
+  const simplified = await openFixture(context, server, 'large-150k');
+  await shot(simplified.page, 'timeline-150000-pods-simplified');
+  await simplified.page.close();
+  const lanes = server.fixture('large').lanes[0].lanes;
+  report.timeline10000 = {
+    pods: 10_000,
+    snapshotStages: lanes.time.length,
+    firstRenderMsMedian: median(large.firstRenderMs),
+    firstRenderMs: large.firstRenderMs.map(round),
+    handleSnapshotMsMedian: median(large.handleMs),
+    postMessageCloneMsMedian: median(large.cloneMs),
+    liveUpdateMsMedian: median(live.totalMs),
+    liveUpdateMsP95: round(stats(live.totalMs).p95),
+    liveUpdateHandleMsMedian: median(live.handleMs),
+    liveUpdates: live.totalMs.length,
+    podsChangedPerUpdate: 50,
+    deltaScriptKB: round(live.deltaKB),
+    pageHeapMB: round(heapMB),
+  };
+  report.timelineHost = hostCosts(server);
+  report.timeline150000 = {
+    pods: 150_000,
+    lanesSent: server.fixture('large-150k').lanes[0].lanes.objectFlags.length,
+    opensSimplifiedMsMedian: median(huge.firstRenderMs),
+    opensSimplifiedMs: huge.firstRenderMs.map(round),
+    handleSnapshotMsMedian: median(huge.handleMs),
+  };
+}
+
 async function main(): Promise<void> {
   mkdirSync(outDir, { recursive: true });
   execFileSync(process.execPath, ['esbuild.mjs'], { cwd: repo, stdio: 'inherit' });
@@ -155,10 +288,14 @@ async function main(): Promise<void> {
   };
 
   let started = performance.now();
-  if (kindsOnly) server.fixture('kinds');
+  if (scaleOnly) {
+    server.fixture('large');
+    server.fixture('large-150k');
+    report.largeFixturesMs = round(performance.now() - started);
+  } else if (kindsOnly) server.fixture('kinds');
   else {
     const large = server.fixture('large');
-    report.largeFixture = { buildMs: round(performance.now() - started), snapshotMB: round(JSON.stringify(large).length / 1e6), pods: large.journeys[0].counts.desired };
+    report.largeFixture = { buildMs: round(performance.now() - started), pods: large.journeys[0].counts.desired };
     started = performance.now();
     server.fixture('nginx');
     server.fixture('examples');
@@ -170,14 +307,15 @@ async function main(): Promise<void> {
     executablePath: chromiumPath,
     headless: true,
     viewport: VIEWPORT,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: ['--headless', '--js-flags=--expose-gc', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
   });
   // tsx compiles with keepNames, which wraps functions passed to page.evaluate in `__name(…)`.
   await context.addInitScript('globalThis.__name = (fn) => fn;');
   try {
+    if (scaleOnly) await measureScale(context, server, report, shot);
     // Journeys beyond Deployments, hand-built: a StatefulSet (its OrderedReady wait as a band up to
     // the next pod's creation), a Job (a failed try, then a successful one) and its evidence.
-    for (const fixture of ['kinds', 'kinds-job'] as const) {
+    for (const fixture of scaleOnly ? [] : (['kinds', 'kinds-job'] as const)) {
       const { page } = await openFixture(context, server, fixture);
       await shot(page, `${fixture}-lanes`);
       await page.focus('.lanes-scroll');
@@ -185,7 +323,7 @@ async function main(): Promise<void> {
       await shot(page, `${fixture}-last-stage-evidence`);
       await page.close();
     }
-    if (!kindsOnly) {
+    if (!kindsOnly && !scaleOnly) {
       // nginx: lanes, keyboard selection of the scheduling stage, control plane, light theme.
       {
         const { page, load } = await openFixture(context, server, 'nginx');
@@ -233,11 +371,10 @@ async function main(): Promise<void> {
         await shot(page, 'unschedulable-evidence');
         await page.close();
       }
-      // 10,000 pods, every pod with its evidence (an uncompacted snapshot), for comparison.
+      // 10,000 pods, every pod with its evidence, for comparison.
       {
         const { page, load } = await openFixture(context, server, 'large-full');
-        report.largeUncompacted = {
-          snapshotMB: round(JSON.stringify(server.fixture('large-full')).length / 1e6),
+        report.largeEveryPodDetailed = {
           postMessageCloneMs: round(load.clonedAt - load.postedAt),
           deliveryMs: round(load.arrivedAt - load.postedAt),
           handleSnapshotMs: round(load.handledMs),
@@ -245,7 +382,7 @@ async function main(): Promise<void> {
         };
         await page.close();
       }
-      // 10,000 pods as the host sends them (compacted).
+      // 10,000 pods as the host sends them.
       {
         const { page, load } = await openFixture(context, server, 'large');
         const fixtureBytes = (await (await fetch(`${server.url}/fixture/large.js`)).text()).length;
@@ -284,7 +421,10 @@ async function main(): Promise<void> {
         const detail = await page.evaluate(() => {
           const w = globalThis as unknown as StubWindow & { postMessage(message: unknown, target: string): void };
           const journey = w.__kjFixture.journeys[0];
-          const pod = journey.tree!.children[0].children[6000];
+          // The 6,001st pod: objects are in tree order, the Deployment and its ReplicaSet first.
+          const lanes = w.__kjFixture.lanes[0].lanes;
+          const at = (6000 + 2) * (lanes.objectStrings.length / lanes.objectFlags.length);
+          const pod = { ref: { kind: 'Pod', namespace: lanes.strings[lanes.objectStrings[at + 1]], name: lanes.strings[lanes.objectStrings[at + 2]] } };
           const t0 = performance.now();
           w.postMessage({ type: 'reveal', target: { journeyId: journey.id, object: pod.ref, stageKey: 'scheduled' } }, '*');
           return new Promise<{ ms: number; requested: boolean; heading: string }>((resolve) => {
@@ -306,29 +446,8 @@ async function main(): Promise<void> {
           for (let i = 0; i < 4; i++) await page.keyboard.press('+');
         });
         await shot(page, 'large-zoomed');
-        // Live update: the same journey, one pod further along, as a new full snapshot.
-        const live = await page.evaluate(() => {
-          const w = globalThis as unknown as StubWindow;
-          const snapshot = w.__kjFixture;
-          const journey: Journey = { ...snapshot.journeys[0], version: snapshot.journeys[0].version + 1, lastChangeAt: snapshot.journeys[0].lastChangeAt + 1000 };
-          const before = w.kubeJourneyTimeline.snapshots;
-          w.__kjPostSnapshot({ ...snapshot, journeys: [journey], now: journey.lastChangeAt });
-          return new Promise<{ cloneMs: number; handleMs: number; totalMs: number; applied: boolean }>((resolve) => {
-            const check = (): void => {
-              if (w.kubeJourneyTimeline.snapshots > before) {
-                w.requestAnimationFrame(() =>
-                  resolve({
-                    cloneMs: (w.__kjSnapshotClonedAt ?? NaN) - (w.__kjSnapshotPostedAt ?? NaN),
-                    handleMs: w.kubeJourneyTimeline.lastSnapshotMs ?? NaN,
-                    totalMs: performance.now() - (w.__kjSnapshotPostedAt ?? NaN),
-                    applied: true,
-                  }),
-                );
-              } else setTimeout(check, 5);
-            };
-            check();
-          });
-        });
+        // Live updates: deltas of 50 changed pods each, as the host posts them.
+        const live = await liveUpdates(page, server, 'large', 10, 50);
         const frame = (s: { intervals: number[]; draws: number[]; maxRowsDrawn: number }): Record<string, unknown> => {
           const f = stats(s.intervals);
           const d = stats(s.draws);
@@ -340,7 +459,7 @@ async function main(): Promise<void> {
           showAllToggleDrawMs: showAllDraws.map(round),
           showAllToggleMs: round(showAllHandle / 2),
           zoomDrawMs: zoomDraws.map(round),
-          liveUpdate: { cloneMs: round(live.cloneMs), handleMs: round(live.handleMs), totalMs: round(live.totalMs) },
+          liveUpdate: { medianMs: median(live.totalMs), handleMedianMs: median(live.handleMs) },
         };
         await page.close();
       }

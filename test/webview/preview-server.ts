@@ -4,7 +4,11 @@
  * (stub-vscode-api.js) and a fixture snapshot as a script, all on 127.0.0.1.
  *
  *   npm run build && node --import tsx test/webview/preview-server.ts [--port 8123]
- *   open http://127.0.0.1:8123/?fixture=nginx   (nginx | examples | large | large-full | kinds | kinds-job; &theme=light)
+ *   open http://127.0.0.1:8123/?fixture=nginx   (nginx | examples | large | large-full | large-150k | kinds | kinds-job; &theme=light)
+ *
+ * Lanes carry typed arrays, which JSON cannot: fixture scripts mark them (`typedArrayReplacer`)
+ * and the stub revives them. `/deltas/<fixture>.js` serves live updates of the large fixtures:
+ * deltas made by the host's TimelineSync from `advanceJourney`, following the fixture's snapshot.
  *
  * The stub answers `requestObjectDetail` by adding a nonce'd <script src="/detail/…"> (JSONP: the
  * page's CSP allows no fetch), which the server fills from the full fixture.
@@ -18,25 +22,56 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Journey, ObjectJourney } from '../../src/core/journey/types';
 import { buildTimelineHtml } from '../../src/extension/headless/timeline-html';
-import { buildSnapshot, journeyObjectKey, type ObjectDetailMessage, type SnapshotMessage } from '../../src/protocol/timeline-protocol';
-import { buildLargeJourney, simulateJourneys } from './journey-fixtures';
+import { journeyObjectKey, type DeltaMessage, type ObjectDetailMessage, type SnapshotMessage } from '../../src/protocol/timeline-protocol';
+import { buildSnapshot, TimelineSync } from '../../src/protocol/timeline-sync';
+import { advanceJourney, buildLargeJourney, simulateJourneys } from './journey-fixtures';
 import { cronJobJourney, jobJourney, statefulSetJourney } from '../unit/journey/kind-journeys';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const repo = join(here, '..', '..');
 
-export type FixtureName = 'nginx' | 'examples' | 'large' | 'large-full' | 'kinds' | 'kinds-job';
+export type FixtureName = 'nginx' | 'examples' | 'large' | 'large-full' | 'large-150k' | 'kinds' | 'kinds-job';
 
 /** Hand-built StatefulSet, Job and CronJob journeys (until the simulator runs their controllers), focused on one of them. */
-function kindsSnapshot(focus: number): SnapshotMessage {
+function kindsFixture(focus: number): Fixture {
   const journeys = [statefulSetJourney(3), jobJourney(), cronJobJourney()];
-  return buildSnapshot(journeys, { now: Math.max(...journeys.map((j) => j.lastChangeAt)), focusJourneyId: journeys[focus].id, source: 'hand-built StatefulSet, Job and CronJob journeys' });
+  return simple(journeys, { now: Math.max(...journeys.map((j) => j.lastChangeAt)), focusJourneyId: journeys[focus].id, source: 'hand-built StatefulSet, Job and CronJob journeys' });
 }
 
-const FIXTURES: Record<FixtureName, () => SnapshotMessage> = {
+/** The 10,000-pod rollout; 150,000 pods on 5,000 nodes for the simplified view. Cached: both take seconds to build. */
+const largeJourneys = new Map<FixtureName, Journey>();
+function largeJourney(name: FixtureName): Journey {
+  let journey = largeJourneys.get(name);
+  if (!journey) {
+    journey = name === 'large-150k' ? buildLargeJourney({ pods: 150_000, nodes: 5000, podsPerNode: 31 }) : buildLargeJourney();
+    largeJourneys.set(name, journey);
+  }
+  return journey;
+}
+
+interface Fixture {
+  readonly snapshot: SnapshotMessage;
+  /** The journeys the snapshot was made from (full, for detail requests). */
+  readonly journeys: readonly Journey[];
+  /** Set for the large fixtures: the host's stream, to make deltas that follow the snapshot. */
+  readonly sync?: TimelineSync;
+}
+
+function simple(journeys: Journey[], options: Parameters<typeof buildSnapshot>[1]): Fixture {
+  return { snapshot: buildSnapshot(journeys, options), journeys };
+}
+
+function large(name: FixtureName, source: string, detailedPods?: number): Fixture {
+  const journey = largeJourney(name);
+  const sync = new TimelineSync();
+  const snapshot = sync.snapshot([journey], { now: journey.lastChangeAt, source, ...(detailedPods !== undefined ? { detailedPods } : {}) });
+  return { snapshot, journeys: [journey], sync };
+}
+
+const FIXTURES: Record<FixtureName, () => Fixture> = {
   nginx: () => {
     const run = simulateJourneys(join(repo, 'examples', 'nginx-deployment.yaml'));
-    return { type: 'snapshot', journeys: run.journeys, now: run.now, source: 'built-in simulator (preview)' };
+    return simple(run.journeys, { now: run.now, source: 'built-in simulator (preview)' });
   },
   examples: () => {
     const journeys: Journey[] = [];
@@ -46,21 +81,29 @@ const FIXTURES: Record<FixtureName, () => SnapshotMessage> = {
       journeys.push(...run.journeys);
       now = Math.max(now, run.now);
     }
-    return { type: 'snapshot', journeys, focusJourneyId: journeys[1]?.id, now, source: 'built-in simulator (preview)' };
+    return simple(journeys, { focusJourneyId: journeys[1]?.id, now, source: 'built-in simulator (preview)' });
   },
-  // As the host sends it: compacted, details on request.
-  large: () => {
-    const journey = buildLargeJourney();
-    return buildSnapshot([journey], { now: journey.lastChangeAt, source: 'synthetic 10,000-pod fixture' });
-  },
-  kinds: () => kindsSnapshot(0),
-  'kinds-job': () => kindsSnapshot(1),
+  // As the host sends it: the first pods with evidence, the others' on request.
+  large: () => large('large', 'synthetic 10,000-pod fixture'),
   // Every pod with its evidence, for comparison.
-  'large-full': () => {
-    const journey = buildLargeJourney();
-    return buildSnapshot([journey], { now: journey.lastChangeAt, source: 'synthetic 10,000-pod fixture, not compacted', compactAbovePods: Infinity });
-  },
+  'large-full': () => large('large', 'synthetic 10,000-pod fixture, every pod with evidence', Number.POSITIVE_INFINITY),
+  // Above 20,000 pods the host sends the simplified list only.
+  'large-150k': () => large('large-150k', 'synthetic 150,000-pod fixture'),
+  kinds: () => kindsFixture(0),
+  'kinds-job': () => kindsFixture(1),
 };
+
+/** JSON cannot hold typed arrays: they go as `{ $typed, values }` (NaN as null), revived by the stub. */
+export function typedArrayReplacer(_key: string, value: unknown): unknown {
+  if (value instanceof Float64Array || value instanceof Int32Array || value instanceof Uint8Array) {
+    return { $typed: value.constructor.name, values: Array.from(value, (v) => (Number.isNaN(v) ? null : v)) };
+  }
+  return value;
+}
+
+function fixtureScript(global: string, value: unknown): string {
+  return `window.${global} = window.__kjRevive(${JSON.stringify(JSON.stringify(value, typedArrayReplacer))});\n`;
+}
 
 /** The few VS Code theme variables the panel reads, as VS Code would inject them on <html>. */
 const THEMES: Record<'dark' | 'light', string> = {
@@ -83,6 +126,8 @@ export interface PreviewServer {
   close(): Promise<void>;
   /** The snapshot a fixture page posts (built on first use, then cached). */
   fixture(name: FixtureName): SnapshotMessage;
+  /** The journeys a fixture's snapshot was made from. */
+  journeys(name: FixtureName): readonly Journey[];
 }
 
 export interface PreviewOptions {
@@ -95,19 +140,33 @@ function send(res: ServerResponse, status: number, type: string, body: string | 
 }
 
 export async function startPreviewServer(options: PreviewOptions = {}): Promise<PreviewServer> {
-  const cache = new Map<FixtureName, { snapshot: SnapshotMessage; script: string }>();
+  const cache = new Map<FixtureName, { fixture: Fixture; script: string }>();
   /** Full objects of every fixture built so far, by `<journeyId>|<objectKey>`, for detail requests. */
   const objects = new Map<string, { version: number; object: ObjectJourney }>();
-  const fixture = (name: FixtureName): { snapshot: SnapshotMessage; script: string } => {
+  const fixture = (name: FixtureName): { fixture: Fixture; script: string } => {
     let entry = cache.get(name);
     if (!entry) {
-      const snapshot = FIXTURES[name]();
-      if (name === 'large' || name === 'large-full') remember(buildLargeJourney());
-      else snapshot.journeys.forEach(remember);
-      entry = { snapshot, script: `window.__kjFixture = ${JSON.stringify(snapshot)};\n` };
+      const built = FIXTURES[name]();
+      built.journeys.forEach(remember);
+      entry = { fixture: built, script: fixtureScript('__kjFixture', built.snapshot) };
       cache.set(name, entry);
     }
     return entry;
+  };
+  /** `count` live updates of a large fixture, each changing `pods` pods, as the host would post them. */
+  const deltas = (name: FixtureName, count: number, pods: number): (SnapshotMessage | DeltaMessage)[] => {
+    const { fixture: built } = fixture(name);
+    if (!built.sync) throw new Error(`${name} has no live updates`);
+    // A fresh stream per request, so every page gets deltas that follow the snapshot it was sent.
+    const sync = new TimelineSync();
+    let journey = built.journeys[0];
+    sync.snapshot([journey], { now: journey.lastChangeAt });
+    const out: (SnapshotMessage | DeltaMessage)[] = [];
+    for (let step = 0; step < count; step++) {
+      journey = advanceJourney(journey, step, pods);
+      out.push(sync.next([journey], { now: journey.lastChangeAt }));
+    }
+    return out;
   };
   const remember = (journey: Journey): void => {
     const visit = (node: ObjectJourney): void => {
@@ -150,6 +209,12 @@ export async function startPreviewServer(options: PreviewOptions = {}): Promise<
     if (themeMatch) return send(res, 200, 'text/css; charset=utf-8', THEMES[themeMatch[1] as 'dark' | 'light']);
     const fixtureMatch = /^\/fixture\/([\w-]+)\.js$/.exec(path);
     if (fixtureMatch && fixtureMatch[1] in FIXTURES) return send(res, 200, 'text/javascript; charset=utf-8', fixture(fixtureMatch[1] as FixtureName).script);
+    const deltasMatch = /^\/deltas\/([\w-]+)\.js$/.exec(path);
+    if (deltasMatch && deltasMatch[1] in FIXTURES) {
+      const count = Number(url.searchParams.get('count') ?? 20);
+      const pods = Number(url.searchParams.get('pods') ?? 50);
+      return send(res, 200, 'text/javascript; charset=utf-8', fixtureScript('__kjDeltas', deltas(deltasMatch[1] as FixtureName, count, pods)));
+    }
     if (path === '/detail.js') {
       const requestId = Number(url.searchParams.get('requestId'));
       const journeyId = url.searchParams.get('journey') ?? '';
@@ -173,7 +238,8 @@ export async function startPreviewServer(options: PreviewOptions = {}): Promise<
   origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {
     url: origin,
-    fixture: (name) => fixture(name).snapshot,
+    fixture: (name) => fixture(name).fixture.snapshot,
+    journeys: (name) => fixture(name).fixture.journeys,
     close: () => new Promise<void>((resolve, reject) => server.close((error) => (error ? reject(error) : resolve()))),
   };
 }

@@ -15,6 +15,18 @@
     state = null;
   }
   window.__kjPosted = posted;
+  // Fixture scripts carry typed arrays as { $typed, values } (see typedArrayReplacer).
+  window.__kjRevive = function (text) {
+    return JSON.parse(text, function (_key, value) {
+      if (value && typeof value === 'object' && typeof value.$typed === 'string') {
+        var values = value.values.map(function (v) {
+          return v === null ? NaN : v;
+        });
+        return new window[value.$typed](values);
+      }
+      return value;
+    });
+  };
   window.__kjPostSnapshot = function (snapshot) {
     window.__kjSnapshotPostedAt = performance.now();
     window.postMessage(snapshot, '*');
@@ -25,6 +37,11 @@
       postMessage: function (message) {
         posted.push(message);
         if (message.type === 'ready' && window.__kjFixture) {
+          setTimeout(function () {
+            window.__kjPostSnapshot(window.__kjFixture);
+          }, 0);
+        }
+        if (message.type === 'resync' && window.__kjFixture) {
           setTimeout(function () {
             window.__kjPostSnapshot(window.__kjFixture);
           }, 0);

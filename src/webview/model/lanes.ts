@@ -5,9 +5,14 @@
  * the slowest ones; the rest collapse into one summary lane that draws their stage times as a
  * density strip. "Show all pods" lists every pod; drawing is virtualised either way.
  */
-import type { JourneyStatus, ObjectJourney, StageKind } from '../../core/journey/types';
-import { journeyObjectKey } from '../../protocol/timeline-protocol';
+import type { JourneyStatus, ObjectJourney } from '../../core/journey/types';
+import { journeyObjectKey, SUMMARY_STAGE_KINDS, type FoldedPods, type SummaryStageKind } from '../../protocol/timeline-protocol';
+import { countPods, foldPods, foldsAny, keptPods, type KeptNote } from '../../protocol/simplified-lanes';
 import { podsInOrder } from '../../common/kind-order';
+import { stageBounds, visitStages } from './lane-store';
+
+export { SUMMARY_STAGE_KINDS, countPods, type SummaryStageKind };
+export { isTroubled } from '../../protocol/simplified-lanes';
 
 /** `Kind/namespace/name`: stable across snapshots (the uid is unknown until the object is seen). */
 export const objectKey = journeyObjectKey;
@@ -22,10 +27,6 @@ export interface ObjectLane {
   /** Why this pod is listed in a simplified list. */
   readonly note?: 'stuck' | 'slowest';
 }
-
-/** Stage kinds a summary lane draws, one density row each, in drawing order. */
-export const SUMMARY_STAGE_KINDS = ['podCreated', 'scheduled', 'running', 'ready'] as const satisfies readonly StageKind[];
-export type SummaryStageKind = (typeof SUMMARY_STAGE_KINDS)[number];
 
 export interface SummaryLane {
   readonly type: 'summary';
@@ -53,6 +54,8 @@ export interface LaneListOptions {
   slowestPods?: number;
   /** Objects kept in a simplified list whatever they are (the selected pod), by `objectKey`. */
   pinnedKeys?: ReadonlySet<string>;
+  /** The journey was sent simplified: the pods the host folded, per owner (the tree holds the others). */
+  folded?: readonly FoldedPods[];
 }
 
 export interface LaneList {
@@ -73,60 +76,8 @@ export interface LaneList {
 
 export const DEFAULT_SIMPLIFY_ABOVE_PODS = 1000;
 
-export function isTroubled(status: JourneyStatus): boolean {
-  return status === 'stuck' || status === 'failed';
-}
-
-export function countPods(tree: ObjectJourney | undefined): number {
-  if (!tree) return 0;
-  if (tree.ref.kind === 'Pod') return 1;
-  let n = 0;
-  for (const child of tree.children) n += countPods(child);
-  return n;
-}
-
-/** How long a pod took to become ready; pods not ready yet count as slowest of all. */
-function slowness(pod: ObjectJourney, now: number): number {
-  const marks = pod.pod?.marks;
-  const created = marks?.created ?? pod.createdAt;
-  if (created === undefined) return -Infinity;
-  if (marks?.ready !== undefined) return marks.ready - created;
-  return now - created + 1e12;
-}
-
-function summaryOf(parentKey: string, depth: number, pods: readonly ObjectJourney[], origin: number): SummaryLane {
-  const statusCounts: Partial<Record<JourneyStatus, number>> = {};
-  const lists: number[][] = SUMMARY_STAGE_KINDS.map(() => []);
-  const slot = new Map<StageKind, number>(SUMMARY_STAGE_KINDS.map((kind, i) => [kind, i]));
-  for (const pod of pods) {
-    statusCounts[pod.status] = (statusCounts[pod.status] ?? 0) + 1;
-    // Bit i set once the pod's first stage of SUMMARY_STAGE_KINDS[i] was counted.
-    let seen = 0;
-    for (const stage of pod.stages) {
-      const i = slot.get(stage.kind);
-      if (i === undefined || seen & (1 << i)) continue;
-      seen |= 1 << i;
-      lists[i].push(stage.time - origin);
-    }
-  }
-  const times = {} as Record<SummaryStageKind, Float64Array>;
-  SUMMARY_STAGE_KINDS.forEach((kind, i) => (times[kind] = Float64Array.from(lists[i]).sort()));
-  return { type: 'summary', key: `${parentKey}#rest`, depth, parentKey, podCount: pods.length, statusCounts, times };
-}
-
-/** The `count` pods with the highest slowness, slowest first: one pass, no full sort. */
-function slowestOf(pods: readonly ObjectJourney[], count: number, now: number): ObjectJourney[] {
-  const top: { pod: ObjectJourney; value: number }[] = [];
-  if (count <= 0) return [];
-  for (const pod of pods) {
-    const value = slowness(pod, now);
-    if (top.length === count && value <= top[top.length - 1].value) continue;
-    let i = top.length === count ? top.length - 1 : top.length;
-    if (top.length === count) top.pop();
-    while (i > 0 && top[i - 1].value < value) i--;
-    top.splice(i, 0, { pod, value });
-  }
-  return top.map((entry) => entry.pod);
+function summaryLane(folded: FoldedPods, depth: number): SummaryLane {
+  return { type: 'summary', key: `${folded.parent}#rest`, depth, parentKey: folded.parent, podCount: folded.podCount, statusCounts: folded.statusCounts, times: folded.times };
 }
 
 /**
@@ -135,21 +86,24 @@ function slowestOf(pods: readonly ObjectJourney[], count: number, now: number): 
  */
 export function buildLanes(tree: ObjectJourney | undefined, origin: number, now: number, options: LaneListOptions): LaneList {
   const lanes: Lane[] = [];
-  const totalPods = countPods(tree);
-  const simplify = !options.showAllPods && totalPods > (options.simplifyAbovePods ?? DEFAULT_SIMPLIFY_ABOVE_PODS);
-  const firstPods = options.firstPods ?? 20;
-  const slowestPods = options.slowestPods ?? 5;
+  const foldedByParent = new Map((options.folded ?? []).map((folded) => [folded.parent, folded]));
   let foldedPods = 0;
+  for (const folded of foldedByParent.values()) foldedPods += folded.podCount;
+  const totalPods = countPods(tree) + foldedPods;
+  const simplify = options.folded !== undefined || (!options.showAllPods && totalPods > (options.simplifyAbovePods ?? DEFAULT_SIMPLIFY_ABOVE_PODS));
+  const simplifyOptions = { firstPods: options.firstPods, slowestPods: options.slowestPods, pinnedKeys: options.pinnedKeys };
   let firstMs = 0;
   let lastMs = 0;
 
   const extend = (node: ObjectJourney): void => {
     // Stages are ordered by time: the first and the last bound the object.
-    if (node.stages.length === 0) return;
-    firstMs = Math.min(firstMs, node.stages[0].time - origin);
-    const last = node.stages[node.stages.length - 1];
-    lastMs = Math.max(lastMs, (last.lastTime ?? last.time) - origin);
+    const bounds = stageBounds(node);
+    if (!bounds) return;
+    firstMs = Math.min(firstMs, bounds.first - origin);
+    lastMs = Math.max(lastMs, bounds.last - origin);
   };
+  const podLane = (pod: ObjectJourney, depth: number, note: KeptNote): ObjectLane =>
+    note ? { type: 'object', key: objectKey(pod.ref), depth, object: pod, note } : { type: 'object', key: objectKey(pod.ref), depth, object: pod };
 
   const visit = (node: ObjectJourney, depth: number): void => {
     const key = objectKey(node.ref);
@@ -165,36 +119,27 @@ export function buildLanes(tree: ObjectJourney | undefined, origin: number, now:
       pods.push(child);
       extend(child);
     }
-    if (pods.length === 0) return;
-    if (!simplify || pods.length <= firstPods + slowestPods) {
-      for (const pod of pods) lanes.push({ type: 'object', key: objectKey(pod.ref), depth: depth + 1, object: pod });
+    const hostFolded = foldedByParent.get(key);
+    if (hostFolded) {
+      // The host sent only the pods the simplified list shows: stuck ones first.
+      for (const pod of pods) if (pod.status === 'stuck' || pod.status === 'failed') lanes.push(podLane(pod, depth + 1, 'stuck'));
+      for (const pod of pods) if (pod.status !== 'stuck' && pod.status !== 'failed') lanes.push(podLane(pod, depth + 1, undefined));
+      if (hostFolded.podCount > 0) lanes.push(summaryLane(hostFolded, depth + 1));
       return;
     }
-    const keep = new Map<ObjectJourney, ObjectLane['note']>();
-    for (const pod of pods) if (isTroubled(pod.status)) keep.set(pod, 'stuck');
-    const healthy = pods.filter((pod) => !keep.has(pod));
-    if (options.pinnedKeys) for (const pod of healthy) if (options.pinnedKeys.has(objectKey(pod.ref))) keep.set(pod, undefined);
-    const slowest = slowestOf(healthy, slowestPods, now);
-    for (const pod of slowest) keep.set(pod, 'slowest');
-    let kept = 0;
-    for (const pod of healthy) {
-      if (kept >= firstPods) break;
-      if (!keep.has(pod)) {
-        keep.set(pod, undefined);
-        kept++;
-      }
+    if (pods.length === 0) return;
+    if (!simplify || !foldsAny(pods.length, simplifyOptions)) {
+      for (const pod of pods) lanes.push(podLane(pod, depth + 1, undefined));
+      return;
     }
+    const keep = keptPods(pods, now, simplifyOptions);
     // Stuck pods first: they are why someone opens a large journey.
-    for (const pod of pods) if (keep.get(pod) === 'stuck') lanes.push({ type: 'object', key: objectKey(pod.ref), depth: depth + 1, object: pod, note: 'stuck' });
-    for (const pod of pods) {
-      if (!keep.has(pod) || keep.get(pod) === 'stuck') continue;
-      const note = keep.get(pod);
-      lanes.push(note ? { type: 'object', key: objectKey(pod.ref), depth: depth + 1, object: pod, note } : { type: 'object', key: objectKey(pod.ref), depth: depth + 1, object: pod });
-    }
+    for (const pod of pods) if (keep.get(pod) === 'stuck') lanes.push(podLane(pod, depth + 1, 'stuck'));
+    for (const pod of pods) if (keep.has(pod) && keep.get(pod) !== 'stuck') lanes.push(podLane(pod, depth + 1, keep.get(pod)));
     const rest = pods.filter((pod) => !keep.has(pod));
     if (rest.length > 0) {
       foldedPods += rest.length;
-      lanes.push(summaryOf(key, depth + 1, rest, origin));
+      lanes.push(summaryLane(foldPods(key, rest, origin, visitStages), depth + 1));
     }
   };
   if (tree) visit(tree, 0);

@@ -6,6 +6,8 @@
  */
 import { formatDuration } from '../../common/duration-format';
 import type { DurationStats, Journey, ObjectJourney, PhaseName } from '../../core/journey/types';
+import { runToReady } from '../../protocol/simplified-lanes';
+import type { FoldedPods } from '../../protocol/timeline-protocol';
 
 export interface PhaseRow {
   readonly label: string;
@@ -24,8 +26,8 @@ export function durationStatsOf(values: readonly number[]): DurationStats | unde
 
 function collectRunToReady(node: ObjectJourney, into: number[]): void {
   if (node.ref.kind === 'Pod') {
-    const marks = node.pod?.marks;
-    if (!node.preexisting && marks?.running !== undefined && marks.ready !== undefined && marks.ready >= marks.running) into.push(marks.ready - marks.running);
+    const ms = runToReady(node);
+    if (ms !== undefined) into.push(ms);
     return;
   }
   for (const child of node.children) collectRunToReady(child, into);
@@ -36,11 +38,13 @@ const TRACER_PHASES: readonly [string, PhaseName][] = [
   ['scheduled → running', 'schedule_to_run'],
 ];
 
-export function phaseRows(journey: Journey): PhaseRow[] {
+/** The header's phase table; `folded` adds the pods of a journey sent simplified that the tree does not hold. */
+export function phaseRows(journey: Journey, folded?: readonly FoldedPods[]): PhaseRow[] {
   const rows: PhaseRow[] = TRACER_PHASES.map(([label, name]) => ({ label, stats: journey.phaseStats[name] }));
-  const runToReady: number[] = [];
-  if (journey.tree) collectRunToReady(journey.tree, runToReady);
-  rows.push({ label: 'running → ready', stats: durationStatsOf(runToReady) });
+  const durations: number[] = [];
+  if (journey.tree) collectRunToReady(journey.tree, durations);
+  for (const f of folded ?? []) for (const ms of f.runToReady) durations.push(ms);
+  rows.push({ label: 'running → ready', stats: durationStatsOf(durations) });
   rows.push({ label: 'create → ready', stats: journey.phaseStats.create_to_ready });
   return rows;
 }

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { answerObjectDetail, buildSnapshot, isHostToWebviewMessage, isWebviewToHostMessage, journeyObjectKey, persistedJourneyId, TIMELINE_PROTOCOL_VERSION } from '../../../src/protocol/timeline-protocol';
+import { answerObjectDetail, isHostToWebviewMessage, isWebviewToHostMessage, persistedJourneyId, TIMELINE_PROTOCOL_VERSION } from '../../../src/protocol/timeline-protocol';
+import { buildSnapshot } from '../../../src/protocol/timeline-sync';
 import { buildLargeJourney } from '../../webview/journey-fixtures';
 
 const pod = { kind: 'Pod', namespace: 'default', name: 'web-1' };
@@ -14,6 +15,9 @@ describe('timeline protocol guards', () => {
       { type: 'openObjectYaml', requestId: 2, journeyId: 'j', object: pod },
       { type: 'revealInTree', requestId: 3, journeyId: 'j', object: pod },
       { type: 'requestObjectDetail', requestId: 4, journeyId: 'j', object: pod },
+      { type: 'resync', lastSeq: 3 },
+      { type: 'resync', lastSeq: -1 },
+      { type: 'requestAllPods', journeyId: 'j' },
       { type: 'webviewError', message: 'boom' },
     ];
     for (const message of messages) assert.equal(isWebviewToHostMessage(message), true, JSON.stringify(message));
@@ -30,14 +34,19 @@ describe('timeline protocol guards', () => {
       { type: 'openObjectYaml', requestId: 1, journeyId: 'j', object: { ...pod, kind: 'Secret' } },
       { type: 'openObjectYaml', requestId: 1, journeyId: 'j', object: pod, time: '12:00' },
       { type: 'selectionChanged', selection: { journeyId: 'j', object: { kind: 'Pod', name: 'x' } } },
+      { type: 'resync' },
+      { type: 'resync', lastSeq: 1.5 },
+      { type: 'requestAllPods' },
     ];
     for (const message of messages) assert.equal(isWebviewToHostMessage(message), false, JSON.stringify(message));
   });
 
   it('checks host messages before the webview switches on them', () => {
-    assert.equal(isHostToWebviewMessage({ type: 'snapshot', journeys: [{ id: 'a' }], now: 5 }), true);
-    assert.equal(isHostToWebviewMessage({ type: 'snapshot', journeys: [{}] }), false);
-    assert.equal(isHostToWebviewMessage({ type: 'snapshot', journeys: [], now: Number.NaN }), false);
+    const snapshot = buildSnapshot([], { now: 5 });
+    assert.equal(isHostToWebviewMessage(snapshot), true);
+    assert.equal(isHostToWebviewMessage({ ...snapshot, seq: -1 }), false);
+    assert.equal(isHostToWebviewMessage({ ...snapshot, now: Number.NaN }), false);
+    assert.equal(isHostToWebviewMessage({ type: 'snapshot', seq: 0, journeys: [{}], lanes: [] }), false);
     assert.equal(isHostToWebviewMessage({ type: 'reveal', target: { journeyId: 'j', object: pod }, view: 'controlPlane' }), true);
     assert.equal(isHostToWebviewMessage({ type: 'reveal', target: { journeyId: 'j', object: pod }, view: 'graph' }), false);
     assert.equal(isHostToWebviewMessage({ type: 'requestResult', requestId: 4, ok: true }), true);
@@ -45,8 +54,6 @@ describe('timeline protocol guards', () => {
     assert.equal(isHostToWebviewMessage({ type: 'requestResult', requestId: 4, ok: false, error: 'gone' }), true);
     assert.equal(isHostToWebviewMessage({ type: 'objectDetail', requestId: 4, journeyId: 'j', version: 3, object: { ref: pod, stages: [], children: [] } }), true);
     assert.equal(isHostToWebviewMessage({ type: 'objectDetail', requestId: 4, journeyId: 'j', object: { ref: pod } }), false);
-    assert.equal(isHostToWebviewMessage({ type: 'snapshot', journeys: [], compacted: { detailed: ['Pod/a/b'] } }), true);
-    assert.equal(isHostToWebviewMessage({ type: 'snapshot', journeys: [], compacted: true }), false);
   });
 
   it('reads the journey id back from a persisted state, whatever its shape', () => {
@@ -56,43 +63,9 @@ describe('timeline protocol guards', () => {
     assert.equal(persistedJourneyId({ version: 1, journeyId: 42 }), undefined);
   });
 
-  describe('snapshots of large journeys', () => {
+  describe('object detail', () => {
     const journey = buildLargeJourney({ pods: 120, nodes: 4, podsPerNode: 28, brokenNode: 'node-3', detailPods: 10 });
     const pods = journey.tree!.children[0].children;
-
-    it('sends small journeys as they are', () => {
-      const snapshot = buildSnapshot([journey], { compactAbovePods: 1000, now: 5, source: 'sim' });
-      assert.equal(snapshot.journeys[0], journey);
-      assert.equal(snapshot.compacted, undefined);
-      assert.equal(snapshot.now, 5);
-      assert.equal(snapshot.source, 'sim');
-    });
-
-    it('keeps the first, the stuck and the selected pods in full and strips the rest to what the lanes draw', () => {
-      const selected = pods.find((p, i) => i > 40 && p.status === 'complete')!;
-      const snapshot = buildSnapshot([journey], { compactAbovePods: 100, detailedPods: 5, keep: new Set([journeyObjectKey(selected.ref)]) });
-      const detailed = new Set(snapshot.compacted!.detailed);
-      const out = snapshot.journeys[0].tree!.children[0].children;
-      assert.equal(out.length, pods.length);
-      const expected = new Set([...pods.slice(0, 5), ...pods.filter((p) => p.status === 'stuck'), selected].map((p) => journeyObjectKey(p.ref)));
-      assert.deepEqual(new Set([...detailed].filter((k) => k.startsWith('Pod/'))), expected);
-      assert.ok(detailed.has(journeyObjectKey(journey.root)));
-      out.forEach((pod, i) => {
-        const key = journeyObjectKey(pod.ref);
-        if (detailed.has(key)) assert.equal(pod, pods[i], 'detailed pods are the same objects');
-        else {
-          assert.equal(pod.stages.length, pods[i].stages.length);
-          for (const [j, stage] of pod.stages.entries()) {
-            assert.deepEqual(stage.evidence, {});
-            assert.equal(stage.message, undefined);
-            assert.equal(stage.time, pods[i].stages[j].time);
-            assert.equal(stage.title, pods[i].stages[j].title);
-          }
-        }
-      });
-      assert.ok(pods[60].stages[0].message, 'the journey itself is not modified');
-      assert.ok(JSON.stringify(snapshot).length < JSON.stringify(journey).length * 0.6);
-    });
 
     it('answers a detail request with the full object, or an error', () => {
       const request = { type: 'requestObjectDetail', requestId: 9, journeyId: journey.id, object: pods[70].ref } as const;
