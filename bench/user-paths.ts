@@ -37,7 +37,7 @@ export const USER_PATH_SCENARIOS: UserPathScenario[] = [
   { name: 'trace10000', label: 'trace, 10,000 pods / 1,000 nodes', path: 'trace', deployments: 100, replicas: 100, nodes: 1000, inDefaultRun: true },
   { name: 'json10000', label: 'trace --json, 10,000 pods / 1,000 nodes', path: 'json', deployments: 100, replicas: 100, nodes: 1000, inDefaultRun: true },
   { name: 'extension10000', label: 'extension, 10,000 pods / 1,000 nodes', path: 'extension', deployments: 100, replicas: 100, nodes: 1000, inDefaultRun: false },
-  { name: 'trace150000', label: 'trace, 150,000 pods / 5,000 nodes', path: 'trace', deployments: 50, replicas: 3000, nodes: 5000, maxPods: 150_000, inDefaultRun: false },
+  { name: 'trace150000', label: 'trace, 150,000 pods / 5,000 nodes', path: 'trace', deployments: 50, replicas: 3000, nodes: 5000, inDefaultRun: false },
 ];
 
 const EXTENSION_PATH_BUNDLE = 'dist/bench-extension-path.js';
@@ -88,7 +88,9 @@ function failureText(run: MeasuredRun): string {
 async function runTrace(scenario: UserPathScenario, manifest: string, scratch: string): Promise<RunReport> {
   const pods = scenario.deployments * scenario.replicas;
   const output = join(scratch, 'trace-output');
-  const args = ['bin/kube-journey.js', 'trace', '-f', manifest, '--nodes', String(scenario.nodes), ...(scenario.maxPods ? ['--max-pods', String(scenario.maxPods)] : []), ...(scenario.path === 'json' ? ['--json'] : [])];
+  // bin/kube-journey.js runs `trace` again in a child with this young-generation size (see its
+  // comment); giving it here measures that child as the one process, instead of a parent that waits.
+  const args = ['--max-semi-space-size=64', 'bin/kube-journey.js', 'trace', '-f', manifest, '--nodes', String(scenario.nodes), ...(scenario.maxPods ? ['--max-pods', String(scenario.maxPods)] : []), ...(scenario.path === 'json' ? ['--json'] : [])];
   const run = await measureProcess({ command: process.execPath, args, stdout: output, timeoutMs: RUN_TIMEOUT_MS });
   try {
     const exited = exitText(run);
