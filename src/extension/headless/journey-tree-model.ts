@@ -387,6 +387,8 @@ function groupAt(owner: ObjectJourney, path: readonly string[]): { group: PodGro
 export class JourneyTreeModel {
   private readonly nodes = new Map<string, JourneyTreeNode>();
   private readonly parents = new Map<string, string | undefined>();
+  /** Journey id → its nodes handed out, so a change looks only at its own journey's rows. */
+  private readonly byJourney = new Map<string, JourneyTreeNode[]>();
 
   constructor(private readonly session: TraceSession) {}
 
@@ -395,6 +397,11 @@ export class JourneyTreeModel {
     this.parents.set(node.id, parentId);
     if (existing) return existing as T;
     this.nodes.set(node.id, node);
+    if ('journeyId' in node) {
+      const list = this.byJourney.get(node.journeyId);
+      if (list) list.push(node);
+      else this.byJourney.set(node.journeyId, [node]);
+    }
     return node;
   }
 
@@ -402,6 +409,7 @@ export class JourneyTreeModel {
   reset(): void {
     this.nodes.clear();
     this.parents.clear();
+    this.byJourney.clear();
   }
 
   node(id: string): JourneyTreeNode | undefined {
@@ -414,8 +422,8 @@ export class JourneyTreeModel {
   }
 
   /** Nodes already handed out for a journey (the only ones a change can make VS Code repaint). */
-  nodesOfJourney(journeyId: string): JourneyTreeNode[] {
-    return [...this.nodes.values()].filter((n) => (n.type === 'object' || n.type === 'podGroup' || n.type === 'endpoint') && n.journeyId === journeyId);
+  nodesOfJourney(journeyId: string): readonly JourneyTreeNode[] {
+    return this.byJourney.get(journeyId) ?? [];
   }
 
   manifestNodeFor(manifestKey: string): ManifestNode {
