@@ -106,7 +106,8 @@ export const CONTEXT_VALUES = {
   pod: 'kubeJourney.pod',
   /** A pod the scheduler has not bound: offers the scheduler's per-node verdicts. */
   unscheduledPod: 'kubeJourney.pod.unscheduled',
-  podGroup: 'kubeJourney.podGroup',
+  /** Not `kubeJourney.pod…`: the menus' patterns for pod rows must not match a group of pods. */
+  podGroup: 'kubeJourney.group',
   endpoint: 'kubeJourney.endpoint',
 } as const;
 
