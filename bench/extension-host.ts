@@ -176,13 +176,15 @@ async function main(): Promise<void> {
     report.heldByMiB[part] = Math.round((before - process.memoryUsage().heapUsed) / MiB);
   };
   freed('objectHistory', () => session.history.clear());
-  freed('treeAndTracer', () => {
+  freed('tree', () => {
     model.reset();
-    session.clear();
+    tree.rendered.clear();
   });
+  freed('tracer', () => session.clear());
   freed('connection', () => connection.dispose());
   await new Promise((resolve) => setTimeout(resolve, 500));
   freed('connectionAfterStop', () => undefined);
+  report.heldByMiB.remaining = Math.round(process.memoryUsage().heapUsed / MiB);
   console.log(JSON.stringify(report));
   await simulator.stop();
   rmSync(folder, { recursive: true, force: true });
