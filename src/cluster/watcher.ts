@@ -6,7 +6,7 @@
  * cannot be watched is listed in `problems()` so that the journey can say what it does not see.
  */
 import type { InternalStep } from '../core/internals';
-import type { WatchEvent } from '../core/k8s';
+import type { KubeObject, WatchEvent } from '../core/k8s';
 import type { JourneySink, TraceableKind } from '../core/journey/types';
 import { TRACEABLE_KIND_NAMES } from '../common/traceable-kinds';
 import { abortableDelay, type BackoffPolicy } from './backoff';
@@ -287,6 +287,7 @@ export class ClusterWatcher {
       deliver: (event) => this.receiveEvent(event),
       onProblem: () => this.notifyProblems(),
       onWatching: () => this.checkWatching(),
+      remember: kind === 'Event' ? eventIdentity : undefined,
     });
     this.reflectors.set(path, { kind, namespace, reflector });
     reflector.start();
@@ -319,4 +320,19 @@ export class ClusterWatcher {
     const problems = this.problems();
     for (const listener of this.problemListeners.slice()) listener(problems);
   }
+}
+
+/**
+ * What a reflector keeps of an Event: a relist delivers it again only as DELETED, its expiry, which
+ * the tracer ignores, so its identity and subject are enough; a 10,000-pod rollout's tens of
+ * thousands of Events are then not all kept whole in the extension host.
+ */
+function eventIdentity(event: KubeObject): KubeObject {
+  const metadata = event.metadata;
+  return {
+    kind: event.kind,
+    apiVersion: event.apiVersion,
+    metadata: { name: metadata?.name, namespace: metadata?.namespace, uid: metadata?.uid, resourceVersion: metadata?.resourceVersion },
+    involvedObject: event.involvedObject,
+  };
 }
