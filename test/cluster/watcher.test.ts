@@ -232,3 +232,58 @@ describe('cluster ClusterWatcher: what it keeps for relists', () => {
     assert.deepEqual(deleted.get('Pod'), { ...pod, kind: 'Pod', apiVersion: 'v1' });
   });
 });
+
+describe('cluster ClusterWatcher: releasing a hold in slices', () => {
+  async function heldWatcher(count: number) {
+    const io = new OpenWatches();
+    const sink = new RecordingSink();
+    const watcher = new ClusterWatcher({ sink, io, namespaces: ['default'], kinds: ['Pod'], releaseSliceMs: 0 });
+    watcher.start();
+    await watcher.synced();
+    const release = watcher.hold();
+    for (let i = 0; i < count; i++) io.emit('/api/v1/namespaces/default/pods', 'ADDED', `web-${i}`, String(10 + i));
+    return { io, sink, watcher, release };
+  }
+
+  /** Lets the event loop turn until `condition` holds. */
+  async function until(condition: () => boolean): Promise<void> {
+    while (!condition()) await new Promise((resolve) => setImmediate(resolve));
+  }
+
+  it('delivers what was held over several turns of the event loop, in order, with later arrivals behind it', async () => {
+    const { io, sink, watcher, release } = await heldWatcher(500);
+    release();
+    assert.ok(sink.log.length > 0 && sink.log.length < 500, `a first slice only: ${sink.log.length}`);
+    io.emit('/api/v1/namespaces/default/pods', 'MODIFIED', 'web-0', '9999');
+    assert.ok(sink.log.length < 501);
+    await until(() => sink.log.length === 501);
+    assert.deepEqual(sink.log.slice(0, 3), ['ADDED Pod web-0', 'ADDED Pod web-1', 'ADDED Pod web-2']);
+    assert.equal(sink.log[499], 'ADDED Pod web-499');
+    assert.equal(sink.log[500], 'MODIFIED Pod web-0', 'an arrival during the release comes after what was held');
+    io.emit('/api/v1/namespaces/default/pods', 'MODIFIED', 'web-1', '10000');
+    assert.equal(sink.log.length, 502, 'delivered at once once the release is over');
+    await watcher.stop();
+  });
+
+  it('pauses the release while a new hold lasts, and delivers nothing more once stopped', async () => {
+    const { io, sink, watcher, release } = await heldWatcher(500);
+    release();
+    const released = sink.log.length;
+    const again = watcher.hold();
+    io.emit('/api/v1/namespaces/default/pods', 'ADDED', 'late', '20000');
+    await new Promise((resolve) => setImmediate(resolve));
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.equal(sink.log.length, released, 'nothing is delivered while held again');
+    again();
+    await until(() => sink.log.length === 501);
+    assert.equal(sink.log[500], 'ADDED Pod late');
+
+    const second = await heldWatcher(500);
+    second.release();
+    const before = second.sink.log.length;
+    await second.watcher.stop();
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.equal(second.sink.log.length, before, 'a stopped watcher delivers nothing more');
+    await watcher.stop();
+  });
+});
