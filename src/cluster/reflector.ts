@@ -75,6 +75,12 @@ export interface ReflectorOptions {
   onProblem?(problem: StreamProblem | undefined): void;
   /** A watch opened (true) or ended (false). */
   onWatching?(watching: boolean): void;
+  /**
+   * What of each object is kept for relists (default: all of it). It must keep the uid and the
+   * resourceVersion, which a relist compares; it is what a relist delivers as DELETED when the
+   * object is gone.
+   */
+  remember?(object: KubeObject): KubeObject;
 }
 
 const MAX_RECORDED_DELAYS = 64;
@@ -88,6 +94,7 @@ export class Reflector {
   /** Resolves once listed and watching (or once the server answered that the collection cannot be watched). */
   readonly synced: Promise<void>;
   private readonly known = new Map<string, KubeObject>();
+  private readonly remember: (object: KubeObject) => KubeObject;
   private readonly controller = new AbortController();
   private readonly policy: BackoffPolicy;
   private readonly now: () => number;
@@ -102,6 +109,7 @@ export class Reflector {
   constructor(private readonly options: ReflectorOptions) {
     this.policy = options.backoff ?? DEFAULT_BACKOFF;
     this.now = options.now ?? Date.now;
+    this.remember = options.remember ?? ((object) => object);
     this.synced = new Promise((resolve) => (this.markSynced = resolve));
   }
 
@@ -218,7 +226,7 @@ export class Reflector {
     } else {
       const previous = this.known.get(key);
       if (previous && previous.metadata?.uid === object.metadata?.uid && previous.metadata?.resourceVersion === object.metadata?.resourceVersion) return;
-      this.known.set(key, object);
+      this.known.set(key, this.remember(object));
     }
     this.options.deliver({ type, object });
   }
@@ -231,7 +239,7 @@ export class Reflector {
       const key = keyOf(object);
       seen.add(key);
       const previous = this.known.get(key);
-      this.known.set(key, object);
+      this.known.set(key, this.remember(object));
       if (!previous) {
         this.options.deliver({ type: 'ADDED', object });
       } else if (previous.metadata?.uid !== object.metadata?.uid) {

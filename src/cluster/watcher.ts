@@ -6,7 +6,7 @@
  * cannot be watched is listed in `problems()` so that the journey can say what it does not see.
  */
 import type { InternalStep } from '../core/internals';
-import type { WatchEvent } from '../core/k8s';
+import type { KubeObject, WatchEvent } from '../core/k8s';
 import type { JourneySink, TraceableKind } from '../core/journey/types';
 import { TRACEABLE_KIND_NAMES } from '../common/traceable-kinds';
 import { abortableDelay, type BackoffPolicy } from './backoff';
@@ -76,7 +76,17 @@ export interface ClusterWatcherOptions {
    * exact step times refine it. Default: the local clock, taken as the server's.
    */
   clock?: ServerClock;
+  /**
+   * After a hold, what arrived meanwhile is delivered in slices of about this many ms, the event
+   * loop free between them, new arrivals queued behind: a 10,000-pod apply holds tens of thousands
+   * of events, which delivered at once would block the extension host for seconds. Default: all
+   * at once, before release() returns.
+   */
+  releaseSliceMs?: number;
 }
+
+/** How many deliveries between two looks at the clock while releasing in slices. */
+const RELEASE_CLOCK_EVERY = 64;
 
 export interface WatchedCollection {
   kind: WatchedKind;
@@ -122,6 +132,9 @@ export class ClusterWatcher {
   private readonly watchingWaiters = new Set<() => void>();
   private holds = 0;
   private held: Held[] = [];
+  /** Deliveries of `held` already made by a release in slices. */
+  private releasedCount = 0;
+  private releaseScheduled = false;
   private started = false;
   private stopped = false;
 
@@ -200,11 +213,32 @@ export class ClusterWatcher {
       if (released) return;
       released = true;
       this.holds--;
-      if (this.holds > 0) return;
-      const queue = this.held;
-      this.held = [];
-      for (const item of queue) this.forward(item);
+      if (this.holds === 0 && !this.releaseScheduled) this.releaseHeld();
     };
+  }
+
+  /** Delivers what was held, in order; in slices when `releaseSliceMs` is set, pausing while a new hold lasts. */
+  private releaseHeld(): void {
+    this.releaseScheduled = false;
+    const sliceMs = this.options.releaseSliceMs;
+    const started = performance.now();
+    const queue = this.held;
+    while (this.releasedCount < queue.length && !this.stopped && this.holds === 0) {
+      this.forward(queue[this.releasedCount++]);
+      if (sliceMs !== undefined && this.releasedCount % RELEASE_CLOCK_EVERY === 0 && this.releasedCount < queue.length && performance.now() - started >= sliceMs) {
+        this.releaseScheduled = true;
+        setImmediate(() => this.releaseHeld());
+        return;
+      }
+    }
+    if (this.holds > 0 && !this.stopped) return;
+    this.held = [];
+    this.releasedCount = 0;
+  }
+
+  /** Whether an arrival must queue: a hold lasts, or what was held is still being delivered. */
+  private get queueing(): boolean {
+    return this.holds > 0 || this.held.length > 0;
   }
 
   /**
@@ -287,6 +321,7 @@ export class ClusterWatcher {
       deliver: (event) => this.receiveEvent(event),
       onProblem: () => this.notifyProblems(),
       onWatching: () => this.checkWatching(),
+      remember: kind === 'Event' ? eventIdentity : undefined,
     });
     this.reflectors.set(path, { kind, namespace, reflector });
     reflector.start();
@@ -298,14 +333,14 @@ export class ClusterWatcher {
 
   private receiveEvent(event: WatchEvent): void {
     const item = { event, receivedAt: Date.now() };
-    if (this.holds > 0) this.held.push(item);
+    if (this.queueing) this.held.push(item);
     else this.forward(item);
   }
 
   private receiveStep(step: InternalStep): void {
     this.options.clock?.observeExact(step.time);
     for (const waiter of [...this.stepWaiters]) waiter(step);
-    if (this.holds > 0) this.held.push({ step });
+    if (this.queueing) this.held.push({ step });
     else this.forward({ step });
   }
 
@@ -319,4 +354,19 @@ export class ClusterWatcher {
     const problems = this.problems();
     for (const listener of this.problemListeners.slice()) listener(problems);
   }
+}
+
+/**
+ * What a reflector keeps of an Event: a relist delivers it again only as DELETED, its expiry, which
+ * the tracer ignores, so its identity and subject are enough; a 10,000-pod rollout's tens of
+ * thousands of Events are then not all kept whole in the extension host.
+ */
+function eventIdentity(event: KubeObject): KubeObject {
+  const metadata = event.metadata;
+  return {
+    kind: event.kind,
+    apiVersion: event.apiVersion,
+    metadata: { name: metadata?.name, namespace: metadata?.namespace, uid: metadata?.uid, resourceVersion: metadata?.resourceVersion },
+    involvedObject: event.involvedObject,
+  };
 }

@@ -38,7 +38,7 @@ export class JourneyActions {
       this.deps.showTimeline(target.journeyId, target.object);
       return target.journeyId;
     }
-    if (target && (target.type === 'object' || target.type === 'morePods')) {
+    if (target && (target.type === 'object' || target.type === 'podGroup')) {
       const object = target.type === 'object' ? { kind: target.kind, namespace: target.namespace, name: target.name } : undefined;
       this.deps.showTimeline(target.journeyId, object);
       return target.journeyId;

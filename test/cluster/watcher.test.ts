@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import type { InternalStep } from '../../src/core/internals';
-import type { WatchEvent } from '../../src/core/k8s';
+import type { KubeObject, WatchEvent } from '../../src/core/k8s';
 import { ClusterApiError } from '../../src/cluster/errors';
 import { INTERNALS_STREAM_PATH, type InternalsFunction, type InternalsRequest } from '../../src/cluster/internals-reader';
 import type { ListResult, WatchRequest } from '../../src/cluster/reflector';
@@ -8,7 +8,7 @@ import { ServerClock } from '../../src/cluster/server-clock';
 import type { JourneySink } from '../../src/core/journey/types';
 import { ClusterWatcher, describeProblem } from '../../src/cluster/watcher';
 import { INTERNALS_PATH } from '../../src/server/api-server';
-import { object } from './fake-io';
+import { expired, object } from './fake-io';
 
 class RecordingSink implements JourneySink {
   readonly log: string[] = [];
@@ -184,5 +184,106 @@ describe('cluster ClusterWatcher', () => {
 
   it('reads the internals stream at the path the simulator serves it', () => {
     assert.equal(INTERNALS_STREAM_PATH, INTERNALS_PATH);
+  });
+});
+
+describe('cluster ClusterWatcher: what it keeps for relists', () => {
+  /** Each collection lists `first` and then, after its watch expired, lists nothing: what it knew is delivered as DELETED. */
+  function relistingIo(first: Record<string, KubeObject>) {
+    const lists = new Map<string, number>();
+    return {
+      list: async (path: string): Promise<ListResult> => {
+        const count = (lists.get(path) ?? 0) + 1;
+        lists.set(path, count);
+        const item = Object.entries(first).find(([suffix]) => path.endsWith(suffix))?.[1];
+        return { resourceVersion: String(10 * count), items: count === 1 && item ? [structuredClone(item)] : [] };
+      },
+      watch: (request: WatchRequest): Promise<void> => {
+        request.onOpen();
+        if ((lists.get(request.path) ?? 0) === 1 && Object.keys(first).some((suffix) => request.path.endsWith(suffix))) {
+          request.onEvent('ERROR', expired(request.resourceVersion));
+          return Promise.resolve();
+        }
+        return new Promise((resolve) => request.signal.addEventListener('abort', () => resolve(), { once: true }));
+      },
+      delay: async (): Promise<void> => undefined,
+    };
+  }
+
+  it('keeps an Event by its identity and subject only, a Pod whole: a relist delivers each as DELETED from what was kept', async () => {
+    const event: KubeObject = { ...object('web-1.17a', '5'), involvedObject: { kind: 'Pod', namespace: 'default', name: 'web-1', uid: 'uid-web-1' }, reason: 'Scheduled', message: 'Successfully assigned default/web-1 to node-1', source: { component: 'default-scheduler' } };
+    const pod: KubeObject = { ...object('web-1', '6'), spec: { nodeName: 'node-1' }, status: { phase: 'Running' } };
+    const deleted = new Map<string, KubeObject>();
+    let bothDeleted: () => void = () => undefined;
+    const done = new Promise<void>((resolve) => (bothDeleted = resolve));
+    const sink: JourneySink = {
+      ingest: (change) => {
+        if (change.type !== 'DELETED' || !change.object.kind) return;
+        deleted.set(change.object.kind, change.object);
+        if (deleted.size === 2) bothDeleted();
+      },
+      ingestInternal: () => undefined,
+    };
+    const watcher = new ClusterWatcher({ sink, io: relistingIo({ '/namespaces/default/events': event, '/namespaces/default/pods': pod }), namespaces: ['default'] });
+    watcher.start();
+    await done;
+    await watcher.stop();
+    assert.deepEqual(deleted.get('Event'), { kind: 'Event', apiVersion: 'v1', metadata: { name: 'web-1.17a', namespace: 'default', uid: 'uid-web-1.17a', resourceVersion: '5' }, involvedObject: event.involvedObject });
+    assert.deepEqual(deleted.get('Pod'), { ...pod, kind: 'Pod', apiVersion: 'v1' });
+  });
+});
+
+describe('cluster ClusterWatcher: releasing a hold in slices', () => {
+  async function heldWatcher(count: number) {
+    const io = new OpenWatches();
+    const sink = new RecordingSink();
+    const watcher = new ClusterWatcher({ sink, io, namespaces: ['default'], kinds: ['Pod'], releaseSliceMs: 0 });
+    watcher.start();
+    await watcher.synced();
+    const release = watcher.hold();
+    for (let i = 0; i < count; i++) io.emit('/api/v1/namespaces/default/pods', 'ADDED', `web-${i}`, String(10 + i));
+    return { io, sink, watcher, release };
+  }
+
+  /** Lets the event loop turn until `condition` holds. */
+  async function until(condition: () => boolean): Promise<void> {
+    while (!condition()) await new Promise((resolve) => setImmediate(resolve));
+  }
+
+  it('delivers what was held over several turns of the event loop, in order, with later arrivals behind it', async () => {
+    const { io, sink, watcher, release } = await heldWatcher(500);
+    release();
+    assert.ok(sink.log.length > 0 && sink.log.length < 500, `a first slice only: ${sink.log.length}`);
+    io.emit('/api/v1/namespaces/default/pods', 'MODIFIED', 'web-0', '9999');
+    assert.ok(sink.log.length < 501);
+    await until(() => sink.log.length === 501);
+    assert.deepEqual(sink.log.slice(0, 3), ['ADDED Pod web-0', 'ADDED Pod web-1', 'ADDED Pod web-2']);
+    assert.equal(sink.log[499], 'ADDED Pod web-499');
+    assert.equal(sink.log[500], 'MODIFIED Pod web-0', 'an arrival during the release comes after what was held');
+    io.emit('/api/v1/namespaces/default/pods', 'MODIFIED', 'web-1', '10000');
+    assert.equal(sink.log.length, 502, 'delivered at once once the release is over');
+    await watcher.stop();
+  });
+
+  it('pauses the release while a new hold lasts, and delivers nothing more once stopped', async () => {
+    const { io, sink, watcher, release } = await heldWatcher(500);
+    release();
+    const released = sink.log.length;
+    const again = watcher.hold();
+    io.emit('/api/v1/namespaces/default/pods', 'ADDED', 'late', '20000');
+    await new Promise((resolve) => setImmediate(resolve));
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.equal(sink.log.length, released, 'nothing is delivered while held again');
+    again();
+    await until(() => sink.log.length === 501);
+    assert.equal(sink.log[500], 'ADDED Pod late');
+
+    const second = await heldWatcher(500);
+    second.release();
+    const before = second.sink.log.length;
+    await second.watcher.stop();
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.equal(second.sink.log.length, before, 'a stopped watcher delivers nothing more');
+    await watcher.stop();
   });
 });

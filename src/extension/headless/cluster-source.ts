@@ -7,6 +7,9 @@ import type { ApplyResult } from '../../cluster/apply';
 import { toDisposable } from './disposable';
 import type { ApplyOutcome, ConnectOptions, ContextSummary, JourneySource, TargetConnection } from './journey-source';
 
+/** What an apply held is handed to the tracer in slices this long, so the editor stays responsive meanwhile. */
+const RELEASE_SLICE_MS = 10;
+
 /** Type-only imports above are erased; this is the only runtime reference to src/cluster. */
 function clusterModules() {
   return import('../../cluster/for-extension');
@@ -21,7 +24,7 @@ export const clusterSource: JourneySource = {
   async connect(options: ConnectOptions): Promise<TargetConnection> {
     const { ClusterConnection, describeProblem } = await clusterModules();
     const connection = ClusterConnection.open({ kubeconfig: options.kubeconfig || undefined, context: options.context });
-    const watcher = connection.watcher(options.sink, { namespaces: [connection.namespace] });
+    const watcher = connection.watcher(options.sink, { namespaces: [connection.namespace], releaseSliceMs: RELEASE_SLICE_MS });
     watcher.start();
     return {
       context: connection.context.name,

@@ -10,8 +10,8 @@
  * object. A node holds identity only; its look is computed from the session each time, and its
  * signature tells the provider whether a refresh is needed.
  *
- * Above POD_LIMIT pods under one owner, the view shows the stuck and failed pods first, then
- * the others up to the limit, and one summary node for the rest.
+ * Above GROUP_ABOVE pods under one owner, the view groups them by state (stuck ones first), then
+ * by node (see pod-groups.ts), so no parent lists thousands of rows.
  */
 import { describeDependency } from './dependency-diagnostics';
 import { escapeMarkdown, humanDuration, inlineCode, plural } from '../../core/explain/format';
@@ -20,9 +20,11 @@ import { clockTime, podExit, workloadState } from '../../core/explain/workloads'
 import { journeyGoal, ownsPods, podsInOrder } from '../../common/kind-order';
 import type { EndpointDetails, Journey, JourneyStatus, ObjectJourney, PodDetails, TraceableKind } from '../../core/journey/types';
 import { serviceFacts } from '../../core/journey/render-text';
+import { GROUP_ABOVE, groupLayout, pathOfPod, stateGroups, type PodGroup, type PodLayoutEntry } from './pod-groups';
 import type { AppliedEntry, AppliedManifest, TraceSession } from './trace-session';
 
-export const POD_LIMIT = 200;
+/** Endpoints listed under one EndpointSlice. */
+export const ENDPOINT_LIMIT = 200;
 
 export interface ManifestNode {
   readonly type: 'manifest';
@@ -47,13 +49,15 @@ export interface ObjectNode {
   readonly name: string;
 }
 
-/** "… 9,800 more pods" under a ReplicaSet with more than POD_LIMIT pods. */
-export interface MorePodsNode {
-  readonly type: 'morePods';
+/** `Running · 9,800`, `node-17 · 12 pods`: a group of an owner's pods (see pod-groups.ts). */
+export interface PodGroupNode {
+  readonly type: 'podGroup';
   readonly id: string;
   readonly journeyId: string;
-  /** The ReplicaSet (or Deployment) node id. */
-  readonly parentId: string;
+  /** The owner's (ReplicaSet, Job, DaemonSet…) object node id. */
+  readonly ownerId: string;
+  /** Group keys from the owner down to this group. */
+  readonly path: readonly string[];
 }
 
 /** One endpoint of an EndpointSlice: a pod the Service routes to (the pod's own journey is its workload's). */
@@ -68,7 +72,7 @@ export interface EndpointNode {
   readonly pod: string;
 }
 
-export type JourneyTreeNode = ManifestNode | AppliedNode | ObjectNode | MorePodsNode | EndpointNode;
+export type JourneyTreeNode = ManifestNode | AppliedNode | ObjectNode | PodGroupNode | EndpointNode;
 
 export interface ItemIcon {
   /** Codicon id, with `~spin` where it should turn. */
@@ -102,7 +106,8 @@ export const CONTEXT_VALUES = {
   pod: 'kubeJourney.pod',
   /** A pod the scheduler has not bound: offers the scheduler's per-node verdicts. */
   unscheduledPod: 'kubeJourney.pod.unscheduled',
-  morePods: 'kubeJourney.morePods',
+  /** Not `kubeJourney.pod…`: the menus' patterns for pod rows must not match a group of pods. */
+  podGroup: 'kubeJourney.group',
   endpoint: 'kubeJourney.endpoint',
 } as const;
 
@@ -342,30 +347,49 @@ function indexOf(tree: ObjectJourney): Map<string, { object: ObjectJourney; pare
   return index;
 }
 
-/** Pods to show under their owner: every stuck or failed pod first, then the rest in creation order, up to the limit. */
-export function visiblePods(pods: readonly ObjectJourney[], limit = POD_LIMIT): { shown: ObjectJourney[]; hidden: ObjectJourney[] } {
-  if (pods.length <= limit) return { shown: [...pods], hidden: [] };
-  const troubled = pods.filter((p) => p.status === 'stuck' || p.status === 'failed');
-  const troubledSet = new Set(troubled);
-  const shown = troubled.slice(0, limit);
-  for (const pod of pods) {
-    if (shown.length >= limit) break;
-    if (!troubledSet.has(pod)) shown.push(pod);
-  }
-  const shownSet = new Set(shown);
-  return { shown, hidden: pods.filter((p) => !shownSet.has(p)) };
+/** An owner's state groups, and each deeper group's rows, built once per snapshot of the owner. */
+interface OwnerLayout {
+  states: PodGroup[];
+  byPath: Map<string, PodLayoutEntry[]>;
 }
 
-function hiddenSummary(hidden: readonly ObjectJourney[]): string {
-  const tally = new Map<JourneyStatus, number>();
-  for (const pod of hidden) tally.set(pod.status, (tally.get(pod.status) ?? 0) + 1);
-  const words: Record<JourneyStatus, string> = { complete: 'ready', progressing: 'starting', pending: 'pending', stuck: 'stuck', failed: 'failed', deleted: 'deleted' };
-  return [...tally].map(([status, n]) => `${n.toLocaleString('en-US')} ${words[status]}`).join(' · ');
+const layouts = new WeakMap<ObjectJourney, OwnerLayout>();
+
+function podState(pod: ObjectJourney): string {
+  return podStatusText(pod.pod, pod.status, isTerminating(pod));
+}
+
+function ownerLayout(owner: ObjectJourney): OwnerLayout {
+  let layout = layouts.get(owner);
+  if (!layout) layouts.set(owner, (layout = { states: stateGroups(podsInOrder(owner), podState), byPath: new Map() }));
+  return layout;
+}
+
+/** Whether an owner's pods are grouped rather than listed. */
+function groupsPods(owner: ObjectJourney): boolean {
+  return ownsPods(owner.ref.kind) && owner.children.length > GROUP_ABOVE;
+}
+
+/** The group at `path` under an owner with the rows inside it, or undefined when no such group exists any more. */
+function groupAt(owner: ObjectJourney, path: readonly string[]): { group: PodGroup; rows: PodLayoutEntry[] } | undefined {
+  const layout = ownerLayout(owner);
+  let group = layout.states.find((candidate) => candidate.key === path[0]);
+  for (let depth = 1; group && depth <= path.length; depth++) {
+    const pathKey = path.slice(0, depth).join('\n');
+    let rows = layout.byPath.get(pathKey);
+    if (!rows) layout.byPath.set(pathKey, (rows = groupLayout(group.pods)));
+    if (depth === path.length) return { group, rows };
+    const key = path[depth];
+    group = rows.find((row): row is { group: PodGroup } => 'group' in row && row.group.key === key)?.group;
+  }
+  return undefined;
 }
 
 export class JourneyTreeModel {
   private readonly nodes = new Map<string, JourneyTreeNode>();
   private readonly parents = new Map<string, string | undefined>();
+  /** Journey id → its nodes handed out, so a change looks only at its own journey's rows. */
+  private readonly byJourney = new Map<string, JourneyTreeNode[]>();
 
   constructor(private readonly session: TraceSession) {}
 
@@ -374,6 +398,11 @@ export class JourneyTreeModel {
     this.parents.set(node.id, parentId);
     if (existing) return existing as T;
     this.nodes.set(node.id, node);
+    if ('journeyId' in node) {
+      const list = this.byJourney.get(node.journeyId);
+      if (list) list.push(node);
+      else this.byJourney.set(node.journeyId, [node]);
+    }
     return node;
   }
 
@@ -381,6 +410,7 @@ export class JourneyTreeModel {
   reset(): void {
     this.nodes.clear();
     this.parents.clear();
+    this.byJourney.clear();
   }
 
   node(id: string): JourneyTreeNode | undefined {
@@ -393,8 +423,8 @@ export class JourneyTreeModel {
   }
 
   /** Nodes already handed out for a journey (the only ones a change can make VS Code repaint). */
-  nodesOfJourney(journeyId: string): JourneyTreeNode[] {
-    return [...this.nodes.values()].filter((n) => (n.type === 'object' || n.type === 'morePods' || n.type === 'endpoint') && n.journeyId === journeyId);
+  nodesOfJourney(journeyId: string): readonly JourneyTreeNode[] {
+    return this.byJourney.get(journeyId) ?? [];
   }
 
   manifestNodeFor(manifestKey: string): ManifestNode {
@@ -425,26 +455,35 @@ export class JourneyTreeModel {
         const object = this.objectOf(node);
         if (!object) return [];
         if (object.endpoints) {
-          return object.endpoints.slice(0, POD_LIMIT).map((endpoint) =>
+          return object.endpoints.slice(0, ENDPOINT_LIMIT).map((endpoint) =>
             this.intern({ type: 'endpoint', id: `endpoint:${node.id}:${endpoint.pod}`, journeyId: node.journeyId, parentId: node.id, namespace: object.ref.namespace, slice: object.ref.name, pod: endpoint.pod }, node.id),
           );
         }
         if (!ownsPods(object.ref.kind)) return object.children.map((child) => this.objectNode(node.journeyId, child, node.id));
-        const { shown, hidden } = visiblePods(podsInOrder(object));
-        const nodes: JourneyTreeNode[] = shown.map((child) => this.objectNode(node.journeyId, child, node.id));
-        if (hidden.length > 0) nodes.push(this.intern({ type: 'morePods', id: `more:${node.id}`, journeyId: node.journeyId, parentId: node.id }, node.id));
-        return nodes;
+        if (!groupsPods(object)) return podsInOrder(object).map((child) => this.objectNode(node.journeyId, child, node.id));
+        return ownerLayout(object).states.map((group) => this.groupNode(node, [group.key], node.id));
+      }
+      case 'podGroup': {
+        const owner = this.nodes.get(node.ownerId);
+        const object = owner?.type === 'object' ? this.objectOf(owner) : undefined;
+        const rows = object ? groupAt(object, node.path)?.rows : undefined;
+        if (!owner || !rows) return [];
+        return rows.map((row) => ('pod' in row ? this.objectNode(node.journeyId, row.pod, node.id) : this.groupNode(owner as ObjectNode, [...node.path, row.group.key], node.id)));
       }
       case 'applied':
-      case 'morePods':
       case 'endpoint':
         return [];
     }
   }
 
+  private groupNode(owner: ObjectNode, path: string[], parentId: string): PodGroupNode {
+    return this.intern({ type: 'podGroup', id: `group:${owner.id}:${path.join('/')}`, journeyId: owner.journeyId, ownerId: owner.id, path }, parentId);
+  }
+
   /**
    * The node of an object of a journey, with every node above it known (for TreeView.reveal), or
-   * undefined when the journey came from no applied manifest or the pod is one of the hidden ones.
+   * undefined when the journey came from no applied manifest. A pod of a grouped owner is found
+   * inside its groups.
    */
   nodeForObject(journeyId: string, ref: { kind: string; namespace: string; name: string }): ObjectNode | undefined {
     const manifest = this.session.manifests().find((m) => m.entries.some((e) => e.journeyId === journeyId));
@@ -458,11 +497,19 @@ export class JourneyTreeModel {
     if (chain.length === 0) return undefined;
     let parentNode: JourneyTreeNode = this.manifestNodeFor(manifest.key);
     let found: ObjectNode | undefined;
+    let owner: ObjectJourney | undefined;
     for (const object of chain) {
+      if (owner && parentNode.type === 'object' && groupsPods(owner)) {
+        const path = pathOfPod(ownerLayout(owner).states, object);
+        if (!path) return undefined;
+        const ownerNode = parentNode;
+        for (let depth = 1; depth <= path.length; depth++) parentNode = this.groupNode(ownerNode, path.slice(0, depth), parentNode.id);
+      }
       const id = objectNodeId(journeyId, object.ref);
       found = this.children(parentNode).find((child): child is ObjectNode => child.id === id);
       if (!found) return undefined;
       parentNode = found;
+      owner = object;
     }
     return found;
   }
@@ -474,7 +521,7 @@ export class JourneyTreeModel {
   }
 
   journeyOf(node: JourneyTreeNode): Journey | undefined {
-    return node.type === 'object' || node.type === 'morePods' || node.type === 'endpoint' ? this.session.journey(node.journeyId) : undefined;
+    return node.type === 'object' || node.type === 'podGroup' || node.type === 'endpoint' ? this.session.journey(node.journeyId) : undefined;
   }
 
   item(node: JourneyTreeNode): TreeItemModel | undefined {
@@ -501,19 +548,11 @@ export class JourneyTreeModel {
         const endpoint = slice?.endpoints?.find((candidate) => candidate.pod === node.pod);
         return endpoint ? endpointItem(endpoint, node.slice) : undefined;
       }
-      case 'morePods': {
-        const parent = this.nodes.get(node.parentId);
-        const object = parent?.type === 'object' ? this.objectOf(parent) : undefined;
-        if (!object) return undefined;
-        const { hidden } = visiblePods(podsInOrder(object));
-        return {
-          label: `${hidden.length.toLocaleString('en-US')} more pods`,
-          description: hiddenSummary(hidden),
-          tooltip: `Only ${POD_LIMIT} pods are listed (stuck and failed ones first); the timeline shows them all.`,
-          icon: { id: 'ellipsis' },
-          contextValue: CONTEXT_VALUES.morePods,
-          collapsible: 'none',
-        };
+      case 'podGroup': {
+        const owner = this.nodes.get(node.ownerId);
+        const object = owner?.type === 'object' ? this.objectOf(owner) : undefined;
+        const found = object ? groupAt(object, node.path) : undefined;
+        return found && object ? podGroupItem(found.group, object) : undefined;
       }
     }
   }
@@ -521,7 +560,7 @@ export class JourneyTreeModel {
   /** A string that changes whenever the node's item or its list of children changes. */
   signature(node: JourneyTreeNode): string {
     const item = this.item(node);
-    const childIds = node.type === 'object' || node.type === 'manifest' ? this.children(node).map((c) => c.id) : [];
+    const childIds = node.type === 'object' || node.type === 'manifest' || node.type === 'podGroup' ? this.children(node).map((c) => c.id) : [];
     return JSON.stringify([item, childIds]);
   }
 }
@@ -593,5 +632,35 @@ function objectItem(object: ObjectJourney, journey: Journey, isRoot: boolean, pl
     icon,
     contextValue: WORKLOAD_CONTEXT[object.ref.kind],
     collapsible: hasChildren ? (object.preexisting ? 'collapsed' : 'expanded') : 'none',
+  };
+}
+
+/** `9,800 pods`: plural() with thousands separated, for counts that run into thousands. */
+function counted(n: number, word: string): string {
+  return `${n.toLocaleString('en-US')} ${n === 1 ? word : `${word}s`}`;
+}
+
+/** `Pending · 150` (stuck: FailedScheduling), `node-17 · 12 pods`, `node-1 – node-10 · 100 pods`, `pods 1–100`. */
+function podGroupItem(group: PodGroup, owner: ObjectJourney): TreeItemModel {
+  const troubled = group.status === 'stuck' || group.status === 'failed';
+  let label = `${group.label} · ${counted(group.pods.length, 'pod')}`;
+  let description: string | undefined;
+  if (group.kind === 'run') label = group.label;
+  if (group.kind === 'state') {
+    label = `${group.label} · ${group.pods.length.toLocaleString('en-US')}`;
+    const nodes = new Set(group.pods.map((pod) => pod.pod?.node).filter((node) => node !== undefined)).size;
+    const parts = [troubled ? `${group.status}${group.reason ? `: ${group.reason}` : ''}` : undefined, nodes > 0 ? `on ${counted(nodes, 'node')}` : undefined];
+    description = parts.filter((part) => part !== undefined).join(' · ') || undefined;
+  }
+  const lines = [`**${counted(group.pods.length, 'pod')}** of ${owner.ref.kind} ${escapeMarkdown(`${owner.ref.namespace}/${owner.ref.name}`)} · ${escapeMarkdown(group.label)}`];
+  if (troubled && (group.reason || group.message)) lines.push(`$(warning) ${group.reason ? `**${escapeMarkdown(group.reason)}**` : ''}${group.reason && group.message ? ': ' : ''}${group.message ? inlineCode(group.message) : ''}`);
+  lines.push(`Above ${GROUP_ABOVE} pods the view groups them by state and node; the timeline shows every pod.`);
+  return {
+    label,
+    description,
+    tooltip: lines.join('\n\n'),
+    icon: statusIcon(group.status),
+    contextValue: CONTEXT_VALUES.podGroup,
+    collapsible: group.kind === 'state' && troubled ? 'expanded' : 'collapsed',
   };
 }

@@ -94,6 +94,14 @@ describe('package.json contributes, against the command table', () => {
     }
   });
 
+  it('offers no object action on a group of pods (it stands for no one object)', () => {
+    for (const entry of contributed.menus['view/item/context']) {
+      const regex = /viewItem =~ \/(.+?)\/(?:\s|$)/.exec(entry.when ?? '')?.[1];
+      if (regex) assert.doesNotMatch(CONTEXT_VALUES.podGroup, new RegExp(regex), entry.command);
+      assert.ok(!(entry.when ?? '').includes(`viewItem == ${CONTEXT_VALUES.podGroup}`), entry.command);
+    }
+  });
+
   it('offers the scheduler verdicts only for unscheduled pods', () => {
     const entry = contributed.menus['view/item/context'].find((e) => e.command === 'kubeJourney.showSchedulerVerdicts');
     assert.match(entry?.when ?? '', new RegExp(`viewItem == ${CONTEXT_VALUES.unscheduledPod.replace(/\./g, '\\.')}$`));

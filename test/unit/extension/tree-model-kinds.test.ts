@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import type { Journey } from '../../../src/core/journey/types';
-import { CONTEXT_VALUES, JourneyTreeModel, POD_LIMIT, type JourneyTreeNode } from '../../../src/extension/headless/journey-tree-model';
+import { CONTEXT_VALUES, JourneyTreeModel, type JourneyTreeNode } from '../../../src/extension/headless/journey-tree-model';
 import { TraceSession } from '../../../src/extension/headless/trace-session';
 import { clockTime } from '../../../src/core/explain/workloads';
 import { cronJobJourney, daemonSetJourney, failedJobJourney, jobJourney, replicationControllerJourney, statefulSetJourney, waitingCronJobJourney, type TraceTarget } from '../journey/kind-journeys';
@@ -44,22 +44,23 @@ describe('journey tree model: workload kinds beyond Deployments', () => {
     assert.deepEqual(labels(tree, tree.children(root)), Array.from({ length: 12 }, (_, i) => `web-${i}`));
   });
 
-  it('DaemonSet: one row per node, the node leading the label, in node order; the limit and "more pods" still hold', () => {
-    const nodes = POD_LIMIT + 10;
+  it('DaemonSet: one row per node, the node leading the label, in node order; hundreds of nodes grouped in node ranges', () => {
+    const few = treeOf((into) => daemonSetJourney(12, into));
+    const rows = labels(few.tree, few.tree.children(few.root));
+    assert.match(rows[0], /^node-1 · fluentd-\w+$/);
+    assert.match(rows[9], /^node-10 · /, 'numeric node order');
+    assert.equal(few.tree.item(few.tree.children(few.root)[0])?.description, 'Running · 1/1 ready · 0 restarts', 'the node is in the label, not repeated');
+
+    const nodes = 210;
     const { tree, root } = treeOf((into) => daemonSetJourney(nodes, into));
     assert.match(tree.item(root)?.description ?? '', new RegExp(`^DaemonSet · ${nodes}/${nodes} ready on ${nodes} nodes · `));
     assert.equal(tree.item(root)?.contextValue, CONTEXT_VALUES.daemonSet);
-    const children = tree.children(root);
-    assert.equal(children.length, POD_LIMIT + 1);
-    const shown = labels(tree, children.slice(0, POD_LIMIT));
-    assert.match(shown[0], /^node-1 · fluentd-\w+$/);
-    assert.match(shown[9], /^node-10 · /, 'numeric node order');
-    assert.match(shown[POD_LIMIT - 1], new RegExp(`^node-${POD_LIMIT} · `));
-    const pod = tree.item(children[0])!;
-    assert.equal(pod.description, 'Running · 1/1 ready · 0 restarts', 'the node is in the label, not repeated');
-    const more = tree.item(children[POD_LIMIT])!;
-    assert.equal(more.label, '10 more pods');
-    assert.equal(more.description, '10 ready');
+    const [running] = tree.children(root);
+    assert.equal(tree.item(running)?.label, `Running · ${nodes}`);
+    const ranges = tree.children(running);
+    assert.deepEqual(labels(tree, ranges.slice(0, 2)), ['node-1 – node-3 · 3 pods', 'node-4 – node-6 · 3 pods']);
+    assert.equal(ranges.length, 70);
+    assert.match(labels(tree, tree.children(ranges[0]))[0], /^node-1 · fluentd-\w+$/);
   });
 
   it('Job: its pods are its tries, with exit codes; the row counts successes and failures', () => {

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { parseStream } from '../../../src/core/journey/stream';
 import type { ObjectJourney } from '../../../src/core/journey/types';
-import { CONTEXT_VALUES, JourneyTreeModel, POD_LIMIT, podDescription, visiblePods, type JourneyTreeNode, type ObjectNode } from '../../../src/extension/headless/journey-tree-model';
+import { CONTEXT_VALUES, JourneyTreeModel, podDescription, type JourneyTreeNode, type ObjectNode } from '../../../src/extension/headless/journey-tree-model';
 import { TraceSession, type AppliedManifest } from '../../../src/extension/headless/trace-session';
 
 /** A session fed with a golden stream, as the watch would feed it, with the manifest recorded as Apply and Trace records it. */
@@ -137,17 +137,6 @@ describe('journey tree model', () => {
     }
     assert.ok(checked > 5, `only ${checked} pod updates checked`);
     assert.ok(ownChanges >= 3, `the updated pod's own signature changed only ${ownChanges} times`);
-  });
-
-  it('shows stuck pods first and summarises the rest beyond the limit', () => {
-    const pod = (i: number, status: ObjectJourney['status']): ObjectJourney => ({ ref: { kind: 'Pod', namespace: 'd', name: `p${i}` }, status, stages: [], children: [] });
-    const pods = Array.from({ length: POD_LIMIT + 50 }, (_, i) => pod(i, i === POD_LIMIT + 10 ? 'stuck' : 'complete'));
-    const { shown, hidden } = visiblePods(pods);
-    assert.equal(shown.length, POD_LIMIT);
-    assert.equal(shown[0].ref.name, `p${POD_LIMIT + 10}`);
-    assert.equal(hidden.length, 50);
-    assert.ok(hidden.every((p) => p.status === 'complete'));
-    assert.deepEqual(visiblePods(pods.slice(0, 3)).hidden, []);
   });
 
   it('describes a pod as node · status · ready containers · restarts', () => {
