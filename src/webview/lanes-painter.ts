@@ -132,7 +132,12 @@ export class LanesPainter {
     ctx.fillStyle = p.muted;
     ctx.textAlign = 'left';
     const list = this.data.list;
-    const heading = `${list.lanes.length.toLocaleString('en-US')} lanes${list.simplified ? ` · ${list.foldedPods.toLocaleString('en-US')} pods folded` : ''}`;
+    const lanes = `${list.lanes.length.toLocaleString('en-US')} lanes`;
+    const folded = list.foldedPods.toLocaleString('en-US');
+    // The longest heading that fits the gutter: a narrow panel must not write it over the axis.
+    const headings = list.simplified ? [`${lanes} · ${folded} pods folded`, `${lanes} · ${folded} folded`, `${folded} folded`] : [lanes];
+    const room = scale.x0 - 16;
+    const heading = headings.find((text) => this.measure(text) <= room) ?? headings[headings.length - 1];
     ctx.fillText(heading, 8, AXIS_HEIGHT / 2);
     ctx.textAlign = 'center';
     for (const tick of ticks(scale)) {

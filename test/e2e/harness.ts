@@ -37,11 +37,13 @@ export interface Session {
 export interface SessionOptions {
   /** A workspace file (e.g. `examples/nginx-deployment.yaml`) the window opens with, as a restored window does. */
   openFile?: string;
+  /** More workspace files, by path inside it (see createExamplesWorkspace). */
+  files?: Readonly<Record<string, string>>;
 }
 
 export async function startSession(name: string, options: SessionOptions = {}): Promise<Session> {
   const product = packagedProduct();
-  const workspace: Workspace = createExamplesWorkspace();
+  const workspace: Workspace = createExamplesWorkspace(options.files);
   let server: CodeServer | undefined;
   let browser: Browser | undefined;
   const consoleLines: string[] = [];
