@@ -7,6 +7,8 @@ import { axisRange, durationLabelMs, evidenceText, focusFirstPodLane, selectStag
 
 const applyAndTrace = /^(Kube Journey: )?Apply and Trace$/;
 const journeyTimeoutMs = 90_000;
+/** How far the simulator child's stamps may trail the extension host's clock. */
+const CLOCK_SKEW_MS = 50;
 
 describe('real VS Code workbench', () => {
   let session: Session;
@@ -62,7 +64,9 @@ describe('Kube Journey: the nginx Deployment from the editor context menu', func
     const totalMs = durationLabelMs(/complete in (\S+)/.exec(header)?.[1] ?? '');
     const axis = await axisRange(frame);
     console.log(`      journey complete in ${(totalMs / 1000).toFixed(2)} s; ${axis.text}`);
-    assert.equal(axis.startMs, 0);
+    // The axis starts at the apply, or at a stamp a few milliseconds before it: the simulator child
+    // paces its clock to the wall clock, and on a loaded machine its stamps can trail the client's.
+    assert.ok(axis.startMs <= 0 && axis.startMs > -CLOCK_SKEW_MS, `${axis.text} starts at the apply`);
     assert.ok(axis.endMs >= totalMs && axis.endMs <= totalMs * 1.1 + 300, `${axis.text} for a journey complete in ${totalMs} ms`);
     await focusFirstPodLane(frame);
     const stages = await walkLane(frame);

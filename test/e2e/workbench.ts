@@ -59,7 +59,7 @@ export class Workbench {
   async editorContextMenu(lineText: string | RegExp, item: string | RegExp): Promise<void> {
     const entry = await this.openEditorContextMenu(lineText, item);
     if (await isDisabled(entry)) throw new Error(`the editor context menu shows ${String(item)} disabled`);
-    await entry.click();
+    await clickUntilClosed(entry);
   }
 
   /** Right-clicks a line of the active editor once and returns the menu entry, as the menu shows it. */
@@ -223,6 +223,30 @@ export class Workbench {
   async statusBarLanguage(): Promise<string> {
     return this.page.locator('[id="status.editor.mode"]').innerText();
   }
+}
+
+/**
+ * Clicks a menu entry until the menu closes. On a loaded machine the workbench's menu can miss a
+ * click that comes right after it opened (it stays open, the entry highlighted); a person clicks again.
+ */
+async function clickUntilClosed(entry: Locator, attempts = 3): Promise<void> {
+  for (let attempt = 0; attempt < attempts; attempt++) {
+    if (attempt > 0 && !(await entry.isVisible())) return;
+    try {
+      await entry.click({ timeout: attempt === 0 ? 30_000 : 2_000 });
+    } catch (error) {
+      // Closed between the check and the click: the previous click took.
+      if (attempt > 0 && !(await entry.isVisible())) return;
+      throw error;
+    }
+    try {
+      await entry.waitFor({ state: 'hidden', timeout: 2_000 });
+      return;
+    } catch {
+      // Still open: click again.
+    }
+  }
+  throw new Error('the menu stayed open after clicking its entry');
 }
 
 /** VS Code's menus mark a disabled entry with aria-disabled (and the `disabled` class). */
