@@ -37,7 +37,11 @@ spec:
       storage: 1Gi
 `;
 
-/** A DaemonSet that states its update strategy, so `rollout status` does not depend on defaulting. */
+/**
+ * A DaemonSet that states its update strategy, so `rollout status` does not depend on defaulting.
+ * Its busybox sleeps: with no command busybox's shell exits at once and, as on kind, the pods
+ * crash-loop and are Ready only for a moment.
+ */
 const DAEMON_SET = `apiVersion: apps/v1
 kind: DaemonSet
 metadata:
@@ -52,7 +56,7 @@ spec:
       labels: {app: agent}
     spec:
       nodeSelector: {kubernetes.io/os: linux}
-      containers: [{name: agent, image: busybox:1.36}]
+      containers: [{name: agent, image: busybox:1.36, command: [sleep, '3600']}]
 `;
 
 function controllerRevision(name: string, revision: number, owner: { kind: string; name: string; uid: string }, image: string, changeCause: string): object {
