@@ -7,6 +7,7 @@
  * helpers that word an edit and apply it to a manifest object.
  */
 import type { KubeObject } from '../k8s';
+import type { Journey, JourneyObjectRef, ObjectJourney, StuckDetail } from './types';
 
 /** Which filter the change answers. */
 export type FitSuggestionKind =
@@ -162,4 +163,36 @@ export function applyFitEdits<T extends object>(object: T, edits: readonly FitEd
   let out = object;
   for (const edit of edits) out = applyFitEdit(out, edit);
   return out;
+}
+
+/** A pod the scheduler refused, as its journey shows it. */
+function refusedPod(object: ObjectJourney): boolean {
+  const stuck = object.stuck;
+  return object.ref.kind === 'Pod' && stuck !== undefined && stuck.reason === 'FailedScheduling' && stuck.object.uid === object.ref.uid;
+}
+
+/**
+ * The journey with `fitsFor`'s suggestions on the stuck detail of each pod the scheduler refused
+ * (its tree and its `stuckObjects`). Snapshots are shared and never mutated: the objects on the way
+ * to a changed pod are copied, the rest kept.
+ */
+export function attachFits(journey: Journey, fitsFor: (pod: JourneyObjectRef) => FitSuggestions | undefined): Journey {
+  const withFits = (stuck: StuckDetail, ref: JourneyObjectRef): StuckDetail => {
+    const fits = fitsFor(ref);
+    return fits ? { ...stuck, fits } : stuck;
+  };
+  const visit = (object: ObjectJourney): ObjectJourney => {
+    let children = object.children;
+    for (let i = 0; i < children.length; i++) {
+      const next = visit(children[i]);
+      if (next === children[i]) continue;
+      if (children === object.children) children = [...children];
+      children[i] = next;
+    }
+    const stuck = refusedPod(object) ? withFits(object.stuck!, object.ref) : object.stuck;
+    return children === object.children && stuck === object.stuck ? object : { ...object, stuck, children };
+  };
+  const tree = journey.tree && visit(journey.tree);
+  const stuckObjects = journey.stuckObjects.map((entry) => (entry.ref.kind === 'Pod' && entry.stuck.reason === 'FailedScheduling' && entry.stuck.object.uid === entry.ref.uid ? { ...entry, stuck: withFits(entry.stuck, entry.ref) } : entry));
+  return { ...journey, stuckObjects, ...(tree ? { tree } : {}) };
 }
