@@ -18,7 +18,7 @@ const FIXTURE = 'test/fixtures/fit-stuck.yaml';
 
 describe('kube-journey trace: fit suggestions', function () {
   this.timeout(300_000);
-  let suggestions: { pod: string; suggestion: FitSuggestion }[] = [];
+  const suggestions: { pod: string; suggestion: FitSuggestion }[] = [];
   let text = '';
   let dir = '';
 
