@@ -64,6 +64,8 @@ export interface FitSuggestion {
   command?: string;
   /** The manifest line of `path`, when the reader knows the file (the CLI sets it). */
   line?: number;
+  /** Two changes needed together (no single one is enough): their kinds; `kind` is the first's. */
+  together?: FitSuggestionKind[];
 }
 
 /** When a stuck rollout gives up: the Deployment's Progressing condition turns False, reason ProgressDeadlineExceeded. */

@@ -50,6 +50,7 @@ describe('kube-journey trace: fit suggestions', function () {
         'Deployment/hungry memory: requests.memory ≤ 14442Mi on 3/3',
         'Deployment/needs-claim claim: PersistentVolumeClaim data (1Gi, ReadWriteOnce; it does not exist) on 3/3',
         'Deployment/too-big cpu: requests.cpu ≤ 3920m on 3/3',
+        'Deployment/two-problems cpu: requests.cpu ≤ 3920m and nodeSelector kubernetes.io/os: linux on 3/3',
         'Deployment/windows-only nodeSelector: nodeSelector kubernetes.io/os: linux on 3/3',
         'Pod/next-to-db podAffinity: without required podAffinity to app=db per kubernetes.io/hostname on 3/3',
       ],
@@ -58,7 +59,7 @@ describe('kube-journey trace: fit suggestions', function () {
 
   it('places each suggestion on the manifest line of its field', () => {
     const lines = readFileSync(FIXTURE, 'utf8').split('\n');
-    const expected: Record<string, RegExp> = { cpu: /^\s+cpu: "8"$/, memory: /^\s+memory: 64Gi$/, nodeSelector: /^\s+nodeSelector:$/, nodeAffinity: /^\s+values: \[arm64\]$/, replicas: /^\s+replicas: 4$/, claim: /^\s+claimName: data$/, podAffinity: /^\s+- labelSelector:$/ };
+    const expected: Record<string, RegExp> = { cpu: /^\s+cpu: "\d+"$/, memory: /^\s+memory: 64Gi$/, nodeSelector: /^\s+nodeSelector:$/, nodeAffinity: /^\s+values: \[arm64\]$/, replicas: /^\s+replicas: 4$/, claim: /^\s+claimName: data$/, podAffinity: /^\s+- labelSelector:$/ };
     for (const { suggestion } of suggestions) {
       assert.ok(suggestion.line, `${suggestion.summary} has a line`);
       assert.match(lines[suggestion.line - 1], expected[suggestion.kind], suggestion.summary);
@@ -67,7 +68,7 @@ describe('kube-journey trace: fit suggestions', function () {
 
   it('prints "fits if:" under the stuck pod and when the rollout gives up', () => {
     assert.match(text, /\n {6}! FailedScheduling since \+0\.025s: 0\/3 nodes are available: 3 Insufficient cpu\.[^\n]*\n[^\n]*\n {8}fits if: requests\.cpu ≤ 3920m \(fits on 3 of 3 nodes\) · line 22\n {8}ProgressDeadlineExceeded at \+600\.000s \(progressDeadlineSeconds 600\)\n/);
-    assert.match(text, /\n {4}fits if: without required podAffinity to app=db per kubernetes\.io\/hostname \(fits on 3 of 3\n {6}nodes\) · line 148\n/);
+    assert.match(text, /\n {4}fits if: without required podAffinity to app=db per kubernetes\.io\/hostname \(fits on 3 of 3\n {6}nodes\) · line 171\n/);
   });
 
   it('each suggested edit, applied to the manifest, lets the pod schedule: the re-trace exits 0', async () => {

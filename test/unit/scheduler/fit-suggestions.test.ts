@@ -227,9 +227,25 @@ const scenarios: Scenario[] = [
     check: (_fits, byKind) => assert.deepEqual(byKind('hostPort').map((s) => [s.summary, s.nodes, s.edits]), [['hostPort 8081 instead of 8080', 3, [{ op: 'set', path: `${TEMPLATE}.containers[0].ports[0].hostPort`, value: 8081 }]]]),
   },
   {
-    name: 'two filters on every node: no single change is offered',
+    name: 'two filters on every node: no single change, the pair of changes that fits together',
     objects: [deployment('both', { nodeSelector: { disktype: 'ssd' }, containers: [app({ cpu: '8' })] })],
     pod: 'both-',
+    check: (fits) => {
+      assert.deepEqual(
+        fits.suggestions.map((s) => [s.kind, s.together, s.summary, s.nodes, s.path]),
+        [['cpu', ['cpu', 'nodeSelector'], 'requests.cpu ≤ 3920m and nodeSelector without disktype (no such node has the label)', 3, `${TEMPLATE}.containers[0].resources.requests.cpu`]],
+      );
+      assert.deepEqual(fits.suggestions[0].edits, [
+        { op: 'set', path: `${TEMPLATE}.containers[0].resources.requests.cpu`, value: '3920m' },
+        { op: 'remove', path: `${TEMPLATE}.nodeSelector` },
+      ]);
+    },
+  },
+  {
+    name: 'three filters on every node: nothing (pairs only)',
+    cluster: (sim) => taint(sim, ['node-1', 'node-2', 'node-3'], { key: 'dedicated', value: 'gpu', effect: 'NoSchedule' }),
+    objects: [deployment('all3', { nodeSelector: { disktype: 'ssd' }, containers: [app({ cpu: '8' })] })],
+    pod: 'all3-',
     check: (fits) => assert.deepEqual(fits.suggestions, []),
   },
   {

@@ -8,6 +8,7 @@
 import { applyFitEdits, type FitEdit, type FitSuggestion, type FitSuggestions } from '../../../core/journey/fit-suggestions';
 import type { PodObject } from '../../store/pod-binding';
 import { suggestClaims } from './claims';
+import { suggestPair } from './combined';
 import { suggestUncordon } from './cordoned';
 import { suggestHostPorts } from './host-ports';
 import { suggestNodeLabels } from './node-labels';
@@ -69,6 +70,10 @@ export function suggestFits(probe: FitProbe, pod: PodObject, now: number): FitSu
       const nodes = candidate.nodes ?? probe.countFits(applyFitEdits(pod, candidate.edits));
       if (nodes > 0) result.suggestions.push(toSuggestion(input, candidate, nodes, totalNodes));
     }
+  }
+  if (result.suggestions.length === 0 && result.fitsNow === undefined && prepared.volumeRejection === undefined) {
+    const pair = suggestPair(input);
+    if (pair) result.suggestions.push({ ...toSuggestion(input, pair.candidate, pair.nodes, totalNodes), together: pair.parts.map((part) => part.kind) });
   }
   return result;
 }
