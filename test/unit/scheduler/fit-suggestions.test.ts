@@ -221,6 +221,19 @@ const scenarios: Scenario[] = [
     },
   },
   {
+    name: 'unbound claim of a StorageClass that does not exist: the default class, on the claim',
+    objects: [
+      { apiVersion: 'v1', kind: 'PersistentVolumeClaim', metadata: { name: 'fast-data' }, spec: { storageClassName: 'fast', accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } } },
+      deployment('fast', { volumes: [{ name: 'data', persistentVolumeClaim: { claimName: 'fast-data' } }] }),
+    ],
+    pod: 'fast-',
+    check: (fits) =>
+      assert.deepEqual(
+        fits.suggestions.map((s) => [s.kind, s.summary, s.nodes, s.target, s.path, s.edits]),
+        [['claim', 'storageClassName: standard on PersistentVolumeClaim fast-data (StorageClass fast does not exist)', 3, { kind: 'PersistentVolumeClaim', namespace: 'default', name: 'fast-data' }, 'spec.storageClassName', [{ op: 'set', path: 'spec.storageClassName', value: 'standard' }]]],
+      ),
+  },
+  {
     name: "hostPort: another workload's port, the next free one",
     objects: [deployment('holder', { containers: [app({}, { ports: [{ containerPort: 80, hostPort: 8080 }] })] }, 3), deployment('wants', { containers: [app({}, { ports: [{ containerPort: 80, hostPort: 8080 }] })] })],
     pod: 'wants-',
