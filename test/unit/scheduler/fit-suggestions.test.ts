@@ -38,6 +38,8 @@ interface Scenario {
   name: string;
   cluster?: (sim: Simulator) => void;
   objects: KubeObject[];
+  /** Virtual time to run after each object (default 3 s). */
+  wait?: number;
   /** The pending pod asked about: the first unbound pod whose name starts with this. */
   pod: string;
   check: (fits: FitSuggestions, byKind: (kind: FitSuggestion['kind']) => FitSuggestion[], sim: Simulator) => void;
@@ -48,7 +50,7 @@ function fitsOf(scenario: Scenario): { fits: FitSuggestions; sim: Simulator } {
   scenario.cluster?.(sim);
   for (const object of scenario.objects) {
     sim.apply(object);
-    sim.runUntil(() => false, 3_000);
+    sim.runUntil(() => false, scenario.wait ?? 3_000);
   }
   const pod = sim.store.list<Pod & KubeObject>('Pod').items.find((p) => p.metadata?.name?.startsWith(scenario.pod) && !p.spec?.nodeName);
   assert.ok(pod, `a pending pod ${scenario.pod}…`);
@@ -260,6 +262,27 @@ const scenarios: Scenario[] = [
     objects: [deployment('all3', { nodeSelector: { disktype: 'ssd' }, containers: [app({ cpu: '8' })] })],
     pod: 'all3-',
     check: (fits) => assert.deepEqual(fits.suggestions, []),
+  },
+  {
+    name: 'a StatefulSet: replicas on the StatefulSet, its ordered pods counted',
+    objects: [
+      {
+        apiVersion: 'apps/v1',
+        kind: 'StatefulSet',
+        metadata: { name: 'db' },
+        spec: { replicas: 5, serviceName: 'db', selector: { matchLabels: { app: 'db' } }, template: { metadata: { labels: { app: 'db' } }, spec: { containers: [app({}, { ports: [{ containerPort: 5432, hostPort: 5432 }] })] } } },
+      },
+    ],
+    wait: 60_000,
+    pod: 'db-3',
+    check: (fits) => assert.deepEqual(fits.suggestions.map((s) => [s.kind, s.summary, s.target?.kind, s.path]), [['replicas', 'replicas: 3 instead of 5', 'StatefulSet', 'spec.replicas']]),
+  },
+  {
+    name: "a CronJob's pod: paths under spec.jobTemplate",
+    objects: [{ apiVersion: 'batch/v1', kind: 'CronJob', metadata: { name: 'nightly' }, spec: { schedule: '* * * * *', jobTemplate: { spec: { template: { spec: { restartPolicy: 'Never', containers: [app({ cpu: '6' })] } } } } } }],
+    wait: 65_000,
+    pod: 'nightly-',
+    check: (fits) => assert.deepEqual(fits.suggestions.map((s) => [s.summary, s.target?.kind, s.path]), [['requests.cpu ≤ 3920m', 'CronJob', 'spec.jobTemplate.spec.template.spec.containers[0].resources.requests.cpu']]),
   },
   {
     name: 'a bare pod: paths in the pod itself',
