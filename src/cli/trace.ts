@@ -25,6 +25,7 @@ import { HeapGuard, heapAdvice, podCount, type HeapNumbers } from '../server/hea
 import { tracedPodBudget } from './trace-budget';
 import { OutputWriter } from './output';
 import { journeyRecord, line, objectRecords, summaryRecord } from './trace-json';
+import { TraceFits, type AppliedPlace } from './trace-fits';
 import { isUnfinished, unfinishedJourney, unfinishedLines, type UnfinishedJourney } from './unfinished';
 
 export interface TraceOptions {
@@ -204,6 +205,7 @@ export async function runTrace(options: TraceOptions): Promise<number> {
   const journeyIds: string[] = [];
   const claims: AppliedClaim[] = [];
   const definedInFile = new Set<string>();
+  const places = new Map<string, AppliedPlace>();
   for (const { document, object, at } of manifestObjects(manifest)) {
     const custom = simulator.store.customResources();
     const result: DocumentResult = { document: document.index, line: at ? lineOfField(manifest, document, at) : document.startLine, object: displayName(object, custom) };
@@ -216,6 +218,7 @@ export async function runTrace(options: TraceOptions): Promise<number> {
     try {
       const applied = simulator.apply(object);
       result.action = applied.action;
+      places.set(TraceFits.keyOf(applied.object), { document, at });
       const kind = applied.object.kind ?? '';
       if (served.custom) {
         const storedOnly = storedOnlyJourney(applied.object, { group: served.group, crdInSameFile: definedInFile.has(served.key) });
@@ -252,7 +255,7 @@ export async function runTrace(options: TraceOptions): Promise<number> {
   const run = (until: () => boolean, ms: number) => (options.speed === undefined ? Promise.resolve(simulator.runUntil(until, ms)) : runPaced(simulator, until, ms, options.speed, () => heapGuard.check()));
   const outcome = await run(() => allDone() || outOfBudget(), options.timeoutMs);
   if (outOfBudget()) {
-    const code = await finishTrace({ ...options, results, journeys: journeysOf(tracer, journeyIds), phaseValues: (id) => tracer.phaseValues(id), stored, outcome: 'pod budget used up', limit: `within the simulator's pod budget of ${podCount(simulator.podBudget.maxPods)}` });
+    const code = await finishTrace({ ...options, results, journeys: new TraceFits(simulator, manifest, places).attach(journeysOf(tracer, journeyIds)), phaseValues: (id) => tracer.phaseValues(id), stored, outcome: 'pod budget used up', limit: `within the simulator's pod budget of ${podCount(simulator.podBudget.maxPods)}` });
     // The tracer lists a bounded number of stuck objects: pods waiting for a node may hide the ReplicaSet that the budget stopped.
     options.err.write(`kube-journey: stopped at the pod budget: ${simulator.podBudget.lastError?.message ?? ''}\n`);
     return Math.max(code, 1);
@@ -264,7 +267,8 @@ export async function runTrace(options: TraceOptions): Promise<number> {
     await run(() => claimsSettled(simulator.store, claims), SETTLE_MS);
     if (!options.json) for (const note of claimNotes(simulator.store, claims)) options.out.write(`${note}\n`);
   }
-  return finishTrace({ ...options, results, journeys: journeysOf(tracer, journeyIds), phaseValues: (id) => tracer.phaseValues(id), stored, outcome, limit: `within ${options.timeoutMs / 1000}s of simulated time` });
+  const fits = new TraceFits(simulator, manifest, places);
+  return finishTrace({ ...options, results, journeys: fits.attach(journeysOf(tracer, journeyIds)), phaseValues: (id) => tracer.phaseValues(id), stored, outcome, limit: `within ${options.timeoutMs / 1000}s of simulated time` });
 }
 
 /** The journeys of `ids`, each built as it is reached and its snapshot released once the reader moves on. */

@@ -10,6 +10,8 @@ import { createServer } from 'node:https';
 import { timingSafeEqual } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import type { InternalStep } from '../core/internals';
+import type { KubeObject, Pod } from '../core/k8s';
+import { INTERNALS_API, type FitSuggestionsResponse } from '../protocol/simulator-server';
 import type { Simulator } from '../sim/simulator';
 import type { PacedDriver } from '../sim/driver';
 import { ApiError } from '../sim/store/types';
@@ -33,6 +35,9 @@ import { parseResourcePath } from './routing';
 
 /** Where the simulator's internals stream (etcd writes, watch deliveries, scheduler verdicts) is served. */
 export const INTERNALS_PATH = '/apis/internals.kube-journey.dev/v1alpha1/steps';
+
+/** `…/namespaces/{namespace}/pods/{name}/fits`: a pod's fit suggestions (see fitSuggestionsOf). */
+const FITS_PATH = new RegExp(`^${INTERNALS_API}/namespaces/([^/]+)/pods/([^/]+)/fits$`);
 
 export interface ApiServerOptions {
   simulator: Simulator;
@@ -127,6 +132,8 @@ export async function startApiServer(options: ApiServerOptions): Promise<Running
       }
     }
     if (get && pathname === INTERNALS_PATH) return serveInternals(req, res, simulator);
+    const fits = get ? FITS_PATH.exec(pathname) : null;
+    if (fits) return sendJson(res, 200, fitSuggestionsOf(simulator, decodeURIComponent(fits[1]), decodeURIComponent(fits[2])));
 
     const parsed = parseResourcePath(pathname, simulator.store.customResources());
     if (parsed.type === 'resource') return handleResource(req, res, parsed.path, url.searchParams, deps);
@@ -147,6 +154,20 @@ export async function startApiServer(options: ApiServerOptions): Promise<Running
         for (const socket of sockets) socket.destroy();
         server.close(() => resolve());
       }),
+  };
+}
+
+/** The scheduler's suggestions for one pod, computed on the simulator's current state; 404 for a pod that does not exist. */
+function fitSuggestionsOf(simulator: Simulator, namespace: string, name: string): FitSuggestionsResponse {
+  const pod = simulator.store.read<Pod & KubeObject>('Pod', namespace, name);
+  const node = pod.spec?.nodeName;
+  const fits = node ? { computedAt: simulator.clock.now(), totalNodes: simulator.components.scheduler.nodeCount, suggestions: [] } : simulator.components.scheduler.suggestFits(pod);
+  return {
+    kind: 'FitSuggestions',
+    apiVersion: 'internals.kube-journey.dev/v1alpha1',
+    pod: { namespace, name, uid: pod.metadata?.uid ?? '' },
+    ...(node ? { node } : {}),
+    fits,
   };
 }
 

@@ -11,6 +11,7 @@ import { durationStats } from './snapshot';
 import { journeyGoal, podsInOrder } from '../../common/kind-order';
 import { PHASE_NAMES, type DurationStats, type Journey, type JourneyStatus, type ObjectJourney, type PhaseName, type PodCounts, type ServiceDetails, type Stage, type StageKind, type StuckDetail, type StuckEntry } from './types';
 import { isBatchKind, type FileSummary } from './file-summary';
+import { fitSuggestionText, type FitSuggestions } from './fit-suggestions';
 
 export interface RenderOptions {
   /** Terminal width (default 100). */
@@ -207,6 +208,27 @@ function header(ctx: Ctx, o: ObjectJourney, depth: number, owner: string | undef
   if (o.stuck && o.ref.uid === o.stuck.object.uid) {
     const color = o.status === 'failed' ? 'red' : 'yellow';
     for (const line of problemLines(ctx, o.stuck, `${'  '.repeat(depth)}  `, ctx.origin)) lines.push(paint(ctx, color, line));
+    if (o.stuck.fits) for (const line of fitLines(ctx, o.stuck.fits, `${'  '.repeat(depth)}    `, ctx.origin)) lines.push(line);
+  }
+  return lines;
+}
+
+/**
+ * Under a pod the scheduler refused: `fits if: requests.cpu ≤ 3920m (fits on 3 of 3 nodes) · line 22`
+ * per suggestion, and when its rollout gives up (`ProgressDeadlineExceeded at +600.000s`).
+ */
+function fitLines(ctx: Ctx, fits: FitSuggestions, indent: string, origin: number): string[] {
+  const texts: string[] = [];
+  if (fits.fitsNow) texts.push(`fits now on ${fits.fitsNow} of ${fits.totalNodes} node${fits.totalNodes === 1 ? '' : 's'} (the scheduler will retry it)`);
+  else if (fits.suggestions.length === 0) texts.push('fits if: no single change is enough (several filters refuse every node)');
+  for (const suggestion of fits.suggestions) texts.push(`fits if: ${fitSuggestionText(suggestion)}`);
+  const deadline = fits.progressDeadline;
+  if (deadline) texts.push(`ProgressDeadlineExceeded at ${formatOffset(deadline.at - origin)}${deadline.exceeded ? ' (the rollout gave up)' : ` (progressDeadlineSeconds ${deadline.seconds})`}`);
+  const lines: string[] = [];
+  for (const text of texts) {
+    const [first, ...rest] = wrap(text, ctx.width - indent.length - 2);
+    lines.push(`${indent}${first}`);
+    for (const more of rest) lines.push(`${indent}  ${more}`);
   }
   return lines;
 }

@@ -7,6 +7,7 @@
  */
 import type { ComponentName, EtcdWrite, InternalStep, SchedulingCycle, WatchDelivery } from '../internals';
 import type { WatchEvent } from '../k8s';
+import type { FitSuggestions } from './fit-suggestions';
 
 /** Kinds a journey can start from: what `kubectl apply` creates and the tracer can follow down. */
 export type { TraceableKind } from '../../common/traceable-kinds';
@@ -287,6 +288,11 @@ export interface StuckDetail {
   lastTermination?: { reason?: string; exitCode?: number; finishedAt?: number };
   /** The object the pod waits for, when the message names one (a ConfigMap, Secret or claim that does not exist). */
   dependency?: MissingDependency;
+  /**
+   * For a pod the scheduler refused (`FailedScheduling`): the smallest changes that would make it
+   * fit, computed by the simulator re-running its filters (absent on a real cluster's journey).
+   */
+  fits?: FitSuggestions;
 }
 
 /** An object (or one of its keys) a pod refers to and cannot start without. */

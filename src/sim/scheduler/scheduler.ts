@@ -29,6 +29,8 @@ import { computePodResources } from './resources';
 import { buildVerdictTable } from './verdicts';
 import { podAffinityTerms } from './affinity-terms';
 import { storeLookups } from './cluster-lookups';
+import { FitProbe, suggestFits } from './counterfactual';
+import type { FitSuggestions } from '../../core/journey/fit-suggestions';
 
 export const DEFAULT_SCHEDULER_NAME = 'default-scheduler';
 
@@ -144,6 +146,20 @@ export class Scheduler {
   /** The most recent attempt for a pod: why its node was chosen, or why every node refused it. */
   lastCycle(podUid: string): SchedulingCycle | undefined {
     return this.cycles.get(podUid);
+  }
+
+  /**
+   * The smallest changes that would make `pod` fit (counterfactual/index.ts): its filters re-run on
+   * the current cache with each change. Reads only; the queue and the cache are left as they are.
+   */
+  suggestFits(pod: Pod): FitSuggestions {
+    const probe = new FitProbe({ cache: this.cache, algorithm: this.algorithm, store: this.ctx.store, excludedVolumes: this.volumeBinder.assumedVolumes });
+    return suggestFits(probe, pod as PodObject, this.ctx.clock.now());
+  }
+
+  /** Nodes in the scheduler's cache. */
+  get nodeCount(): number {
+    return this.cache.nodeCount;
   }
 
   /** Pods waiting in the queue (arriving, active, backing off or unschedulable). */
