@@ -14,6 +14,7 @@ import type { TraceOptions } from '../../../src/cli/trace';
 import { JOURNEY_FILE_VERSION } from '../../../src/core/journey-file/types';
 import { Capture, traceCaptured as trace } from './capture';
 import { parseRecords } from './records';
+import { assertMatchesSchema } from '../journey-file/schema';
 
 async function show(file: string, options: Partial<ShowOptions> = {}): Promise<{ code: number; out: string; err: string }> {
   const out = new Capture();
@@ -34,6 +35,7 @@ describe('kube-journey trace --save, then show', () => {
     const save = join(dir, `${manifest.replace(/\W+/g, '-')}-${options.json ? 'json' : 'text'}.journey.json`);
     const traced = await trace(manifest, { ...options, save });
     if (expectedCode !== undefined) assert.equal(traced.code, expectedCode, traced.err);
+    assertMatchesSchema(JSON.parse(readFileSync(save, 'utf8')), save);
     const shown = await show(save, { json: options.json, evidence: options.evidence, width: options.width ?? 400 });
     assert.equal(shown.out, traced.out);
     assert.equal(shown.err, traced.err);
