@@ -6,7 +6,9 @@
  *   per SNAPSHOT_MS and only when a journey's `version` moved; a webview that missed one asks
  *   for a `resync` and gets a snapshot; while a journey is unfinished and the panel visible, an
  *   empty delta moves `now` now and then, so that the lines of a stuck pod keep growing;
- * - a journey above 20,000 pods is sent simplified until the user asks for every pod;
+ * - a journey above 1,000 pods (where the webview would simplify it) is sent simplified until the
+ *   user asks for every pod: its updates are simplified snapshots, at most one per SNAPSHOT_MS
+ *   (per SIMPLIFIED_MS above HUGE_JOURNEY_PODS, where re-simplifying walks that many pods);
  * - a panel follows its root object (`Deployment/default/web`): applying the manifest again
  *   shows the new journey in the same panel;
  * - panels come back after a reload through the WebviewPanelSerializer; the webview's own state
@@ -41,8 +43,9 @@ const SNAPSHOT_MS = 300;
 const CLOCK_MS = 1000;
 const CLOCK_MS_LARGE = 5000;
 const LARGE_JOURNEY_PODS = 1000;
-/** A journey sent simplified is re-simplified (a walk over all its pods) at most this often. */
+/** A journey of more than HUGE_JOURNEY_PODS sent simplified is re-simplified (a walk over all its pods) at most this often. */
 const SIMPLIFIED_MS = 2000;
+const HUGE_JOURNEY_PODS = 20_000;
 
 export interface TimelineDeps {
   extensionUri: vscode.Uri;
@@ -228,7 +231,8 @@ export class TimelinePanel extends Disposable {
     this.updateTitle(journey);
     const unchanged = journey ? this.sent?.id === journey.id && this.sent.version === journey.version : this.sent === undefined;
     if (unchanged && !force) return;
-    const wait = this.sync.sentSimplified && !force ? this.lastPostAt + SIMPLIFIED_MS - Date.now() : 0;
+    const huge = journey !== undefined && journey.counts.desired > HUGE_JOURNEY_PODS;
+    const wait = this.sync.sentSimplified && huge && !force ? this.lastPostAt + SIMPLIFIED_MS - Date.now() : 0;
     if (wait > 0) {
       this.simplifiedTimer ??= setTimeout(() => {
         this.simplifiedTimer = undefined;

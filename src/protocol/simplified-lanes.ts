@@ -19,6 +19,13 @@ export interface SimplifyOptions {
 /** Why a pod is kept: listed first as stuck, marked slowest, or just kept. */
 export type KeptNote = 'stuck' | 'slowest' | undefined;
 
+/**
+ * Pods in a journey above which its lane list is simplified. The host sends such a journey
+ * already simplified (its folded pods as summary columns), so the webview never receives, decodes
+ * or lays out the lanes it would fold anyway.
+ */
+export const DEFAULT_SIMPLIFY_ABOVE_PODS = 1000;
+
 export const DEFAULT_FIRST_PODS = 20;
 export const DEFAULT_SLOWEST_PODS = 5;
 

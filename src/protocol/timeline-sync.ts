@@ -6,7 +6,7 @@
  * a delta walks only the paths down to what changed. Pure: no `vscode`.
  */
 import type { Journey, ObjectJourney } from '../core/journey/types';
-import { countPods, foldPods, foldsAny, keptPods } from './simplified-lanes';
+import { countPods, DEFAULT_SIMPLIFY_ABOVE_PODS, foldPods, foldsAny, keptPods } from './simplified-lanes';
 import { encodeLanes, type JourneyHeader, type LaneToEncode } from './timeline-lanes';
 import { journeyObjectKey, type DeltaMessage, type FoldedPods, type JourneyLanes, type SnapshotMessage } from './timeline-protocol';
 
@@ -18,13 +18,13 @@ export interface SnapshotOptions {
   readonly detailedPods?: number;
   /** Objects that carry their evidence whatever happens, by `journeyObjectKey` (the webview's selection). */
   readonly keep?: ReadonlySet<string>;
-  /** Journeys with more pods than this are sent simplified (default 20,000). */
+  /** Journeys with more pods than this are sent simplified (default: above the webview's own simplification threshold, 1,000). */
   readonly partialAbovePods?: number;
   /** Journeys the user asked to see whole, by id: never simplified. */
   readonly wholeJourneys?: ReadonlySet<string>;
 }
 
-export const DEFAULT_PARTIAL_ABOVE_PODS = 20_000;
+export const DEFAULT_PARTIAL_ABOVE_PODS = DEFAULT_SIMPLIFY_ABOVE_PODS;
 const DEFAULT_DETAILED_PODS = 5;
 
 /** What the host last sent of a journey: the objects by key and their children's keys. */

@@ -240,6 +240,8 @@ export class TimelineApp {
       } else o.children.forEach(visit);
     };
     if (journey.tree) visit(journey.tree);
+    // A journey sent simplified holds only the pods it lists: the folded ones count too.
+    for (const folded of this.store.find(journey.id)?.folded ?? []) totalPods += folded.podCount;
     if (pod) offer(pod);
     for (const o of pods) if (isTroubled(o.status) && choices.length < 200) offer(o);
     for (const o of pods.slice(0, PICKER_FIRST_PODS)) offer(o);

@@ -7,11 +7,11 @@
  */
 import type { JourneyStatus, ObjectJourney } from '../../core/journey/types';
 import { journeyObjectKey, SUMMARY_STAGE_KINDS, type FoldedPods, type SummaryStageKind } from '../../protocol/timeline-protocol';
-import { countPods, foldPods, foldsAny, keptPods, type KeptNote } from '../../protocol/simplified-lanes';
+import { countPods, DEFAULT_SIMPLIFY_ABOVE_PODS, foldPods, foldsAny, keptPods, type KeptNote } from '../../protocol/simplified-lanes';
 import { podsInOrder } from '../../common/kind-order';
 import { stageBounds, visitStages } from './lane-store';
 
-export { SUMMARY_STAGE_KINDS, countPods, type SummaryStageKind };
+export { SUMMARY_STAGE_KINDS, DEFAULT_SIMPLIFY_ABOVE_PODS, countPods, type SummaryStageKind };
 export { isTroubled } from '../../protocol/simplified-lanes';
 
 /** `Kind/namespace/name`: stable across snapshots (the uid is unknown until the object is seen). */
@@ -74,8 +74,6 @@ export interface LaneList {
   readonly extent: { readonly firstMs: number; readonly lastMs: number };
 }
 
-export const DEFAULT_SIMPLIFY_ABOVE_PODS = 1000;
-
 function summaryLane(folded: FoldedPods, depth: number): SummaryLane {
   return { type: 'summary', key: `${folded.parent}#rest`, depth, parentKey: folded.parent, podCount: folded.podCount, statusCounts: folded.statusCounts, times: folded.times };
 }
@@ -121,9 +119,11 @@ export function buildLanes(tree: ObjectJourney | undefined, origin: number, now:
     }
     const hostFolded = foldedByParent.get(key);
     if (hostFolded) {
-      // The host sent only the pods the simplified list shows: stuck ones first.
-      for (const pod of pods) if (pod.status === 'stuck' || pod.status === 'failed') lanes.push(podLane(pod, depth + 1, 'stuck'));
-      for (const pod of pods) if (pod.status !== 'stuck' && pod.status !== 'failed') lanes.push(podLane(pod, depth + 1, undefined));
+      // The host sent only the pods the simplified list shows: stuck ones first. They include the
+      // slowest of all the owner's pods, which are the slowest of the ones sent: mark them so.
+      const notes = keptPods(pods, now, { ...simplifyOptions, firstPods: Number.POSITIVE_INFINITY });
+      for (const pod of pods) if (notes.get(pod) === 'stuck') lanes.push(podLane(pod, depth + 1, 'stuck'));
+      for (const pod of pods) if (notes.get(pod) !== 'stuck') lanes.push(podLane(pod, depth + 1, notes.get(pod)));
       if (hostFolded.podCount > 0) lanes.push(summaryLane(hostFolded, depth + 1));
       return;
     }
