@@ -2,6 +2,7 @@
  * `kube-journey` command line:
  *   trace -f <file> [--nodes N] [--zones Z] [--speed X] [--seed S] [--max-pods N] [--timeout S] [--json] [--evidence]
  *   trace -f <file> --context NAME [--kubeconfig FILE] [--force-conflicts] [--timeout S] [--json] [--evidence]
+ *   trace -f <file> --twin CONTEXT [--kubeconfig FILE] [--seed S] [--speed X] [--timeout S] [--json] [--evidence]
  *   simulate [--port P] [--nodes N] [--zones Z] [--kubeconfig FILE] [--speed X] [--seed S] [--max-pods N]
  * Errors are one line on stderr (KUBE_JOURNEY_DEBUG=1 adds the stack); exit 1 for a failed
  * trace or an error, 2 for a bad command line.
@@ -34,6 +35,11 @@ const USAGE = `Usage:
       --kubeconfig       the kubeconfig file (default: $KUBECONFIG, then ~/.kube/config)
       --force-conflicts  take over fields that other field managers own
       --timeout          give up after this many seconds (default 300)
+
+  kube-journey trace -f <file> --twin CONTEXT [--kubeconfig FILE] [--seed S] [--speed X] [--timeout SECONDS] [--json] [--evidence]
+      Copy the cluster of CONTEXT (GET requests only: nodes, bound pods and their workloads, storage,
+      priority classes, quotas, limit ranges, namespaces) into a fresh built-in simulator and trace <file>
+      there; the cluster is never written to (docs/twin.md).
 
   kube-journey simulate [--port P] [--nodes N] [--zones Z] [--kubeconfig FILE] [--speed X] [--seed S] [--max-pods N]
       Run the simulator as a Kubernetes API server on 127.0.0.1 for kubectl.
@@ -84,6 +90,7 @@ async function main(argv: string[]): Promise<number> {
         context: { type: 'string' },
         kubeconfig: { type: 'string' },
         'force-conflicts': { type: 'boolean' },
+        twin: { type: 'string' },
       },
       strict: true,
     });
@@ -98,6 +105,20 @@ async function main(argv: string[]): Promise<number> {
       out: process.stdout,
       err: process.stderr,
     };
+    if (values.twin !== undefined) {
+      const notForTwin = (['context', 'nodes', 'zones', 'max-pods', 'force-conflicts'] as const).filter((name) => values[name] !== undefined);
+      if (notForTwin.length > 0) throw new UsageError(`--${notForTwin[0]} does not apply to --twin: the twin copies the cluster of the context it names`);
+      if (!values.twin) throw new UsageError('--twin needs a kubeconfig context: kube-journey trace -f <file> --twin CONTEXT');
+      const { runTwinTrace } = await import('./twin');
+      return runTwinTrace({
+        file: values.file,
+        context: values.twin,
+        kubeconfig: values.kubeconfig,
+        seed: numberOption(values.seed, 'seed', 1, (n) => Number.isInteger(n) && n >= 0),
+        speed: values.speed === undefined ? undefined : numberOption(values.speed, 'speed', 1),
+        ...reporting,
+      });
+    }
     if (values.context !== undefined || values.kubeconfig !== undefined) {
       const simulatorOnly = (['nodes', 'zones', 'speed', 'seed', 'max-pods'] as const).filter((name) => values[name] !== undefined);
       if (simulatorOnly.length > 0) throw new UsageError(`--${simulatorOnly[0]} applies to the built-in simulator, not to --context/--kubeconfig`);
