@@ -216,17 +216,19 @@ export async function readClusterForTwin(connection: ClusterConnection, options:
 
   // Pods bound to a node and not finished: namespace by namespace, a few at once; cluster-wide when namespaces cannot be listed.
   const podQuery = { fieldSelector: 'spec.nodeName!=,status.phase!=Succeeded,status.phase!=Failed' };
-  const podsIn = async (path: string, what: string): Promise<void> => {
+  const refusedPods = new Map<NotCopied['reason'], string[]>();
+  const podsIn = async (path: string, namespace: string | undefined): Promise<void> => {
     try {
       for (const pod of await listKind('Pod', 'v1', path, podQuery)) add(pod);
     } catch (error) {
       const reason = refusal(error);
       if (!reason) throw error;
-      notCopied.push({ resource: what, reason, consequence: 'the nodes look emptier on the twin than they are: pods may fit there that do not in the cluster' });
+      refusedPods.set(reason, [...(refusedPods.get(reason) ?? []), namespace ?? '']);
     }
   };
-  if (namespaces) await eachBounded(namespaces, options.concurrency ?? 8, (namespace) => podsIn(`/api/v1/namespaces/${encodeURIComponent(namespace)}/pods`, `pods in namespace ${namespace}`));
-  else await podsIn('/api/v1/pods', 'pods');
+  if (namespaces) await eachBounded(namespaces, options.concurrency ?? 8, (namespace) => podsIn(`/api/v1/namespaces/${encodeURIComponent(namespace)}/pods`, namespace));
+  else await podsIn('/api/v1/pods', undefined);
+  for (const [reason, where] of refusedPods) notCopied.push({ resource: podsWhere(where), reason, consequence: 'the nodes look emptier on the twin than they are: pods may fit there that do not in the cluster' });
 
   // The manifest's objects that exist already, so that applying it updates them on the twin.
   for (const object of options.manifestObjects ?? []) {
@@ -260,6 +262,15 @@ export async function readClusterForTwin(connection: ClusterConnection, options:
     for (const object of ofKind.values()) objects.push(object);
   }
   return { objects, counts, notCopied, readMs: Date.now() - started, requests: reader.requests };
+}
+
+/** `pods`, `pods in namespace a`, `pods in namespaces a, b, c and 4 more`: one line for every namespace that refused. */
+function podsWhere(namespaces: string[]): string {
+  if (namespaces.length === 1 && namespaces[0] === '') return 'pods';
+  const sorted = [...namespaces].sort();
+  if (sorted.length === 1) return `pods in namespace ${sorted[0]}`;
+  const shown = sorted.slice(0, 3).join(', ');
+  return `pods in namespaces ${shown}${sorted.length > 3 ? ` and ${sorted.length - 3} more` : ''}`;
 }
 
 /** GET of a manifest object on the cluster; undefined when it does not exist (or cannot be read). */

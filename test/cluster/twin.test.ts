@@ -137,6 +137,7 @@ spec:
     await succeeds(kubectl, 'apply', '-f', file('hog.yaml', hog('nginx:1.25', 2)));
     await succeeds(kubectl, 'rollout', 'status', 'deployment/hog', '--timeout=60s');
     await succeeds(kubectl, 'create', 'namespace', 'shop');
+    await succeeds(kubectl, 'create', 'namespace', 'team-b');
     await succeeds(kubectl, 'apply', '-f', file('web.yaml', web('nginx:1.25', 4)));
     await succeeds(kubectl, 'rollout', 'status', '-n', 'shop', 'deployment/web', '--timeout=60s');
   });
@@ -198,12 +199,14 @@ spec:
     try {
       limited.refuse(/\/resourcequotas$/, 403, 'Forbidden', 'resourcequotas is forbidden: User "viewer" cannot list resource "resourcequotas" in API group "" at the cluster scope');
       limited.refuse(/\/priorityclasses$/, 404, 'NotFound', 'the server could not find the requested resource');
+      limited.refuse(/^\/api\/v1\/namespaces\/team-b\/pods$/, 403, 'Forbidden', 'pods is forbidden: User "viewer" cannot list resource "pods" in API group "" in the namespace "team-b"');
       const kubeconfig = join(dir, 'limited.kubeconfig');
       source.writeKubeconfig(kubeconfig, limited.url);
       const result = await twin(file('web-again.yaml', web('nginx:1.25', 3)), false, kubeconfig);
       assert.equal(result.code, 0, result.err);
       assert.match(result.out, /^Not copied: resourcequotas \(forbidden\): quota admission on the twin may differ$/m);
       assert.match(result.out, /^Not copied: priorityclasses \(not served\): /m);
+      assert.match(result.out, /^Not copied: pods in namespace team-b \(forbidden\): the nodes look emptier on the twin than they are/m);
       assert.deepEqual(
         limited.requests.filter((request) => !request.startsWith('GET ')),
         [],
