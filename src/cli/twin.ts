@@ -6,6 +6,7 @@
 import type { Writable } from 'node:stream';
 import type { KubeObject } from '../core/k8s';
 import { ClusterConnection } from '../cluster/connection';
+import { ClusterApiError, ClusterUnreachableError } from '../cluster/errors';
 import { KubeconfigError } from '../cluster/kubeconfig';
 import { readClusterForTwin, TwinReadError, type ClusterCopy } from '../cluster/twin-read';
 import { Simulator, type SimulatorOptions } from '../sim/simulator';
@@ -87,14 +88,16 @@ export async function runTwinTrace(options: TwinTraceOptions): Promise<number> {
   try {
     copy = await readClusterForTwin(connection, { manifestObjects: manifest.documents.map((document) => document.object!) });
   } catch (error) {
-    if (!(error instanceof TwinReadError)) throw error;
-    options.err.write(`kube-journey: cannot make a twin: ${error.message}\n`);
+    // A connection lost or a request refused part way through leaves no twin either.
+    if (!(error instanceof TwinReadError || error instanceof ClusterApiError || error instanceof ClusterUnreachableError)) throw error;
+    options.err.write(`kube-journey: cannot make a twin: ${error instanceof TwinReadError ? '' : `context "${connection.context.name}" (${connection.server}): `}${error.message}\n`);
     return 2;
   }
 
   const context = connection.context.name;
   const header = twinHeader(context, copy);
-  if (options.json) for (const text of header.slice(1)) options.err.write(`kube-journey: ${text}\n`);
+  // With --json, stdout holds records only: the header goes to stderr (and the summary record's `twin` field).
+  if (options.json) for (const text of header) options.err.write(`kube-journey: ${text}\n`);
   else options.out.write(`${header.join('\n')}\n`);
   const twin = { context, server: connection.server, copied: copy.counts, notCopied: copy.notCopied, readMs: copy.readMs, requests: copy.requests, seedMs: 0 };
   const nodes = copy.counts.Node ?? 0;

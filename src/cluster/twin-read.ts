@@ -149,9 +149,15 @@ const LAST_APPLIED = 'kubectl.kubernetes.io/last-applied-configuration';
  * no last-applied copy; a Secret keeps its keys, never their values.
  */
 function trimmed(object: KubeObject): KubeObject {
-  const meta = object.metadata as { managedFields?: unknown; annotations?: Record<string, string> } | undefined;
-  if (meta?.managedFields !== undefined) delete meta.managedFields;
-  if (meta?.annotations?.[LAST_APPLIED] !== undefined) delete meta.annotations[LAST_APPLIED];
+  const meta = object.metadata as Record<string, unknown> | undefined;
+  if (meta) {
+    // A new metadata object rather than `delete`, which would leave each one a slow dictionary for the twin's hot paths.
+    const kept: Record<string, unknown> = {};
+    for (const key in meta) if (key !== 'managedFields') kept[key] = meta[key];
+    object.metadata = kept;
+    const annotations = kept.annotations as Record<string, string> | undefined;
+    if (annotations?.[LAST_APPLIED] !== undefined) delete annotations[LAST_APPLIED];
+  }
   if (object.kind === 'Secret') {
     const secret = object as { data?: Record<string, string>; stringData?: unknown };
     secret.data = Object.fromEntries(Object.keys(secret.data ?? {}).map((key) => [key, '']));

@@ -232,6 +232,18 @@ spec:
     }
   });
 
+  it('copies a Secret the manifest updates with its keys and none of their values', async () => {
+    await succeeds(kubectl, 'create', 'secret', 'generic', 'db-password', '--from-literal=password=hunter2');
+    const manifest = { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'db-password', namespace: 'default' }, stringData: { password: 'changed' } };
+    const copy = await readClusterForTwin(ClusterConnection.open({ kubeconfig: proxied, env: {} }), { manifestObjects: [manifest] });
+    const secrets = copy.objects.filter((object) => object.kind === 'Secret');
+    assert.deepEqual(
+      secrets.map((secret) => (secret as { data?: unknown }).data),
+      [{ password: '' }],
+    );
+    assert.doesNotMatch(JSON.stringify(copy.objects), /aHVudGVyMg|hunter2/, 'the value is nowhere in the copy');
+  });
+
   it('reads lists in pages and copies every bound pod', async () => {
     const seenBefore = proxy.requests.length;
     const connection = ClusterConnection.open({ kubeconfig: proxied, env: {} });
