@@ -4,6 +4,7 @@
  * clock), CPU time (steadier than wall time on a shared machine) and peak resident memory, with
  * the machine it ran on; then the paths users take (bench/user-paths.ts: `trace`, `trace --json`,
  * the extension's Apply and Trace); then the extension's activation cost (bench/activation.ts).
+ * With `--only twin5000`: the copy of a 5,000-node, 150,000-pod cluster by `trace --twin` (bench/twin.ts).
  */
 import { execFileSync } from 'node:child_process';
 import { buildSync } from 'esbuild';
@@ -12,6 +13,7 @@ import { parseArgs } from 'node:util';
 import { runActivationBench } from './activation';
 import { median } from './median';
 import { runUserPathBench, USER_PATH_SCENARIOS } from './user-paths';
+import { runTwinBench, TWIN_SCENARIOS } from './twin';
 
 interface RunResult {
   nodes: number;
@@ -70,7 +72,9 @@ const activation = !only || only.includes('activation');
 const scenarios = only ? SCENARIOS.filter((scenario) => only.includes(scenario.name)) : SCENARIOS;
 /** `paths`: every user path, the long ones left out of the default run too. */
 const userPaths = only ? USER_PATH_SCENARIOS.filter((scenario) => only.includes('paths') || only.includes(scenario.name)) : USER_PATH_SCENARIOS.filter((scenario) => scenario.inDefaultRun);
-const known = [...SCENARIOS.map((scenario) => scenario.name), ...USER_PATH_SCENARIOS.map((scenario) => scenario.name), 'paths', 'activation'];
+/** The twin's copy (bench/twin.ts): only when asked for, its source cluster takes a minute to build. */
+const twins = only ? TWIN_SCENARIOS.filter((scenario) => only.includes(scenario.name)) : [];
+const known = [...SCENARIOS.map((scenario) => scenario.name), ...USER_PATH_SCENARIOS.map((scenario) => scenario.name), ...TWIN_SCENARIOS.map((scenario) => scenario.name), 'paths', 'activation'];
 const unknown = only?.filter((name) => !known.includes(name)) ?? [];
 if (unknown.length > 0) {
   process.stderr.write(`unknown scenario ${unknown.join(', ')}; choose from ${known.join(', ')}\n`);
@@ -99,6 +103,7 @@ for (const { name, label, nodes, pods, workload } of scenarios) {
 void (async () => {
   // A user path that fails (out of memory, output that does not parse) is reported, and the bench exits 1 at the end.
   if (userPaths.length > 0 && !(await runUserPathBench(userPaths, runs))) process.exitCode = 1;
+  if (twins.length > 0) await runTwinBench(twins, runs);
   if (activation) {
     process.stdout.write('\n');
     runActivationBench(values.runs ? runs : ACTIVATION_RUNS);

@@ -4,6 +4,7 @@
  *   trace -f <file> --context NAME [--kubeconfig FILE] [--force-conflicts] [--timeout S] [--json] [--evidence]
  *   trace … --save FILE.journey.json
  *   show FILE.journey.json [--json] [--evidence] [--width N]
+ *   trace -f <file> --twin CONTEXT [--kubeconfig FILE] [--seed S] [--speed X] [--timeout S] [--json] [--evidence]
  *   simulate [--port P] [--nodes N] [--zones Z] [--kubeconfig FILE] [--speed X] [--seed S] [--max-pods N]
  * Errors are one line on stderr (KUBE_JOURNEY_DEBUG=1 adds the stack); exit 1 for a failed
  * trace or an error, 2 for a bad command line.
@@ -43,6 +44,10 @@ const USAGE = `Usage:
       --json      print the NDJSON records instead of the text
       --evidence  print each stage's evidence
       --width     columns of the timeline (default: the terminal's, 100 when not a terminal)
+  kube-journey trace -f <file> --twin CONTEXT [--kubeconfig FILE] [--seed S] [--speed X] [--timeout SECONDS] [--json] [--evidence]
+      Copy the cluster of CONTEXT (GET requests only: nodes, bound pods and their workloads, storage,
+      priority classes, quotas, limit ranges, namespaces) into a fresh built-in simulator and trace <file>
+      there; the cluster is never written to (docs/twin.md).
 
   kube-journey simulate [--port P] [--nodes N] [--zones Z] [--kubeconfig FILE] [--speed X] [--seed S] [--max-pods N]
       Run the simulator as a Kubernetes API server on 127.0.0.1 for kubectl.
@@ -107,6 +112,7 @@ async function main(argv: string[]): Promise<number> {
         kubeconfig: { type: 'string' },
         'force-conflicts': { type: 'boolean' },
         save: { type: 'string' },
+        twin: { type: 'string' },
       },
       strict: true,
     });
@@ -123,6 +129,20 @@ async function main(argv: string[]): Promise<number> {
       err: process.stderr,
       save: values.save,
     };
+    if (values.twin !== undefined) {
+      const notForTwin = (['context', 'nodes', 'zones', 'max-pods', 'force-conflicts'] as const).filter((name) => values[name] !== undefined);
+      if (notForTwin.length > 0) throw new UsageError(`--${notForTwin[0]} does not apply to --twin: the twin copies the cluster of the context it names`);
+      if (!values.twin) throw new UsageError('--twin needs a kubeconfig context: kube-journey trace -f <file> --twin CONTEXT');
+      const { runTwinTrace } = await import('./twin');
+      return runTwinTrace({
+        file: values.file,
+        context: values.twin,
+        kubeconfig: values.kubeconfig,
+        seed: numberOption(values.seed, 'seed', 1, (n) => Number.isInteger(n) && n >= 0),
+        speed: values.speed === undefined ? undefined : numberOption(values.speed, 'speed', 1),
+        ...reporting,
+      });
+    }
     if (values.context !== undefined || values.kubeconfig !== undefined) {
       const simulatorOnly = (['nodes', 'zones', 'speed', 'seed', 'max-pods'] as const).filter((name) => values[name] !== undefined);
       if (simulatorOnly.length > 0) throw new UsageError(`--${simulatorOnly[0]} applies to the built-in simulator, not to --context/--kubeconfig`);

@@ -13,7 +13,7 @@ import { FileSummaryBuilder, type PhaseValues } from '../core/journey/file-summa
 import { renderStoredOnly, storedOnlyJourney, type StoredOnlyJourney } from '../core/journey/stored-only';
 import type { Journey } from '../core/journey/types';
 import type { KubeObject, ResourceKind } from '../core/k8s';
-import { Simulator } from '../sim/simulator';
+import { Simulator, type SimulatorOptions } from '../sim/simulator';
 import { PacedDriver } from '../sim/driver';
 import { ApiError, type ResourceInfo } from '../sim/store/types';
 import { findServedKind, servedKind, servedVersionsOf } from '../sim/apply';
@@ -53,6 +53,12 @@ export interface TraceOptions {
   err: Writable;
   /** Save the trace to this journey file (`--save`): written atomically once the trace is over. */
   save?: string;
+  /** The manifest, already read from `file` (the twin reads it first to copy what it updates). */
+  manifest?: ParsedManifest;
+  /** Makes the simulator from the options `trace` would use (the twin restores a cluster's objects into it). */
+  makeSimulator?: (options: SimulatorOptions) => Simulator;
+  /** More fields for the JSON output's summary record (the twin's `twin` field). */
+  extra?: Record<string, unknown>;
 }
 
 // Claims: the journey shows each pod's claims binding (see core/journey/claims.ts).
@@ -195,7 +201,7 @@ export async function finishTrace(report: TraceReport): Promise<number> {
 }
 
 export async function runTrace(options: TraceOptions): Promise<number> {
-  const manifest = readManifest(options.file, options.err);
+  const manifest = options.manifest ?? readManifest(options.file, options.err);
   if (!manifest || !canSave(options.save, options.err)) return 1;
 
   const budgetHint = 'kube-journey trace --max-pods';
@@ -203,7 +209,8 @@ export async function runTrace(options: TraceOptions): Promise<number> {
   const heapGuard = new HeapGuard({ statistics: options.heapStatistics, doing: () => `while tracing ${podCount(simulator.podBudget.used)}`, advice: heapAdvice(budgetHint) });
   // The tracer listens to every change and internal step as it happens: no watch resumes and
   // nobody reads the internals log later, so neither keeps more than a little history.
-  const simulator = new Simulator({ nodes: options.nodes, zones: options.zones, seed: options.seed, retainInternals: false, historyPerKind: TRACE_HISTORY_PER_KIND, maxPods: options.maxPods ?? tracedPodBudget(options.nodes), maxPodsHint: budgetHint, guard: () => heapGuard.check() });
+  const simulatorOptions: SimulatorOptions = { nodes: options.nodes, zones: options.zones, seed: options.seed, retainInternals: false, historyPerKind: TRACE_HISTORY_PER_KIND, maxPods: options.maxPods ?? tracedPodBudget(options.nodes), maxPodsHint: budgetHint, guard: () => heapGuard.check() };
+  const simulator = options.makeSimulator ? options.makeSimulator(simulatorOptions) : new Simulator(simulatorOptions);
   // Without --evidence nothing prints a complete pod's evidence: past each journey's first pods it
   // is dropped. A saved trace keeps it all, for `show --evidence`.
   const tracer = new JourneyTracer({ evidenceDetailPods: options.evidence || options.save ? undefined : PODS_WITH_EVIDENCE });

@@ -30,6 +30,7 @@ import { handlePodLog } from './pod-logs';
 import { handleTokenRequest } from './token-request';
 import type { ResourcePath } from './routing';
 import { serveWatch } from './watch';
+import { listPage } from './list-pages';
 import { customResourceScale, setSpecReplicas } from './custom-scale';
 import { inServedVersion } from '../sim/store/custom-resources';
 import { customResourceUnknownFields } from '../sim/apis/apiextensions/custom-resource-admission';
@@ -201,19 +202,23 @@ export async function handleResource(req: IncomingMessage, res: ServerResponse, 
 function list(req: IncomingMessage, res: ServerResponse, path: ResourcePath, query: Query, deps: ResourceHandlerDeps): void {
   const { info } = path;
   checkFieldSelector(info, query);
-  const result = deps.store.list(info.key, {
-    namespace: path.namespace,
-    labelSelector: query.get('labelSelector') ?? undefined,
-    fieldSelector: query.get('fieldSelector') ?? undefined,
-  });
+  const labelSelector = query.get('labelSelector') || undefined;
+  const fieldSelector = query.get('fieldSelector') || undefined;
+  const listName = `${info.key} ${path.namespace ?? ''} ${labelSelector ?? ''} ${fieldSelector ?? ''}`;
+  const result = listPage(deps.store, listName, query.get('limit'), query.get('continue'), labelSelector !== undefined || fieldSelector !== undefined, () =>
+    deps.store.list(info.key, { namespace: path.namespace, labelSelector, fieldSelector }),
+  );
+  const metadata: Record<string, unknown> = { resourceVersion: result.resourceVersion };
+  if (result.continue) metadata.continue = result.continue;
+  if (result.remainingItemCount !== undefined) metadata.remainingItemCount = result.remainingItemCount;
   if (wantsTable(req.headers.accept)) {
-    const table = resourceTable(info, result.items, { now: deps.now(), includeObject: includeObjectParam(query) }) as KubeObject;
-    table.metadata = { resourceVersion: result.resourceVersion };
+    const table = resourceTable(info, result.items as KubeObject[], { now: deps.now(), includeObject: includeObjectParam(query) }) as KubeObject;
+    table.metadata = metadata;
     sendJson(res, 200, table, TABLE_TYPE);
     return;
   }
   const items = result.items.map((item) => inServedVersion(info, toServedVersion(info, item)));
-  sendJson(res, 200, { kind: `${info.kind}List`, apiVersion: info.apiVersion, metadata: { resourceVersion: result.resourceVersion }, items });
+  sendJson(res, 200, { kind: `${info.kind}List`, apiVersion: info.apiVersion, metadata, items });
 }
 
 async function create(req: IncomingMessage, res: ServerResponse, path: ResourcePath, query: Query, deps: ResourceHandlerDeps): Promise<void> {

@@ -29,6 +29,8 @@ export interface ComponentOptions {
   /** Keep only counts in the scheduler's verdicts (benchmarks). */
   lean: boolean;
   node?: Omit<NodeOptions, 'index'>;
+  /** Create kind's default `standard` StorageClass (default true; a twin restores its cluster's classes instead). */
+  defaultStorageClass?: boolean;
 }
 
 export interface Components {
@@ -62,7 +64,7 @@ export function startComponents(ctx: SimContext, options: ComponentOptions): Com
     ctx.store.create('Node', node, { fieldManager: 'kubelet' });
   }
   // kind installs local-path-provisioner and its `standard` class, the default, with the cluster.
-  ctx.store.create('StorageClass', kindDefaultStorageClass(), { fieldManager: 'kubectl-client-side-apply' });
+  if (options.defaultStorageClass !== false) ctx.store.create('StorageClass', kindDefaultStorageClass(), { fieldManager: 'kubectl-client-side-apply' });
   const deployments = new DeploymentController(ctx);
   const replicaSets = new ReplicaSetController(ctx);
   const statefulSets = new StatefulSetController(ctx);

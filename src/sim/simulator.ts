@@ -4,7 +4,8 @@
  * clock. Pure: no network, no vscode. The HTTP API (src/server) serves it to kubectl and to the
  * cluster connection; the CLI and tests drive it in process.
  */
-import type { KubeObject } from '../core/k8s';
+import type { KubeObject, ResourceKind } from '../core/k8s';
+import type { PodObject } from './kubelet/pod-worker';
 import { VirtualClock } from './clock';
 import { defaultTimings, type SimContext, type Timings } from './context';
 import { BoundedInternalsLog } from './internals-log';
@@ -54,6 +55,13 @@ export interface SimulatorOptions {
   maxPodsHint?: string;
   /** Checked while `runUntil` runs; throwing stops it (the CLI's heap guard). */
   guard?: RunGuard;
+  /**
+   * A cluster's objects to start from, with their state (a twin: src/cluster/twin-read.ts), in an
+   * order they can be restored in: namespaces before what they hold, owners before what they own.
+   * The simulator then makes no nodes and no default StorageClass of its own (`nodes` is ignored);
+   * the kubelets adopt the pods another kubelet started without starting them again.
+   */
+  restore?: readonly KubeObject[];
 }
 
 export class Simulator {
@@ -87,7 +95,18 @@ export class Simulator {
       this.store.create('Namespace', { metadata: { name } }, { fieldManager: 'kube-apiserver' });
     }
     createBootstrapServices(this.store);
-    this.components = startComponents(this.context, { nodes: options.nodes ?? 3, lean, node: options.zones ? { zones: zoneNames(options.zones) } : undefined });
+    const restoring = options.restore !== undefined;
+    this.components = startComponents(this.context, { nodes: restoring ? 0 : (options.nodes ?? 3), lean, node: options.zones ? { zones: zoneNames(options.zones) } : undefined, defaultStorageClass: !restoring });
+    if (options.restore) this.restoreObjects(options.restore);
+  }
+
+  /** Restores each object as the components watch (they see them as an informer's first list), then hands started pods to their kubelets. */
+  private restoreObjects(objects: readonly KubeObject[]): void {
+    for (const object of objects) {
+      this.store.restore(object.kind as ResourceKind, object);
+      const pod = object as KubeObject & { spec?: { nodeName?: string }; status?: { startTime?: string } };
+      if (object.kind === 'Pod' && pod.spec?.nodeName && pod.status?.startTime) this.components.kubelets.adopt(object as PodObject);
+    }
   }
 
   /** Apply one manifest object, as `kubectl apply` would: created, configured or unchanged. */

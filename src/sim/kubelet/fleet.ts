@@ -39,6 +39,12 @@ export class KubeletFleet {
     return this.kubelets.get(nodeName);
   }
 
+  /** A copied pod bound to one of these nodes, already started there: see NodeKubelet.adopt. */
+  adopt(pod: PodObject): void {
+    const nodeName = nodeNameOf(pod);
+    if (nodeName) this.kubelets.get(nodeName)?.adopt(pod);
+  }
+
   private addNode(node: Node): void {
     const name = node.metadata?.name ?? '';
     if (this.kubelets.has(name)) return;

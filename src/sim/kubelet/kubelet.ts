@@ -63,6 +63,7 @@ export class NodeKubelet {
       restartBackoff: new Backoff(),
       allocatePodIP: (uid) => this.allocatePodIP(uid),
       releasePodIP: (uid) => this.releasePodIP(uid),
+      reservePodIP: (uid, ip) => this.reservePodIP(uid, ip),
       forget: (uid) => this.workers.delete(uid),
     };
   }
@@ -87,6 +88,18 @@ export class NodeKubelet {
     this.workers.set(uid, new PodWorker(this.services, pod));
   }
 
+  /**
+   * A pod another kubelet started, copied into a twin: looked after from its reported state (see
+   * PodWorker's `adopted`), without starting its containers again.
+   */
+  adopt(pod: PodObject): void {
+    const uid = pod.metadata?.uid ?? '';
+    if (this.workers.has(uid)) return;
+    const phase = pod.status?.phase;
+    if (phase === 'Succeeded' || phase === 'Failed') return;
+    this.workers.set(uid, new PodWorker(this.services, pod, true));
+  }
+
   podDeleted(pod: KubeObject): void {
     this.workers.get(pod.metadata?.uid ?? '')?.remove();
   }
@@ -108,6 +121,14 @@ export class NodeKubelet {
     this.ipsInUse.set(host, uid);
     this.ipByPod.set(uid, host);
     return flattened(`${this.prefix}${host}`);
+  }
+
+  private reservePodIP(uid: string, ip: string): void {
+    if (!ip.startsWith(this.prefix)) return;
+    const host = Number(ip.slice(this.prefix.length));
+    if (!Number.isInteger(host) || host < FIRST_HOST || host > LAST_HOST) return;
+    this.ipsInUse.set(host, uid);
+    this.ipByPod.set(uid, host);
   }
 
   private releasePodIP(uid: string): void {

@@ -63,6 +63,8 @@ export interface NodeServices {
   restartBackoff: Backoff;
   allocatePodIP(uid: string): string;
   releasePodIP(uid: string): void;
+  /** Marks an IP a copied pod already holds as in use. */
+  reservePodIP(uid: string, ip: string): void;
   /** The worker is finished with its pod (deleted, or gone from the node). */
   forget(uid: string): void;
 }
@@ -164,6 +166,25 @@ function trackedRecords(specs: Container[] | undefined, init: boolean): readonly
   return specs.map((spec) => trackedRecord(spec, init));
 }
 
+/** A container status as a copied pod's status holds it. */
+type ContainerStatusOf = NonNullable<NonNullable<Pod['status']>['containerStatuses']>[number];
+
+/** The instance a copied container status describes: running, or exited with its code; none while it waits. */
+function adoptedInstance(status: ContainerStatusOf, podStartedAt: number): ContainerInstance | undefined {
+  const { running, terminated } = status.state ?? {};
+  if (!running && !terminated) return undefined;
+  const instance = newInstance(status.containerID ?? '', status.restartCount ?? 0, status.image ?? '', status.imageID ?? '');
+  const started = Date.parse((running ?? terminated)?.startedAt ?? '');
+  instance.startedAt = Number.isFinite(started) ? started : podStartedAt;
+  if (terminated) {
+    const finished = Date.parse(terminated.finishedAt ?? '');
+    instance.finishedAt = Number.isFinite(finished) ? finished : instance.startedAt;
+    instance.exitCode = terminated.exitCode;
+    instance.reason = terminated.reason;
+  }
+  return instance;
+}
+
 /** What the kubelet assumed of a container since its last status write: an exit it could not read, or a run it keeps going unread. */
 type UnreportedAssumption = { container: string; exitCode: number; runMs: number; reason: string } | { container: string; reason: string; probe?: ProbeKind; hook?: 'postStart' | 'preStop' };
 
@@ -198,9 +219,15 @@ export class PodWorker {
   /** The volume manager's work for this pod while some volume cannot be set up. */
   private volumeMounts: PodVolumeMounts | undefined;
 
+  /**
+   * `adopted`: the pod was started by the kubelet of the cluster it was copied from (a twin): its
+   * sandbox, IP and containers are taken from its status instead of being created again, and a
+   * pod whose containers all run is left alone until something changes it.
+   */
   constructor(
     private readonly node: NodeServices,
     pod: PodObject,
+    adopted = false,
   ) {
     this.pod = pod;
     this.uid = pod.metadata?.uid ?? '';
@@ -208,9 +235,38 @@ export class PodWorker {
     this.initContainers = trackedRecords(spec?.initContainers, true);
     this.containers = trackedRecords(spec?.containers, false);
     const ctx = node.ctx;
-    this.startTime = ctx.clock.now();
-    this.requestSync(ctx.clock.random.around(ctx.timings.controllerReaction));
+    const startedAt = adopted ? Date.parse(pod.status?.startTime ?? '') : NaN;
+    this.startTime = Number.isFinite(startedAt) ? startedAt : ctx.clock.now();
+    const running = adopted && this.adoptStatus(pod);
+    if (!running) this.requestSync(ctx.clock.random.around(ctx.timings.controllerReaction));
     if (pod.metadata?.deletionTimestamp) this.terminate();
+  }
+
+  /**
+   * Takes the sandbox, the pod IP and each container's instance from a copied pod's status, and
+   * counts that status as written; returns whether every container that should run is running.
+   */
+  private adoptStatus(pod: PodObject): boolean {
+    const status = pod.status;
+    if (status?.podIP) {
+      this.podIP = status.podIP;
+      this.node.reservePodIP(this.uid, status.podIP);
+    }
+    this.sandboxReady = status?.phase === 'Running' || status?.podIP !== undefined;
+    const adoptRecords = (records: readonly TrackedRecord[], statuses: readonly ContainerStatusOf[] | undefined): void => {
+      for (const record of records) {
+        const found = statuses?.find((s) => s.name === record.spec.name);
+        if (!found) continue;
+        record.current = adoptedInstance(found, Date.parse(status?.startTime ?? '') || this.ctx.clock.now());
+        record.ready = found.ready === true;
+        record.startupPending = found.started === false;
+      }
+    };
+    adoptRecords(this.initContainers, status?.initContainerStatuses);
+    adoptRecords(this.containers, status?.containerStatuses);
+    this.rememberWritten(this.gateStatuses());
+    this.lastPhase = (status?.phase as GeneratedPodStatus['phase'] | undefined) ?? 'Pending';
+    return this.sandboxReady && this.containersToStart().length === 0;
   }
 
   /** The probe workers' view of this pod worker (see prober.ts). */

@@ -396,6 +396,35 @@ export class MemoryStore implements StoreApi {
     return input;
   }
 
+  /**
+   * Puts an object read from another cluster in the store as it is there (a twin, see
+   * src/cluster/twin-read.ts): its uid, creation time, generation, owners and status are kept and
+   * no admission runs (that cluster admitted it). Listeners see it ADDED, as an informer's first
+   * list shows them; an object of that name already here (the `default` namespace) is replaced,
+   * keeping its uid, and seen MODIFIED. The namespace of a namespaced object must be restored first.
+   */
+  restore(kind: StoreKind, object: KubeObject, actor = 'twin'): void {
+    const table = this.table(kind);
+    const info = table.info;
+    const meta = metaOf(object);
+    const namespace = this.namespaceOf(info, object);
+    if (info.namespaced) {
+      meta.namespace = namespace;
+      if (!lookup(this.tables.get('Namespace')!, undefined, namespace!)) throw new ApiError(404, 'NotFound', `namespaces "${namespace}" not found`, { name: namespace, kind: 'namespaces' });
+    } else if (meta.namespace !== undefined) delete meta.namespace;
+    object.apiVersion = info.apiVersion;
+    object.kind = info.kind;
+    meta.creationTimestamp ??= rfc3339(this.clock.now());
+    const slot = lookupSlot(table, namespace, meta.name ?? '');
+    if (slot) {
+      meta.uid = slot.object.metadata?.uid;
+      this.commit(table, 'MODIFIED', object, slot.object, actor, slot);
+      return;
+    }
+    if (!meta.uid) meta.uid = this.newUid();
+    this.commit(table, 'ADDED', object, undefined, actor);
+  }
+
   update<T extends KubeObject>(kind: StoreKind, object: T, options: WriteOptions = {}): T {
     const table = this.table(kind);
     const info = table.info;

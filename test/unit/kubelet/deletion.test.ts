@@ -92,6 +92,7 @@ describe('kubelet: graceful deletion', () => {
       restartBackoff: new Backoff(),
       allocatePodIP: () => '10.244.0.2',
       releasePodIP: () => undefined,
+      reservePodIP: () => undefined,
       forget: (uid) => forgotten.push(uid),
     };
     new PodWorker(services, stale);
