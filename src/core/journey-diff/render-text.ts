@@ -1,0 +1,229 @@
+/**
+ * `kube-journey diff` as text: for each journey in both traces its outcome, the phases' p50/p90/max
+ * in A and B with B − A, the stages one trace has and the other lacks, and where pods ran; then the
+ * journeys found in one trace only and one closing line saying whether the outcome is the same.
+ * Fits 80 columns: below 100 the phase table stacks A, B and Δ on three rows; from 100 it is one
+ * row per phase. Long messages wrap under their column.
+ */
+import { formatDuration } from '../../common/duration-format';
+import { journeyGoal } from '../../common/kind-order';
+import { wrap } from '../journey/render-text';
+import type { JourneyStatus } from '../journey/types';
+import { rootText } from './match';
+import { phaseChanged } from './phases';
+import { DIFF_STATS, type JourneyDiff, type MatchedJourneyDiff, type OutcomeSide, type PhaseDelta, type PhaseSideStats, type PlacementDelta, type StageDelta, type UnmatchedJourney } from './types';
+
+export interface DiffRenderOptions {
+  /** Terminal width (default 100). */
+  width?: number;
+  /** ANSI colours (on a TTY). */
+  color?: boolean;
+}
+
+/** From this width the phase table is one row per phase. */
+export const WIDE_TABLE_WIDTH = 100;
+
+const ANSI = { red: '\x1b[31m', green: '\x1b[32m', yellow: '\x1b[33m', dim: '\x1b[2m', bold: '\x1b[1m', reset: '\x1b[0m' };
+
+interface Ctx {
+  width: number;
+  color: boolean;
+}
+
+function paint(ctx: Ctx, code: keyof typeof ANSI, text: string): string {
+  return ctx.color ? `${ANSI[code]}${text}${ANSI.reset}` : text;
+}
+
+/** Colours go on after padding, so that escape codes never upset the columns. */
+function padStartPainted(ctx: Ctx, text: string, width: number, code: keyof typeof ANSI | undefined): string {
+  const padded = text.padStart(width);
+  if (!code || !ctx.color) return padded;
+  const start = padded.length - text.length;
+  return padded.slice(0, start) + paint(ctx, code, text);
+}
+
+function statusPaint(status: JourneyStatus): keyof typeof ANSI | undefined {
+  if (status === 'complete') return 'green';
+  if (status === 'stuck') return 'yellow';
+  if (status === 'failed') return 'red';
+  return undefined;
+}
+
+function statusText(ctx: Ctx, status: JourneyStatus): string {
+  const code = statusPaint(status);
+  return code ? paint(ctx, code, status) : status;
+}
+
+/** A signed duration: `+1.25s`, `-15ms`, `±0`. */
+export function formatDelta(ms: number): string {
+  if (ms === 0) return '±0';
+  return ms > 0 ? `+${formatDuration(ms)}` : formatDuration(ms);
+}
+
+/** Slower in B is yellow, faster green. */
+function deltaPaint(ms: number | undefined): keyof typeof ANSI | undefined {
+  if (ms === undefined || ms === 0) return undefined;
+  return ms > 0 ? 'yellow' : 'green';
+}
+
+/** `label` then `text` wrapped under a column that starts after the label. */
+function labelled(ctx: Ctx, indent: string, label: string, text: string, labelWidth = 10): string[] {
+  const head = `${indent}${label.padEnd(labelWidth)} `;
+  const lines = wrap(text, ctx.width - head.length);
+  return lines.map((line, i) => (i === 0 ? head : ' '.repeat(head.length)) + line);
+}
+
+function ratio(side: OutcomeSide): string {
+  return `${side.ready}/${side.desired}`;
+}
+
+function outcomeLines(ctx: Ctx, m: MatchedJourneyDiff): string[] {
+  const { a, b } = m.outcome;
+  const lines: string[] = [];
+  const status = a.status === b.status ? `${statusText(ctx, a.status)} in both` : `${statusText(ctx, a.status)} → ${statusText(ctx, b.status)}`;
+  lines.push(...labelled(ctx, '  ', 'outcome', status));
+  for (const [name, side, other] of [['A', a, b] as const, ['B', b, a] as const]) {
+    if (!side.stuck || (other.stuck?.reason === side.stuck.reason && other.stuck.message === side.stuck.message)) continue;
+    lines.push(...labelled(ctx, '  ', `  ${name} stuck`, `${side.stuck.reason} (${side.stuck.object}): ${side.stuck.message}`).map((line) => paint(ctx, side.status === 'failed' ? 'red' : 'yellow', line)));
+  }
+  if (a.stuck && b.stuck && a.stuck.reason === b.stuck.reason && a.stuck.message === b.stuck.message) {
+    lines.push(...labelled(ctx, '  ', '  stuck', `${a.stuck.reason} in both: ${a.stuck.message}`));
+  }
+  if (a.ready !== b.ready || a.desired !== b.desired) lines.push(...labelled(ctx, '  ', 'ready', `${ratio(a)} → ${ratio(b)}`));
+  if (a.totalDurationMs !== b.totalDurationMs) {
+    const goal = `apply → ${journeyGoal(m.root.kind)}`;
+    const fmt = (ms: number | undefined): string => (ms === undefined ? 'not reached' : formatDuration(ms));
+    const delta = a.totalDurationMs !== undefined && b.totalDurationMs !== undefined ? ` (${formatDelta(b.totalDurationMs - a.totalDurationMs)})` : '';
+    lines.push(...labelled(ctx, '  ', 'took', `${goal} ${fmt(a.totalDurationMs)} → ${fmt(b.totalDurationMs)}${delta}`));
+  }
+  return lines;
+}
+
+const NONE = '-';
+
+function statCell(stats: PhaseSideStats | undefined, stat: (typeof DIFF_STATS)[number]): string {
+  return stats ? formatDuration(stats[stat]) : NONE;
+}
+
+/** One row per phase: pods A→B, then A, B and Δ for each statistic (exactly 100 columns). */
+function wideTable(ctx: Ctx, phases: readonly PhaseDelta[], indent: string): string[] {
+  const cell = 8;
+  const head = `${indent}${'phase'.padEnd(19)}${'pods'.padStart(7)}${DIFF_STATS.flatMap((s) => [`A ${s}`, `B ${s}`, `Δ ${s}`]).map((h) => h.padStart(cell)).join('')}`;
+  const lines = [paint(ctx, 'dim', head)];
+  for (const p of phases) {
+    const pods = `${p.a?.pods ?? 0}→${p.b?.pods ?? 0}`;
+    const cells = DIFF_STATS.flatMap((stat) => {
+      const delta = p.delta?.[stat];
+      return [statCell(p.a, stat).padStart(cell), statCell(p.b, stat).padStart(cell), padStartPainted(ctx, delta === undefined ? NONE : formatDelta(delta), cell, deltaPaint(delta))];
+    });
+    lines.push(`${indent}${p.phase.padEnd(19)}${pods.padStart(7)}${cells.join('')}`);
+  }
+  return lines;
+}
+
+/** Three rows per phase (A, B, Δ) for narrow terminals. */
+function stackedTable(ctx: Ctx, phases: readonly PhaseDelta[], indent: string): string[] {
+  const cell = 10;
+  const lines = [paint(ctx, 'dim', `${indent}${'phase'.padEnd(19)}${'  '}${'pods'.padStart(6)}${DIFF_STATS.map((s) => s.padStart(cell)).join('')}`)];
+  for (const p of phases) {
+    const row = (name: string, stats: PhaseSideStats | undefined): string => `${stats ? String(stats.pods) : NONE}`.padStart(6) + DIFF_STATS.map((stat) => statCell(stats, stat).padStart(cell)).join('');
+    lines.push(`${indent}${p.phase.padEnd(19)}A ${row('A', p.a)}`);
+    lines.push(`${indent}${''.padEnd(19)}B ${row('B', p.b)}`);
+    const deltas = DIFF_STATS.map((stat) => {
+      const delta = p.delta?.[stat];
+      return padStartPainted(ctx, delta === undefined ? NONE : formatDelta(delta), cell, deltaPaint(delta));
+    });
+    lines.push(`${indent}${''.padEnd(19)}Δ ${''.padStart(6)}${deltas.join('')}`);
+  }
+  return lines;
+}
+
+function phaseLines(ctx: Ctx, phases: readonly PhaseDelta[], indent: string): string[] {
+  if (phases.length === 0) return [];
+  if (!phases.some(phaseChanged)) return labelled(ctx, indent, 'phases', `same p50/p90/max (${phases[0].a?.pods ?? 0} pods)`);
+  const table = ctx.width >= WIDE_TABLE_WIDTH ? wideTable(ctx, phases, indent) : stackedTable(ctx, phases, indent);
+  return [`${indent}phases (Δ = B − A)`, ...table];
+}
+
+/** `Killing ×3`: the Kubernetes reason when the stage has one, else the stage kind. */
+function stageLabel(delta: StageDelta): string {
+  const count = Math.max(delta.a, delta.b);
+  return `${delta.reason ?? delta.kind} ×${count}`;
+}
+
+function stageLines(ctx: Ctx, stages: readonly StageDelta[]): string[] {
+  if (stages.length === 0) return [];
+  const lines = ['  stages seen in one trace only'];
+  const groups = [...new Set(stages.map((s) => s.group))];
+  for (const group of groups) {
+    lines.push(`    ${group}`);
+    for (const [side, pick] of [['A', (s: StageDelta) => s.a > 0] as const, ['B', (s: StageDelta) => s.b > 0] as const]) {
+      const items = stages.filter((s) => s.group === group && pick(s)).map(stageLabel);
+      if (items.length > 0) lines.push(...labelled(ctx, '      ', `only in ${side}`, items.join(' · ')));
+    }
+  }
+  return lines;
+}
+
+const PLACEMENT_TITLES: Readonly<Record<PlacementDelta['by'], string>> = {
+  node: 'pods per node',
+  ordinal: 'node of each pod',
+  daemon: 'pod on each node',
+};
+
+function placementLines(ctx: Ctx, placement: PlacementDelta | undefined): string[] {
+  if (!placement) return [];
+  const keyWidth = Math.min(40, Math.max(...placement.rows.map((row) => row.key.length)));
+  const lines = [`  placement: ${PLACEMENT_TITLES[placement.by]} (A → B)`];
+  for (const row of placement.rows) lines.push(...labelled(ctx, '    ', row.key, `${row.a} → ${row.b}`, keyWidth));
+  return lines;
+}
+
+function matchedLines(ctx: Ctx, m: MatchedJourneyDiff): string[] {
+  const nth = m.occurrence > 1 ? ` (apply #${m.occurrence})` : '';
+  const title = `${paint(ctx, 'bold', rootText(m.root))}${nth}`;
+  const { a, b } = m.outcome;
+  const status = a.status === b.status ? statusText(ctx, a.status) : `${statusText(ctx, a.status)} → ${statusText(ctx, b.status)}`;
+  if (m.same) return [`${title}  [${status}]  no differences`];
+  return [`${title}  [${status}]`, ...outcomeLines(ctx, m), ...phaseLines(ctx, m.phases, '  '), ...stageLines(ctx, m.stages), ...placementLines(ctx, m.placement)];
+}
+
+function unmatchedText(entry: UnmatchedJourney): string {
+  return `${rootText(entry.root)}${entry.occurrence > 1 ? ` (apply #${entry.occurrence})` : ''} [${entry.status}]`;
+}
+
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
+}
+
+/** The closing line: the verdict `diff`'s exit code gives. */
+export function verdictLine(diff: JourneyDiff): string {
+  if (diff.same) return `no differences: ${plural(diff.matched.length, 'journey')}, same outcome, phases, stages and placement`;
+  if (diff.sameOutcome) return `same outcome: every journey ended as it did in A (${plural(diff.matched.filter((m) => !m.same).length, 'journey')} differing above)`;
+  const reasons: string[] = [];
+  for (const m of diff.matched) {
+    if (!m.outcome.changed) continue;
+    const { a, b } = m.outcome;
+    const why = b.stuck && b.stuck.reason !== a.stuck?.reason ? ` (${b.stuck.reason})` : '';
+    reasons.push(`${rootText(m.root)} ${a.status} → ${b.status}${why}`);
+  }
+  if (diff.onlyInA.length > 0) reasons.push(`${plural(diff.onlyInA.length, 'journey')} only in A`);
+  if (diff.onlyInB.length > 0) reasons.push(`${plural(diff.onlyInB.length, 'journey')} only in B`);
+  return `outcome differs: ${reasons.join('; ')}`;
+}
+
+export function renderDiff(diff: JourneyDiff, options: DiffRenderOptions = {}): string {
+  const ctx: Ctx = { width: options.width ?? 100, color: options.color ?? false };
+  const out: string[] = [];
+  out.push(...labelled(ctx, '', 'A', `${diff.a.label} (${plural(diff.a.journeys, 'journey')})`, 1));
+  out.push(...labelled(ctx, '', 'B', `${diff.b.label} (${plural(diff.b.journeys, 'journey')})`, 1));
+  for (const m of diff.matched) out.push('', ...matchedLines(ctx, m));
+  if (diff.onlyInA.length > 0 || diff.onlyInB.length > 0) out.push('');
+  for (const [side, entries] of [['A', diff.onlyInA] as const, ['B', diff.onlyInB] as const]) {
+    for (const entry of entries) out.push(paint(ctx, 'yellow', `only in ${side}: ${unmatchedText(entry)}`));
+  }
+  if (diff.phases && diff.phases.some(phaseChanged)) out.push('', 'All journeys', ...phaseLines(ctx, diff.phases, '  '));
+  const verdict = verdictLine(diff);
+  out.push('', diff.same ? verdict : paint(ctx, diff.sameOutcome ? 'bold' : 'red', verdict));
+  return `${out.join('\n')}\n`;
+}
