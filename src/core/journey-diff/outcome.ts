@@ -7,7 +7,10 @@ import type { Journey } from '../journey/types';
 import type { OutcomeDelta, OutcomeSide } from './types';
 
 export function outcomeOf(journey: Journey): OutcomeSide {
-  const side: OutcomeSide = { status: journey.status, ready: journey.counts.ready, desired: journey.counts.desired };
+  // A workload's own status counts every ready replica, also those of an apply that changed
+  // nothing (whose journey made no pods); a bare Pod or a Service has only the journey's counts.
+  const replicas = journey.tree?.replicas;
+  const side: OutcomeSide = replicas && !replicas.job && !replicas.cronJob ? { status: journey.status, ready: replicas.ready, desired: replicas.desired } : { status: journey.status, ready: journey.counts.ready, desired: journey.counts.desired };
   if (journey.totalDurationMs !== undefined) side.totalDurationMs = journey.totalDurationMs;
   const worst = journey.stuckObjects[0];
   if (worst) {

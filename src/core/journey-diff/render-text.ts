@@ -54,15 +54,15 @@ function statusText(ctx: Ctx, status: JourneyStatus): string {
   return code ? paint(ctx, code, status) : status;
 }
 
-/** A signed duration: `+1.25s`, `-15ms`, `±0`. */
+/** A signed duration: `+1.25s`, `-15ms`, `±0` (also for less than half a millisecond, which would print as `-0ms`). */
 export function formatDelta(ms: number): string {
-  if (ms === 0) return '±0';
+  if (Math.abs(ms) < 0.5) return '±0';
   return ms > 0 ? `+${formatDuration(ms)}` : formatDuration(ms);
 }
 
 /** Slower in B is yellow, faster green. */
 function deltaPaint(ms: number | undefined): keyof typeof ANSI | undefined {
-  if (ms === undefined || ms === 0) return undefined;
+  if (ms === undefined || Math.abs(ms) < 0.5) return undefined;
   return ms > 0 ? 'yellow' : 'green';
 }
 
@@ -92,9 +92,10 @@ function outcomeLines(ctx: Ctx, m: MatchedJourneyDiff): string[] {
   if (a.ready !== b.ready || a.desired !== b.desired) lines.push(...labelled(ctx, '  ', 'ready', `${ratio(a)} → ${ratio(b)}`));
   if (a.totalDurationMs !== b.totalDurationMs) {
     const goal = `apply → ${journeyGoal(m.root.kind)}`;
-    const fmt = (ms: number | undefined): string => (ms === undefined ? 'not reached' : formatDuration(ms));
+    // A journey can be complete without a duration: an apply that changed nothing had nothing to wait for.
+    const fmt = (ms: number | undefined, side: OutcomeSide): string => (ms !== undefined ? formatDuration(ms) : side.status === 'complete' ? NONE : 'not reached');
     const delta = a.totalDurationMs !== undefined && b.totalDurationMs !== undefined ? ` (${formatDelta(b.totalDurationMs - a.totalDurationMs)})` : '';
-    lines.push(...labelled(ctx, '  ', 'took', `${goal} ${fmt(a.totalDurationMs)} → ${fmt(b.totalDurationMs)}${delta}`));
+    lines.push(...labelled(ctx, '  ', 'took', `${goal} ${fmt(a.totalDurationMs, a)} → ${fmt(b.totalDurationMs, b)}${delta}`));
   }
   return lines;
 }
@@ -145,10 +146,30 @@ function phaseLines(ctx: Ctx, phases: readonly PhaseDelta[], indent: string): st
   return [`${indent}phases (Δ = B − A)`, ...table];
 }
 
-/** `Killing ×3`: the Kubernetes reason when the stage has one, else the stage kind. */
-function stageLabel(delta: StageDelta): string {
+/**
+ * `killing ×3`, `podCreated (SuccessfulCreate) ×3`: the stage kind as the trace's timeline names it,
+ * with the Kubernetes reason unless the kind already says it (`containerCreated`, `Created`).
+ */
+export function stageLabel(delta: StageDelta): string {
   const count = Math.max(delta.a, delta.b);
-  return `${delta.reason ?? delta.kind} ×${count}`;
+  const reason = delta.reason && !delta.kind.toLowerCase().includes(delta.reason.toLowerCase()) ? ` (${delta.reason})` : '';
+  return `${delta.kind}${reason} ×${count}`;
+}
+
+/** Items joined by ` · `, packed into lines of `width` without breaking an item. */
+function packItems(items: readonly string[], width: number): string[] {
+  const lines: string[] = [];
+  let line = '';
+  for (const item of items) {
+    if (line === '') line = item;
+    else if (line.length + 3 + item.length <= width) line += ` · ${item}`;
+    else {
+      lines.push(`${line} ·`);
+      line = item;
+    }
+  }
+  if (line) lines.push(line);
+  return lines;
 }
 
 function stageLines(ctx: Ctx, stages: readonly StageDelta[]): string[] {
@@ -159,7 +180,9 @@ function stageLines(ctx: Ctx, stages: readonly StageDelta[]): string[] {
     lines.push(`    ${group}`);
     for (const [side, pick] of [['A', (s: StageDelta) => s.a > 0] as const, ['B', (s: StageDelta) => s.b > 0] as const]) {
       const items = stages.filter((s) => s.group === group && pick(s)).map(stageLabel);
-      if (items.length > 0) lines.push(...labelled(ctx, '      ', `only in ${side}`, items.join(' · ')));
+      if (items.length === 0) continue;
+      const head = `      ${`only in ${side}`.padEnd(10)} `;
+      lines.push(...packItems(items, ctx.width - head.length).map((line, i) => (i === 0 ? head : ' '.repeat(head.length)) + line));
     }
   }
   return lines;
@@ -175,7 +198,7 @@ function placementLines(ctx: Ctx, placement: PlacementDelta | undefined): string
   if (!placement) return [];
   const keyWidth = Math.min(40, Math.max(...placement.rows.map((row) => row.key.length)));
   const lines = [`  placement: ${PLACEMENT_TITLES[placement.by]} (A → B)`];
-  for (const row of placement.rows) lines.push(...labelled(ctx, '    ', row.key, `${row.a} → ${row.b}`, keyWidth));
+  for (const row of placement.rows) lines.push(...labelled(ctx, '    ', row.key, `${row.a} → ${row.b}`, keyWidth + 1));
   return lines;
 }
 
@@ -215,8 +238,8 @@ export function verdictLine(diff: JourneyDiff): string {
 export function renderDiff(diff: JourneyDiff, options: DiffRenderOptions = {}): string {
   const ctx: Ctx = { width: options.width ?? 100, color: options.color ?? false };
   const out: string[] = [];
-  out.push(...labelled(ctx, '', 'A', `${diff.a.label} (${plural(diff.a.journeys, 'journey')})`, 1));
-  out.push(...labelled(ctx, '', 'B', `${diff.b.label} (${plural(diff.b.journeys, 'journey')})`, 1));
+  out.push(...labelled(ctx, '', 'A', `${diff.a.label} (${plural(diff.a.journeys, 'journey')})`, 2));
+  out.push(...labelled(ctx, '', 'B', `${diff.b.label} (${plural(diff.b.journeys, 'journey')})`, 2));
   for (const m of diff.matched) out.push('', ...matchedLines(ctx, m));
   if (diff.onlyInA.length > 0 || diff.onlyInB.length > 0) out.push('');
   for (const [side, entries] of [['A', diff.onlyInA] as const, ['B', diff.onlyInB] as const]) {

@@ -10,9 +10,11 @@ import { Simulator } from '../../../src/sim/simulator';
 import { connectTracer, SETTLE_MS } from '../../../src/cli/trace';
 import { isTraceableKind } from '../../../src/common/traceable-kinds';
 import type { DiffSide } from '../../../src/core/journey-diff/types';
+import { TraceRecording } from '../../../src/cli/trace-recording';
+import { formatJourneyFile, parseJourneyFile } from '../../../src/core/journey-file/read';
+import type { JourneyFile } from '../../../src/core/journey-file/types';
 
 export interface TraceSideOptions {
-  label: string;
   manifest: string;
   base?: string;
   nodes?: number;
@@ -29,7 +31,8 @@ function objectsOf(text: string) {
   });
 }
 
-export function traceSide(options: TraceSideOptions): DiffSide {
+/** The journeys and phase values of a trace, as the tracer gives them. */
+export function traceSide(options: TraceSideOptions, label = 'trace'): DiffSide {
   const simulator = new Simulator({ nodes: options.nodes ?? 3, seed: options.seed ?? 1, retainInternals: false });
   if (options.base) {
     for (const object of objectsOf(options.base)) simulator.apply(object);
@@ -47,7 +50,7 @@ export function traceSide(options: TraceSideOptions): DiffSide {
   // As trace does: watch a little longer once done, so a crash loop that looked ready shows as stuck.
   if (outcome === 'done') simulator.runUntil(() => ids.some((id) => tracer.progress(id)?.stuck === true), SETTLE_MS);
   return {
-    label: options.label,
+    label,
     journeys: ids.map((id) => {
       const journey = tracer.journey(id);
       if (!journey) throw new Error(`no journey ${id}`);
@@ -56,4 +59,14 @@ export function traceSide(options: TraceSideOptions): DiffSide {
       return { journey: structuredClone(journey), ...(values ? { phaseValues: structuredClone(Object.fromEntries(Object.entries(values).map(([k, v]) => [k, Array.from(v)]))) as never } : {}) };
     }),
   };
+}
+
+/** The trace as `trace --save` keeps it: recorded, written as a journey file's text and read back. */
+export function savedSide(options: TraceSideOptions): JourneyFile {
+  const recording = new TraceRecording();
+  for (const { journey, phaseValues } of traceSide(options).journeys) recording.addJourney(journey, phaseValues);
+  recording.finish({ results: [], stored: [], outcome: 'done', limit: 'within 120s of simulated time', unfinished: [] });
+  const file = recording.file({ source: 'manifest.yaml', target: { type: 'simulator', nodes: options.nodes ?? 3, seed: options.seed ?? 1 }, exitCode: 0, createdAt: '2026-01-01T00:00:00.000Z' });
+  if (!file) throw new Error('the recording made no journey file');
+  return parseJourneyFile(formatJourneyFile(file), 'saved.journey.json');
 }
