@@ -4,6 +4,7 @@
  * changing is a different outcome; more replicas ready in the same status is not.
  */
 import type { Journey } from '../journey/types';
+import { roundMs } from './phases';
 import type { OutcomeDelta, OutcomeSide } from './types';
 
 export function outcomeOf(journey: Journey): OutcomeSide {
@@ -11,7 +12,7 @@ export function outcomeOf(journey: Journey): OutcomeSide {
   // nothing (whose journey made no pods); a bare Pod or a Service has only the journey's counts.
   const replicas = journey.tree?.replicas;
   const side: OutcomeSide = replicas && !replicas.job && !replicas.cronJob ? { status: journey.status, ready: replicas.ready, desired: replicas.desired } : { status: journey.status, ready: journey.counts.ready, desired: journey.counts.desired };
-  if (journey.totalDurationMs !== undefined) side.totalDurationMs = journey.totalDurationMs;
+  if (journey.totalDurationMs !== undefined) side.totalDurationMs = roundMs(journey.totalDurationMs);
   const worst = journey.stuckObjects[0];
   if (worst) {
     const { kind, namespace, name } = worst.stuck.object;

@@ -7,8 +7,13 @@ import { durationStats } from '../journey/snapshot';
 import type { DurationStats, PhaseName } from '../journey/types';
 import { DIFF_PHASES, DIFF_STATS, type DiffJourneyInput, type DiffStat, type PhaseDelta, type PhaseSideStats } from './types';
 
+/** To the microsecond: the tracer's values come from float32 arrays, whose last digits say nothing. */
+export function roundMs(ms: number): number {
+  return Math.round(ms * 1000) / 1000;
+}
+
 function sideStats(stats: DurationStats | undefined): PhaseSideStats | undefined {
-  return stats ? { pods: stats.count, p50: stats.p50, p90: stats.p90, max: stats.max } : undefined;
+  return stats ? { pods: stats.count, p50: roundMs(stats.p50), p90: roundMs(stats.p90), max: roundMs(stats.max) } : undefined;
 }
 
 /** Finite values of an array-like (the tracer keeps them in typed arrays, a file in plain ones). */
@@ -40,7 +45,7 @@ export function phaseDelta(phase: PhaseName, a: PhaseSideStats | undefined, b: P
   const delta: PhaseDelta = { phase };
   if (a) delta.a = a;
   if (b) delta.b = b;
-  if (a && b) delta.delta = Object.fromEntries(DIFF_STATS.map((stat) => [stat, b[stat] - a[stat]])) as Record<DiffStat, number>;
+  if (a && b) delta.delta = Object.fromEntries(DIFF_STATS.map((stat) => [stat, roundMs(b[stat] - a[stat])])) as Record<DiffStat, number>;
   return delta;
 }
 

@@ -127,9 +127,9 @@ function stackedTable(ctx: Ctx, phases: readonly PhaseDelta[], indent: string): 
   const cell = 10;
   const lines = [paint(ctx, 'dim', `${indent}${'phase'.padEnd(19)}${'  '}${'pods'.padStart(6)}${DIFF_STATS.map((s) => s.padStart(cell)).join('')}`)];
   for (const p of phases) {
-    const row = (name: string, stats: PhaseSideStats | undefined): string => `${stats ? String(stats.pods) : NONE}`.padStart(6) + DIFF_STATS.map((stat) => statCell(stats, stat).padStart(cell)).join('');
-    lines.push(`${indent}${p.phase.padEnd(19)}A ${row('A', p.a)}`);
-    lines.push(`${indent}${''.padEnd(19)}B ${row('B', p.b)}`);
+    const row = (stats: PhaseSideStats | undefined): string => `${stats ? String(stats.pods) : NONE}`.padStart(6) + DIFF_STATS.map((stat) => statCell(stats, stat).padStart(cell)).join('');
+    lines.push(`${indent}${p.phase.padEnd(19)}A ${row(p.a)}`);
+    lines.push(`${indent}${''.padEnd(19)}B ${row(p.b)}`);
     const deltas = DIFF_STATS.map((stat) => {
       const delta = p.delta?.[stat];
       return padStartPainted(ctx, delta === undefined ? NONE : formatDelta(delta), cell, deltaPaint(delta));
@@ -222,7 +222,7 @@ function plural(n: number, word: string): string {
 /** The closing line: the verdict `diff`'s exit code gives. */
 export function verdictLine(diff: JourneyDiff): string {
   if (diff.same) return `no differences: ${plural(diff.matched.length, 'journey')}, same outcome, phases, stages and placement`;
-  if (diff.sameOutcome) return `same outcome: every journey ended as it did in A (${plural(diff.matched.filter((m) => !m.same).length, 'journey')} differing above)`;
+  if (diff.sameOutcome) return `same outcome: every journey ended as in A (${diff.matched.filter((m) => !m.same).length} got there another way)`;
   const reasons: string[] = [];
   for (const m of diff.matched) {
     if (!m.outcome.changed) continue;
@@ -247,6 +247,6 @@ export function renderDiff(diff: JourneyDiff, options: DiffRenderOptions = {}): 
   }
   if (diff.phases && diff.phases.some(phaseChanged)) out.push('', 'All journeys', ...phaseLines(ctx, diff.phases, '  '));
   const verdict = verdictLine(diff);
-  out.push('', diff.same ? verdict : paint(ctx, diff.sameOutcome ? 'bold' : 'red', verdict));
+  out.push('', ...wrap(verdict, ctx.width).map((line) => (diff.same ? line : paint(ctx, diff.sameOutcome ? 'bold' : 'red', line))));
   return `${out.join('\n')}\n`;
 }
