@@ -2,8 +2,8 @@
  * `kube-journey diff` as text: for each journey in both traces its outcome, the phases' p50/p90/max
  * in A and B with B − A, the stages one trace has and the other lacks, and where pods ran; then the
  * journeys found in one trace only and one closing line saying whether the outcome is the same.
- * Fits 80 columns: below 100 the phase table stacks A, B and Δ on three rows; from 100 it is one
- * row per phase. Long messages wrap under their column.
+ * Fits 80 columns: the phase table is one row per phase where that fits (100 columns for small
+ * pod counts), else it stacks A, B and Δ on three rows. Long messages wrap under their column.
  */
 import { formatDuration } from '../../common/duration-format';
 import { journeyGoal } from '../../common/kind-order';
@@ -19,9 +19,6 @@ export interface DiffRenderOptions {
   /** ANSI colours (on a TTY). */
   color?: boolean;
 }
-
-/** From this width the phase table is one row per phase. */
-export const WIDE_TABLE_WIDTH = 100;
 
 const ANSI = { red: '\x1b[31m', green: '\x1b[32m', yellow: '\x1b[33m', dim: '\x1b[2m', bold: '\x1b[1m', reset: '\x1b[0m' };
 
@@ -106,35 +103,52 @@ function statCell(stats: PhaseSideStats | undefined, stat: (typeof DIFF_STATS)[n
   return stats ? formatDuration(stats[stat]) : NONE;
 }
 
-/** One row per phase: pods A→B, then A, B and Δ for each statistic (exactly 100 columns). */
+const PHASE_COLUMN = 19;
+const WIDE_CELL = 8;
+const STACKED_CELL = 10;
+
+function podsText(p: PhaseDelta): string {
+  return `${p.a?.pods ?? 0}→${p.b?.pods ?? 0}`;
+}
+
+/** The pods column of the wide table: `3→6` in 7 columns, wider for 10,000-pod journeys. */
+function widePodsWidth(phases: readonly PhaseDelta[]): number {
+  return Math.max(7, ...phases.map((p) => podsText(p).length + 2));
+}
+
+/** Columns the one-row-per-phase table takes: exactly 100 for pod counts up to 2 digits each. */
+function wideTableWidth(phases: readonly PhaseDelta[], indent: string): number {
+  return indent.length + PHASE_COLUMN + widePodsWidth(phases) + DIFF_STATS.length * 3 * WIDE_CELL;
+}
+
+/** One row per phase: pods A→B, then A, B and Δ for each statistic. */
 function wideTable(ctx: Ctx, phases: readonly PhaseDelta[], indent: string): string[] {
-  const cell = 8;
-  const head = `${indent}${'phase'.padEnd(19)}${'pods'.padStart(7)}${DIFF_STATS.flatMap((s) => [`A ${s}`, `B ${s}`, `Δ ${s}`]).map((h) => h.padStart(cell)).join('')}`;
+  const podsWidth = widePodsWidth(phases);
+  const head = `${indent}${'phase'.padEnd(PHASE_COLUMN)}${'pods'.padStart(podsWidth)}${DIFF_STATS.flatMap((s) => [`A ${s}`, `B ${s}`, `Δ ${s}`]).map((h) => h.padStart(WIDE_CELL)).join('')}`;
   const lines = [paint(ctx, 'dim', head)];
   for (const p of phases) {
-    const pods = `${p.a?.pods ?? 0}→${p.b?.pods ?? 0}`;
     const cells = DIFF_STATS.flatMap((stat) => {
       const delta = p.delta?.[stat];
-      return [statCell(p.a, stat).padStart(cell), statCell(p.b, stat).padStart(cell), padStartPainted(ctx, delta === undefined ? NONE : formatDelta(delta), cell, deltaPaint(delta))];
+      return [statCell(p.a, stat).padStart(WIDE_CELL), statCell(p.b, stat).padStart(WIDE_CELL), padStartPainted(ctx, delta === undefined ? NONE : formatDelta(delta), WIDE_CELL, deltaPaint(delta))];
     });
-    lines.push(`${indent}${p.phase.padEnd(19)}${pods.padStart(7)}${cells.join('')}`);
+    lines.push(`${indent}${p.phase.padEnd(PHASE_COLUMN)}${podsText(p).padStart(podsWidth)}${cells.join('')}`);
   }
   return lines;
 }
 
 /** Three rows per phase (A, B, Δ) for narrow terminals. */
 function stackedTable(ctx: Ctx, phases: readonly PhaseDelta[], indent: string): string[] {
-  const cell = 10;
-  const lines = [paint(ctx, 'dim', `${indent}${'phase'.padEnd(19)}${'  '}${'pods'.padStart(6)}${DIFF_STATS.map((s) => s.padStart(cell)).join('')}`)];
+  const podsWidth = Math.max(6, ...phases.flatMap((p) => [p.a?.pods ?? 0, p.b?.pods ?? 0]).map((n) => String(n).length + 2));
+  const lines = [paint(ctx, 'dim', `${indent}${'phase'.padEnd(PHASE_COLUMN)}${'  '}${'pods'.padStart(podsWidth)}${DIFF_STATS.map((s) => s.padStart(STACKED_CELL)).join('')}`)];
   for (const p of phases) {
-    const row = (stats: PhaseSideStats | undefined): string => `${stats ? String(stats.pods) : NONE}`.padStart(6) + DIFF_STATS.map((stat) => statCell(stats, stat).padStart(cell)).join('');
-    lines.push(`${indent}${p.phase.padEnd(19)}A ${row(p.a)}`);
-    lines.push(`${indent}${''.padEnd(19)}B ${row(p.b)}`);
+    const row = (stats: PhaseSideStats | undefined): string => `${stats ? String(stats.pods) : NONE}`.padStart(podsWidth) + DIFF_STATS.map((stat) => statCell(stats, stat).padStart(STACKED_CELL)).join('');
+    lines.push(`${indent}${p.phase.padEnd(PHASE_COLUMN)}A ${row(p.a)}`);
+    lines.push(`${indent}${''.padEnd(PHASE_COLUMN)}B ${row(p.b)}`);
     const deltas = DIFF_STATS.map((stat) => {
       const delta = p.delta?.[stat];
-      return padStartPainted(ctx, delta === undefined ? NONE : formatDelta(delta), cell, deltaPaint(delta));
+      return padStartPainted(ctx, delta === undefined ? NONE : formatDelta(delta), STACKED_CELL, deltaPaint(delta));
     });
-    lines.push(`${indent}${''.padEnd(19)}Δ ${''.padStart(6)}${deltas.join('')}`);
+    lines.push(`${indent}${''.padEnd(PHASE_COLUMN)}Δ ${''.padStart(podsWidth)}${deltas.join('')}`);
   }
   return lines;
 }
@@ -142,7 +156,7 @@ function stackedTable(ctx: Ctx, phases: readonly PhaseDelta[], indent: string): 
 function phaseLines(ctx: Ctx, phases: readonly PhaseDelta[], indent: string): string[] {
   if (phases.length === 0) return [];
   if (!phases.some(phaseChanged)) return labelled(ctx, indent, 'phases', `same p50/p90/max (${phases[0].a?.pods ?? 0} pods)`);
-  const table = ctx.width >= WIDE_TABLE_WIDTH ? wideTable(ctx, phases, indent) : stackedTable(ctx, phases, indent);
+  const table = wideTableWidth(phases, indent) <= ctx.width ? wideTable(ctx, phases, indent) : stackedTable(ctx, phases, indent);
   return [`${indent}phases (Δ = B − A)`, ...table];
 }
 

@@ -3,6 +3,7 @@
  * `--json` document and the one-line errors for files that are not journey files.
  */
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -93,6 +94,17 @@ spec:
       document.matched.map((m) => [m.root.name, m.outcome.a.status, m.outcome.b.status, m.outcome.b.stuck?.reason]),
       [['web', 'complete', 'stuck', 'FailedScheduling']],
     );
+  });
+
+  it('gives its exit code to the process, and a bad command line exit 2 with the usage', () => {
+    const run = (...args: string[]) => spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'diff', ...args], { encoding: 'utf8' });
+    assert.equal(run(saved.three, saved.six).status, DIFF_SAME_OUTCOME);
+    const stuck = run(saved.three, saved.ssd, '--width', '80');
+    assert.equal(stuck.status, DIFF_OUTCOME_DIFFERS);
+    for (const line of stuck.stdout.split('\n')) assert.ok(line.length <= 80, line);
+    const one = run(saved.three);
+    assert.equal(one.status, 2);
+    assert.match(one.stderr, /^kube-journey: diff compares two journey files: kube-journey diff <A>\.journey\.json <B>\.journey\.json \(got 1\)\n\nUsage:/);
   });
 
   it('exits 2 with one line naming the file that is missing or not a journey file', async () => {

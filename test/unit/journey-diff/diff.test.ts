@@ -189,6 +189,18 @@ describe('journey diff: the whole', () => {
     for (const width of [80, 100]) for (const line of renderDiff(diff, { width }).split('\n')) assert.ok(line.length <= width, `${width}: ${line}`);
   });
 
+  it('stacks the phase table when 5-digit pod counts would not fit one row per phase in 100 columns', () => {
+    const many = (n: number, ms: number): number[] => Array.from({ length: n }, (_, i) => ms + i);
+    const small = diffJourneys({ label: 'a', journeys: [input(undefined, values('pod_startup', many(3, 100)))] }, { label: 'b', journeys: [input(undefined, values('pod_startup', many(6, 100)))] });
+    assert.match(renderDiff(small, { width: 100 }), /^ {2}pod_startup +3→6 /m);
+    const large = diffJourneys({ label: 'a', journeys: [input(undefined, values('pod_startup', many(10_000, 100)))] }, { label: 'b', journeys: [input(undefined, values('pod_startup', many(12_000, 100)))] });
+    const text = renderDiff(large, { width: 100 });
+    assert.match(text, /^ {2}pod_startup +A +10000 /m);
+    assert.match(text, /^ +B +12000 /m);
+    for (const line of text.split('\n')) assert.ok(line.length <= 100, line);
+    assert.match(renderDiff(large, { width: 120 }), /^ {2}pod_startup +10000→12000 /m);
+  });
+
   it('colours only when asked (slower in B in yellow)', () => {
     const a = { label: 'a', journeys: [input(workload('Deployment', 'web', []), values('pod_startup', [100]))] };
     const b = { label: 'b', journeys: [input(workload('Deployment', 'web', []), values('pod_startup', [900]))] };
