@@ -10,6 +10,7 @@ import { Simulator } from '../../../src/sim/simulator';
 import { connectTracer, SETTLE_MS } from '../../../src/cli/trace';
 import { isTraceableKind } from '../../../src/common/traceable-kinds';
 import type { DiffSide } from '../../../src/core/journey-diff/types';
+import { PHASE_NAMES, type PhaseName } from '../../../src/core/journey/types';
 import { TraceRecording } from '../../../src/cli/trace-recording';
 import { formatJourneyFile, parseJourneyFile } from '../../../src/core/journey-file/read';
 import type { JourneyFile } from '../../../src/core/journey-file/types';
@@ -55,8 +56,13 @@ export function traceSide(options: TraceSideOptions, label = 'trace'): DiffSide 
       const journey = tracer.journey(id);
       if (!journey) throw new Error(`no journey ${id}`);
       const values = tracer.phaseValues(id);
-      // Copied: the tracer's typed arrays are reused as it goes on.
-      return { journey: structuredClone(journey), ...(values ? { phaseValues: structuredClone(Object.fromEntries(Object.entries(values).map(([k, v]) => [k, Array.from(v)]))) as never } : {}) };
+      // Copies: the tracer's arrays are live, and the journey file keeps plain arrays.
+      let phaseValues: Record<PhaseName, number[]> | undefined;
+      if (values) {
+        phaseValues = {} as Record<PhaseName, number[]>;
+        for (const name of PHASE_NAMES) phaseValues[name] = Array.from(values[name]);
+      }
+      return { journey: structuredClone(journey), ...(phaseValues ? { phaseValues } : {}) };
     }),
   };
 }
