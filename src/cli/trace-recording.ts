@@ -9,8 +9,9 @@ import type { PhaseValues } from '../core/journey/file-summary';
 import type { StoredOnlyJourney } from '../core/journey/stored-only';
 import { PHASE_NAMES, type Journey } from '../core/journey/types';
 import { JourneyFileError } from '../core/journey-file/errors';
-import { writeJourneyFile } from '../core/journey-file/node-io';
-import type { JourneyFile, JourneyTarget, SavedJourney, SavedPhaseValues } from '../core/journey-file/types';
+import { writeJourneyFileText } from '../core/journey-file/node-io';
+import { JourneyFileEncoder } from '../core/journey-file/read';
+import type { JourneyTarget, SavedJourney, SavedPhaseValues } from '../core/journey-file/types';
 import { TOOL_VERSION } from '../common/tool-version';
 
 /** What finishTrace knows at its end. */
@@ -27,7 +28,8 @@ export class TraceRecording {
   readonly warnings: string[] = [];
   readonly claimNotes: string[] = [];
   readonly closing: string[] = [];
-  private readonly journeys: SavedJourney[] = [];
+  /** Journeys are encoded as they are printed, not kept. */
+  private readonly encoder = new JourneyFileEncoder();
   private ending: TraceEnding | undefined;
 
   addJourney(journey: Journey, phaseValues: PhaseValues | undefined): void {
@@ -35,28 +37,27 @@ export class TraceRecording {
     if (phaseValues && PHASE_NAMES.some((name) => phaseValues[name].length > 0)) {
       saved.phaseValues = Object.fromEntries(PHASE_NAMES.map((name) => [name, Array.from(phaseValues[name])])) as SavedPhaseValues;
     }
-    this.journeys.push(saved);
+    this.encoder.addJourney(saved);
   }
 
   finish(ending: TraceEnding): void {
     this.ending = ending;
   }
 
-  /** The journey file; undefined until the trace printed its journeys. */
-  file(meta: { source: string; target: JourneyTarget; exitCode: number; createdAt?: string }): JourneyFile | undefined {
+  /** The journey file's text; undefined until the trace printed its journeys. */
+  text(meta: { source: string; target: JourneyTarget; exitCode: number; createdAt?: string }): string | undefined {
     const ending = this.ending;
     if (!ending) return undefined;
-    return {
+    return this.encoder.finish({
       meta: { toolVersion: TOOL_VERSION, createdAt: meta.createdAt ?? new Date().toISOString(), source: meta.source, target: meta.target, exitCode: meta.exitCode, outcome: ending.outcome, limit: ending.limit },
       results: [...ending.results],
       warnings: [...this.warnings],
       claimNotes: [...this.claimNotes],
-      journeys: this.journeys,
       stored: [...ending.stored],
       unfinished: [...ending.unfinished],
       closing: [...this.closing],
       ...(ending.extra ? { extra: ending.extra } : {}),
-    };
+    });
   }
 }
 
@@ -65,10 +66,10 @@ export class TraceRecording {
  * is said in one line and fails a trace that had succeeded.
  */
 export async function saveRecording(recording: TraceRecording, options: { path: string; source: string; target: JourneyTarget; exitCode: number; err: Writable }): Promise<number> {
-  const file = recording.file(options);
-  if (!file) return options.exitCode;
+  const text = recording.text(options);
+  if (text === undefined) return options.exitCode;
   try {
-    await writeJourneyFile(options.path, file);
+    await writeJourneyFileText(options.path, text);
     return options.exitCode;
   } catch (error) {
     if (!(error instanceof JourneyFileError)) throw error;

@@ -4,4 +4,4 @@
  */
 export * from './types';
 export { JourneyFileError } from './errors';
-export { parseJourneyFile, formatJourneyFile } from './read';
+export { parseJourneyFile, formatJourneyFile, JourneyFileEncoder } from './read';

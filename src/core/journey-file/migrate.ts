@@ -4,12 +4,14 @@
  * version adds a reader (and a step when its model differs), never edits an old one: the
  * compatibility promise of docs/journey-file.md.
  */
+import { decodeCompact } from './compact';
 import { decodePlain } from './plain';
 import type { JourneyFile } from './types';
 
 /** Decoders by the version they read. */
 export const READERS: Readonly<Record<number, (document: Record<string, unknown>) => JourneyFile>> = {
   1: decodePlain,
+  2: decodeCompact,
 };
 
 /** Steps from version N to N + 1 of the decoded model, where it changed (none yet: every version decodes to today's model). */

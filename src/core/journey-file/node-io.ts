@@ -44,7 +44,11 @@ export async function readJourneyFile(path: string): Promise<JourneyFile> {
 
 /** Encodes `file` and writes it to `path` atomically (gzip when the name ends in .gz); returns the bytes written. */
 export async function writeJourneyFile(path: string, file: JourneyFile): Promise<number> {
-  const text = formatJourneyFile(file);
+  return writeJourneyFileText(path, formatJourneyFile(file));
+}
+
+/** Writes a journey file's text (JourneyFileEncoder.finish) to `path` atomically, as writeJourneyFile. */
+export async function writeJourneyFileText(path: string, text: string): Promise<number> {
   const data = path.endsWith('.gz') ? await gzipAsync(text) : Buffer.from(text, 'utf8');
   const temporary = join(dirname(path), `.${basename(path)}.${randomBytes(4).toString('hex')}.tmp`);
   try {

@@ -3,8 +3,8 @@ import { FieldError, JourneyFileError } from './errors';
 import { integer, isRecord } from './fields';
 import { jsonErrorOffset, lineAndColumn } from './json-position';
 import { readVersion, READERS } from './migrate';
-import { encodePlain } from './plain';
-import { JOURNEY_FILE_KIND, JOURNEY_FILE_VERSION, type JourneyFile } from './types';
+import { CompactEncoder } from './compact';
+import { JOURNEY_FILE_KIND, JOURNEY_FILE_VERSION, type JourneyFile, type SavedJourney } from './types';
 
 /** Reads a journey file's text; `file` names it in errors. Throws JourneyFileError. */
 export function parseJourneyFile(text: string, file = 'journey file'): JourneyFile {
@@ -40,7 +40,27 @@ export function parseJourneyFile(text: string, file = 'journey file'): JourneyFi
   }
 }
 
+/**
+ * Encodes a journey file one journey at a time (the journeys need not all be held at once: trace
+ * --save hands each over as it prints it), in the current version.
+ */
+export class JourneyFileEncoder {
+  private readonly compact = new CompactEncoder();
+
+  addJourney(saved: SavedJourney): void {
+    this.compact.addJourney(saved.journey, saved.phaseValues);
+  }
+
+  /** The file's text, given everything else it holds. */
+  finish(rest: Omit<JourneyFile, 'journeys'>): string {
+    return `${JSON.stringify(this.compact.finish(rest, JOURNEY_FILE_KIND, JOURNEY_FILE_VERSION))}\n`;
+  }
+}
+
 /** A journey file's text, in the current version. */
 export function formatJourneyFile(file: JourneyFile): string {
-  return `${JSON.stringify(encodePlain(file))}\n`;
+  const encoder = new JourneyFileEncoder();
+  for (const saved of file.journeys) encoder.addJourney(saved);
+  const { journeys: _journeys, ...rest } = file;
+  return encoder.finish(rest);
 }

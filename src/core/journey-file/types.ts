@@ -18,7 +18,7 @@ export type { DocumentResult } from '../document-result';
 export const JOURNEY_FILE_KIND = 'KubeJourneyFile';
 
 /** The version this Kube Journey writes; it reads this one and every older one (migrate.ts). */
-export const JOURNEY_FILE_VERSION = 1;
+export const JOURNEY_FILE_VERSION = 2;
 
 /** What the trace ran against. */
 export type JourneyTarget =
