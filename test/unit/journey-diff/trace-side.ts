@@ -12,7 +12,7 @@ import { isTraceableKind } from '../../../src/common/traceable-kinds';
 import type { DiffSide } from '../../../src/core/journey-diff/types';
 import { PHASE_NAMES, type PhaseName } from '../../../src/core/journey/types';
 import { TraceRecording } from '../../../src/cli/trace-recording';
-import { formatJourneyFile, parseJourneyFile } from '../../../src/core/journey-file/read';
+import { parseJourneyFile } from '../../../src/core/journey-file/read';
 import type { JourneyFile } from '../../../src/core/journey-file/types';
 
 export interface TraceSideOptions {
@@ -72,7 +72,7 @@ export function savedSide(options: TraceSideOptions): JourneyFile {
   const recording = new TraceRecording();
   for (const { journey, phaseValues } of traceSide(options).journeys) recording.addJourney(journey, phaseValues);
   recording.finish({ results: [], stored: [], outcome: 'done', limit: 'within 120s of simulated time', unfinished: [] });
-  const file = recording.file({ source: 'manifest.yaml', target: { type: 'simulator', nodes: options.nodes ?? 3, seed: options.seed ?? 1 }, exitCode: 0, createdAt: '2026-01-01T00:00:00.000Z' });
-  if (!file) throw new Error('the recording made no journey file');
-  return parseJourneyFile(formatJourneyFile(file), 'saved.journey.json');
+  const text = recording.text({ source: 'manifest.yaml', target: { type: 'simulator', nodes: options.nodes ?? 3, seed: options.seed ?? 1 }, exitCode: 0, createdAt: '2026-01-01T00:00:00.000Z' });
+  if (text === undefined) throw new Error('the recording made no journey file');
+  return parseJourneyFile(text, 'saved.journey.json');
 }
