@@ -208,11 +208,19 @@ const PLACEMENT_TITLES: Readonly<Record<PlacementDelta['by'], string>> = {
   daemon: 'pod on each node',
 };
 
+/** Placement rows printed before the rest are counted: 1,000 nodes would bury the rest of the diff. */
+export const PLACEMENT_ROWS_SHOWN = 12;
+
+const PLACEMENT_ROW_NOUNS: Readonly<Record<PlacementDelta['by'], string>> = { node: 'node', ordinal: 'pod', daemon: 'node' };
+
 function placementLines(ctx: Ctx, placement: PlacementDelta | undefined): string[] {
   if (!placement) return [];
-  const keyWidth = Math.min(40, Math.max(...placement.rows.map((row) => row.key.length)));
+  const shown = placement.rows.slice(0, PLACEMENT_ROWS_SHOWN);
+  const keyWidth = Math.min(40, Math.max(...shown.map((row) => row.key.length)));
   const lines = [`  placement: ${PLACEMENT_TITLES[placement.by]} (A → B)`];
-  for (const row of placement.rows) lines.push(...labelled(ctx, '    ', row.key, `${row.a} → ${row.b}`, keyWidth + 1));
+  for (const row of shown) lines.push(...labelled(ctx, '    ', row.key, `${row.a} → ${row.b}`, keyWidth + 1));
+  const more = placement.rows.length - shown.length;
+  if (more > 0) lines.push(`    … ${plural(more, `more ${PLACEMENT_ROW_NOUNS[placement.by]}`)} differ (--json lists every one)`);
   return lines;
 }
 

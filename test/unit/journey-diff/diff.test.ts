@@ -135,6 +135,15 @@ describe('journey diff: placement', () => {
     assert.equal(placementDelta(a, a), undefined);
   });
 
+  it('prints the first placement rows and counts the rest, which --json keeps', () => {
+    const spread = (perNode: number): DiffJourneyInput => input(workload('Deployment', 'web', [workload('ReplicaSet', 'web-1', Array.from({ length: 20 * perNode }, (_, i) => pod(`p${i}`, `node-${(i % 20) + 1}`)))]));
+    const diff = diffJourneys({ label: 'a', journeys: [spread(1)] }, { label: 'b', journeys: [spread(2)] });
+    assert.equal(diff.matched[0].placement?.rows.length, 20);
+    const text = renderDiff(diff);
+    assert.match(text, /^ {4}node-12 {2}1 → 2\n {4}… 8 more nodes differ \(--json lists every one\)$/m);
+    assert.doesNotMatch(text, /node-13/);
+  });
+
   it("compares a StatefulSet's pods by ordinal, in ordinal order", () => {
     const a = workload('StatefulSet', 'web', [pod('web-0', 'node-1'), pod('web-1', 'node-2'), pod('web-10', 'node-3')]);
     const b = workload('StatefulSet', 'web', [pod('web-0', 'node-1'), pod('web-1', 'node-3'), pod('web-2', 'node-2'), pod('web-10', 'node-1')]);
