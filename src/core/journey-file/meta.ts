@@ -37,38 +37,33 @@ export function readMeta(value: unknown, path: string): JourneyFileMeta {
 
 const ACTIONS = ['created', 'configured', 'unchanged'];
 
+/**
+ * The fields of `entry` that `read` knows, checked, in the file's key order (the NDJSON records
+ * print them in it, as trace did); fields it does not know are left out.
+ */
+function known<T>(entry: Record<string, unknown>, path: string, read: Record<string, (value: unknown, path: string) => unknown>, required: readonly string[]): T {
+  for (const key of required) if (entry[key] === undefined) read[key](undefined, join(path, key));
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(entry)) if (read[key] && value !== undefined) out[key] = read[key](value, join(path, key));
+  return out as T;
+}
+
+function oneOf(values: readonly string[]): (value: unknown, path: string) => string {
+  return (value, path) => {
+    const text = string(value, path);
+    if (!values.includes(text)) throw new FieldError(path, values.map((v) => `"${v}"`).join(', '), text);
+    return text;
+  };
+}
+
 export function readResults(value: unknown, path: string): DocumentResult[] {
-  return array(value, path).map((item, index) => {
-    const at = join(path, index);
-    const entry = record(item, at);
-    const result: DocumentResult = { document: integer(entry.document, join(at, 'document')), line: integer(entry.line, join(at, 'line')), object: string(entry.object, join(at, 'object')) };
-    if (entry.action !== undefined) {
-      const action = string(entry.action, join(at, 'action'));
-      if (!ACTIONS.includes(action)) throw new FieldError(join(at, 'action'), ACTIONS.map((a) => `"${a}"`).join(', '), action);
-      result.action = action as DocumentResult['action'];
-    }
-    const error = optional(entry.error, join(at, 'error'), string);
-    if (error !== undefined) result.error = error;
-    const clientError = optional(entry.clientError, join(at, 'clientError'), boolean);
-    if (clientError !== undefined) result.clientError = clientError;
-    const hint = optional(entry.hint, join(at, 'hint'), string);
-    if (hint !== undefined) result.hint = hint;
-    return result;
-  });
+  const fields = { document: integer, line: integer, object: string, action: oneOf(ACTIONS), error: string, clientError: boolean, hint: string };
+  return array(value, path).map((item, index) => known<DocumentResult>(record(item, join(path, index)), join(path, index), fields, ['document', 'line', 'object']));
 }
 
 export function readStored(value: unknown, path: string): StoredOnlyJourney[] {
-  return array(value, path).map((item, index) => {
-    const at = join(path, index);
-    const entry = record(item, at);
-    const stored: StoredOnlyJourney = { kind: string(entry.kind, join(at, 'kind')), name: string(entry.name, join(at, 'name')), status: 'complete', stage: 'stored', note: string(entry.note, join(at, 'note')) };
-    const namespace = optional(entry.namespace, join(at, 'namespace'), string);
-    if (namespace !== undefined) stored.namespace = namespace;
-    const facts = optional(entry.facts, join(at, 'facts'), string);
-    if (facts !== undefined) stored.facts = facts;
-    // Key order as storedOnlyJourney makes it, so the NDJSON `stored` records print the same.
-    return { kind: stored.kind, ...(stored.namespace !== undefined ? { namespace: stored.namespace } : {}), name: stored.name, status: stored.status, stage: stored.stage, ...(stored.facts !== undefined ? { facts: stored.facts } : {}), note: stored.note };
-  });
+  const fields = { kind: string, namespace: string, name: string, status: oneOf(['complete']), stage: oneOf(['stored']), facts: string, note: string };
+  return array(value, path).map((item, index) => known<StoredOnlyJourney>(record(item, join(path, index)), join(path, index), fields, ['kind', 'name', 'status', 'stage', 'note']));
 }
 
 export function readExtra(value: unknown, path: string): Record<string, unknown> | undefined {

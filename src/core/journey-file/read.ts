@@ -16,7 +16,7 @@ export function parseJourneyFile(text: string, file = 'journey file'): JourneyFi
     const offset = jsonErrorOffset(text);
     const { line, column } = lineAndColumn(text, Math.max(0, offset));
     if (offset >= text.trimEnd().length) throw new JourneyFileError(file, `is cut short: its JSON ends unfinished at line ${line}; it was not written completely, trace it again with --save`);
-    const reason = error instanceof Error ? error.message.replace(/,? ".*" is not valid JSON$/s, '').replace(/ in JSON at position \d+.*$/s, '') : '';
+    const reason = error instanceof Error ? error.message.replace(/, (?:\.\.\.)?".*" is not valid JSON$/s, '').replace(/ in JSON at position \d+.*$/s, '') : '';
     throw new JourneyFileError(file, `not JSON at line ${line}:${column}${reason ? ` (${reason})` : ''}`);
   }
   if (!isRecord(document) || document.kind !== JOURNEY_FILE_KIND) {
