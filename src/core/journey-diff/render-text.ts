@@ -87,6 +87,7 @@ function outcomeLines(ctx: Ctx, m: MatchedJourneyDiff): string[] {
     lines.push(...labelled(ctx, '  ', '  stuck', `${a.stuck.reason} in both: ${a.stuck.message}`));
   }
   if (a.ready !== b.ready || a.desired !== b.desired) lines.push(...labelled(ctx, '  ', 'ready', `${ratio(a)} → ${ratio(b)}`));
+  if (a.restarts !== b.restarts) lines.push(...labelled(ctx, '  ', 'restarts', `${a.restarts} → ${b.restarts}`));
   if (a.totalDurationMs !== b.totalDurationMs) {
     const goal = `apply → ${journeyGoal(m.root.kind)}`;
     // A journey can be complete without a duration: an apply that changed nothing had nothing to wait for.
