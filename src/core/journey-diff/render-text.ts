@@ -156,7 +156,7 @@ function stackedTable(ctx: Ctx, phases: readonly PhaseDelta[], indent: string): 
 
 function phaseLines(ctx: Ctx, phases: readonly PhaseDelta[], indent: string): string[] {
   if (phases.length === 0) return [];
-  if (!phases.some(phaseChanged)) return labelled(ctx, indent, 'phases', `same p50/p90/max (${phases[0].a?.pods ?? 0} pods)`);
+  if (!phases.some(phaseChanged)) return labelled(ctx, indent, 'phases', `same p50/p90/max (${plural(phases[0].a?.pods ?? 0, 'pod')})`);
   const table = wideTableWidth(phases, indent) <= ctx.width ? wideTable(ctx, phases, indent) : stackedTable(ctx, phases, indent);
   return [`${indent}phases (Δ = B − A)`, ...table];
 }
