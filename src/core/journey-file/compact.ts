@@ -174,8 +174,7 @@ export class CompactEncoder {
 
   addJourney(journey: Journey, phaseValues?: PhaseValues): void {
     const { tree, ...head } = journey;
-    const nodes: number[] = [];
-    nodes.push(this.addRow(head, { parent: '', name: '', uid: '', node: '' }, false));
+    const headGroup = this.addRow(head, { parent: '', name: '', uid: '', node: '' }, false);
     const treeRuns: number[] = [];
     const treeOrder: ObjectJourney[] = [];
     if (tree) {
@@ -191,7 +190,7 @@ export class CompactEncoder {
         for (let i = children - 1; i >= 0; i--) stack.push({ object: object.children[i], parent: object.ref?.name ?? '' });
       }
     }
-    const entry: Record<string, Json> = { head: nodes[0] };
+    const entry: Record<string, Json> = { head: headGroup };
     if (tree) entry.tree = treeRuns;
     if (phaseValues) entry.phases = this.encodePhases(phaseValues, treeOrder);
     this.journeys.push(entry);
