@@ -5,6 +5,7 @@
  *   trace … --save FILE.journey.json
  *   show FILE.journey.json [--json] [--evidence] [--width N]
  *   trace -f <file> --twin CONTEXT [--kubeconfig FILE] [--seed S] [--speed X] [--timeout S] [--json] [--evidence]
+ *   diff A.journey.json B.journey.json [--json] [--width N]
  *   simulate [--port P] [--nodes N] [--zones Z] [--kubeconfig FILE] [--speed X] [--seed S] [--max-pods N]
  * Errors are one line on stderr (KUBE_JOURNEY_DEBUG=1 adds the stack); exit 1 for a failed
  * trace or an error, 2 for a bad command line.
@@ -44,10 +45,17 @@ const USAGE = `Usage:
       --json      print the NDJSON records instead of the text
       --evidence  print each stage's evidence
       --width     columns of the timeline (default: the terminal's, 100 when not a terminal)
+
   kube-journey trace -f <file> --twin CONTEXT [--kubeconfig FILE] [--seed S] [--speed X] [--timeout SECONDS] [--json] [--evidence]
       Copy the cluster of CONTEXT (GET requests only: nodes, bound pods and their workloads, storage,
       priority classes, quotas, limit ranges, namespaces) into a fresh built-in simulator and trace <file>
       there; the cluster is never written to (docs/twin.md).
+
+  kube-journey diff <A.journey.json> <B.journey.json> [--json] [--width N]
+      Compare two saved traces journey by journey: outcome, phase p50/p90/max (B − A), stages seen in
+      one trace only, placement. Exit 0: same outcome; 1: outcomes differ; 2: a file cannot be read.
+      --json      print one JSON document instead of the text (docs/diff.md)
+      --width     columns of the text (default: the terminal's, 100 when not a terminal)
 
   kube-journey simulate [--port P] [--nodes N] [--zones Z] [--kubeconfig FILE] [--speed X] [--seed S] [--max-pods N]
       Run the simulator as a Kubernetes API server on 127.0.0.1 for kubectl.
@@ -76,7 +84,7 @@ function zonesOption(value: string | undefined): number | undefined {
   return numberOption(value, 'zones', 0, (n) => Number.isInteger(n) && n > 0);
 }
 
-/** `show --width`: the timeline's columns; narrower than 40 leaves a stage's text no room. */
+/** `show --width` and `diff --width`: the columns; narrower than 40 leaves a stage's text no room. */
 function widthOption(value: string | undefined): number {
   if (value === undefined) return terminalWidth();
   const n = Number(value);
@@ -175,6 +183,19 @@ async function main(argv: string[]): Promise<number> {
       file: positionals[0],
       json: !!values.json,
       evidence: !!values.evidence,
+      width: widthOption(values.width),
+      out: process.stdout,
+      err: process.stderr,
+    });
+  }
+  if (command === 'diff') {
+    const { values, positionals } = parseArgs({ args: rest, options: { json: { type: 'boolean' }, width: { type: 'string' } }, allowPositionals: true, strict: true });
+    if (positionals.length !== 2) throw new UsageError(`diff compares two journey files: kube-journey diff <A>.journey.json <B>.journey.json (got ${positionals.length})`);
+    const { runDiff } = await import('./diff');
+    return runDiff({
+      a: positionals[0],
+      b: positionals[1],
+      json: !!values.json,
       width: widthOption(values.width),
       out: process.stdout,
       err: process.stderr,
