@@ -54,7 +54,11 @@ function objectArgs(walked: WalkedObject): Record<string, ExportValue> {
   if (object.ref.uid) args.uid = object.ref.uid;
   if (owner) args.owner = describeRef(owner.ref);
   if (object.pod?.node) args.node = object.pod.node;
-  if (object.pod) args.restarts = object.pod.restarts;
+  if (object.pod) {
+    args.restarts = object.pod.restarts;
+    // Every phase, also those a track cannot draw because they cross another one (schedule_to_watch crosses create_to_run).
+    args.phases = { ...object.pod.phases };
+  }
   if (object.stuck) {
     args.reason = object.stuck.reason;
     args.message = object.stuck.message;
