@@ -76,15 +76,19 @@ function timeBase(state: RowState): bigint | undefined {
   return time === undefined ? undefined : BigInt(Math.floor(time)) * 1_000_000n;
 }
 
+/** `text` with every `name` (of at least 3 characters) replaced by `mark`. */
+function replaceName(text: string, name: string, mark: string): string {
+  return name.length >= 3 && text.includes(name) ? text.split(name).join(mark) : text;
+}
+
 function substitute(text: string, names: RowNames, leaf: NameLeaf): string {
   if (leaf === 'uid' || leaf === 'node') return text;
   let out = text;
-  if (leaf !== 'name' && names.name.length >= 3) out = out.split(names.name).join(NAME);
-  if (names.parent.length >= 3) out = out.split(names.parent).join(PARENT);
+  if (leaf !== 'name') out = replaceName(out, names.name, NAME);
+  out = replaceName(out, names.parent, PARENT);
   if (leaf === 'name') return out;
-  if (names.uid.length >= 3) out = out.split(names.uid).join(UID);
-  if (names.node.length >= 3) out = out.split(names.node).join(NODE);
-  return out;
+  out = replaceName(out, names.uid, UID);
+  return replaceName(out, names.node, NODE);
 }
 
 function restore(template: string, names: RowNames, leaf: NameLeaf): string {
@@ -337,7 +341,7 @@ export class CompactEncoder {
 /** Reads a version-2 document. */
 export function decodeCompact(document: Record<string, unknown>): JourneyFile {
   const strings = readStrings(document.strings ?? [], 'strings');
-  const shared = array(document.values ?? [], 'values');
+  const shared = new SharedValues(array(document.values ?? [], 'values'));
   const groups = array(document.groups, 'groups').map((item, index) => new GroupReader(record(item, join('groups', index)), join('groups', index), strings, shared));
   const journeys = array(document.journeys, 'journeys').map((item, index): SavedJourney => {
     const path = join('journeys', index);
@@ -406,79 +410,111 @@ function decodePhases(value: unknown, treeOrder: readonly ObjectJourney[], path:
   return out;
 }
 
+/** Builds one value of a row from the group's columns; `Row` is the row being built. */
+type Builder = (row: Row) => unknown;
+
+interface Row {
+  index: number;
+  state: RowState;
+}
+
+/** Shared lists decoded once for the whole file, so every row that refers to one holds the same array. */
+class SharedValues {
+  private readonly decoded = new Map<number, unknown[]>();
+  constructor(private readonly values: readonly unknown[]) {}
+
+  get(index: unknown): unknown[] {
+    if (typeof index !== 'number' || !Number.isInteger(index) || index < 0 || index >= this.values.length) throw new FieldError('values', `an entry ${String(index)}`, 'none');
+    let value = this.decoded.get(index);
+    if (value === undefined) {
+      value = readStrings(this.values[index], join('values', index));
+      this.decoded.set(index, value);
+    }
+    return value;
+  }
+}
+
 /** Gives a group's rows one after the other, as the journeys name its index. */
 class GroupReader {
   private readonly rows: number;
   private readonly columns: Leaf[][] = [];
   private readonly shape: unknown;
   private readonly names: number[];
-  private next_ = 0;
-  private readonly sharedValues = new Map<number, unknown>();
+  private nextRow = 0;
+  /** The shape compiled once (per role: a journey's head or an object of its tree) into builders that read the columns. */
+  private readonly compiled = new Map<boolean, Builder>();
 
   constructor(
     group: Record<string, unknown>,
     private readonly path: string,
     strings: readonly string[],
-    private readonly shared: readonly unknown[],
+    private readonly shared: SharedValues,
   ) {
     this.rows = integer(group.rows, join(path, 'rows'));
     this.shape = group.shape;
+    if (!isRecord(this.shape)) throw new FieldError(join(path, 'shape'), 'an object', this.shape);
     this.names = array(group.names ?? [-1, -1, -1], join(path, 'names')).map((n, i) => integer(n, join(join(path, 'names'), i)));
     const columns = array(group.columns, join(path, 'columns'));
     columns.forEach((column, c) => this.columns.push(decodeColumn(column, this.rows, this.columns, strings, join(join(path, 'columns'), c))));
-    if (!isRecord(this.shape) && !Array.isArray(this.shape)) throw new FieldError(join(path, 'shape'), 'an object', this.shape);
   }
 
   /** The next row, its names completed from its own columns. */
-  next(names: { parent: string; name: string; uid: string; node: string }, isTreeNode: boolean, at: string): Record<string, unknown> {
-    const row = this.next_++;
-    if (row >= this.rows) throw new FieldError(at, `a group with a row left (${this.path} has ${this.rows})`, 'none');
+  next(names: RowNames, isTreeNode: boolean, at: string): Record<string, unknown> {
+    const index = this.nextRow++;
+    if (index >= this.rows) throw new FieldError(at, `a group with a row left (${this.path} has ${this.rows})`, 'none');
+    let build = this.compiled.get(isTreeNode);
+    if (!build) {
+      let leaves = 0;
+      build = this.compile(this.shape, isTreeNode ? 'row' : undefined, undefined, () => leaves++);
+      if (leaves !== this.columns.length) throw new FieldError(join(this.path, 'columns'), `a column for each of the shape's ${leaves} leaves`, `${this.columns.length}`);
+      this.compiled.set(isTreeNode, build);
+    }
     const state: RowState = { names, lastTime: undefined };
     const [nameColumn, uidColumn, nodeColumn] = this.names;
-    if (nameColumn >= 0) names.name = decodeString(String(this.columns[nameColumn]?.[row]), state, 'name');
-    if (uidColumn >= 0) names.uid = decodeString(String(this.columns[uidColumn]?.[row]), state, 'uid');
-    if (nodeColumn >= 0) names.node = decodeString(String(this.columns[nodeColumn]?.[row]), state, 'node');
-    let leaf = 0;
-    const take = (at: string): Leaf => {
-      const column = this.columns[leaf++];
-      if (!column) throw new FieldError(join(this.path, 'columns'), `a column for each leaf of the shape (${at})`, `${this.columns.length}`);
-      return column[row];
-    };
-    const build = (shape: unknown, role: 'row' | 'ref' | 'pod' | undefined, nameLeaf: NameLeaf, at: string): unknown => {
-      if (shape === 0) {
-        const value = take(at);
+    if (nameColumn >= 0) names.name = decodeString(String(this.columns[nameColumn]?.[index]), state, 'name');
+    if (uidColumn >= 0) names.uid = decodeString(String(this.columns[uidColumn]?.[index]), state, 'uid');
+    if (nodeColumn >= 0) names.node = decodeString(String(this.columns[nodeColumn]?.[index]), state, 'node');
+    return build({ index, state }) as Record<string, unknown>;
+  }
+
+  /** A builder for `shape`; `nextLeaf` numbers the leaves in the order they are read, which is the order they were written. */
+  private compile(shape: unknown, role: 'row' | 'ref' | 'pod' | undefined, nameLeaf: NameLeaf, nextLeaf: () => number): Builder {
+    if (shape === 0) {
+      const column = this.columns[nextLeaf()] ?? [];
+      return (row) => {
+        const value = column[row.index];
         if (typeof value === 'number') {
-          noteTime(state, value);
+          noteTime(row.state, value);
           return value;
         }
         if (typeof value === 'string') {
           if (value.startsWith(NON_FINITE)) return Number(value.slice(1));
-          return decodeString(value, state, nameLeaf);
+          return decodeString(value, row.state, nameLeaf);
         }
         return value;
-      }
-      if (shape === '@') {
-        const index = take(at);
-        if (typeof index !== 'number' || index < 0 || index >= this.shared.length) throw new FieldError('values', `an entry ${String(index)}`, 'none');
-        let value = this.sharedValues.get(index);
-        if (value === undefined) {
-          value = array(this.shared[index], join('values', index));
-          this.sharedValues.set(index, value);
-        }
-        return value;
-      }
-      if (Array.isArray(shape)) return shape.map((item, i) => build(item, undefined, undefined, `${at}[${i}]`));
-      if (isRecord(shape)) {
+      };
+    }
+    if (shape === '@') {
+      const column = this.columns[nextLeaf()] ?? [];
+      return (row) => this.shared.get(column[row.index]);
+    }
+    if (Array.isArray(shape)) {
+      const items = shape.map((item) => this.compile(item, undefined, undefined, nextLeaf));
+      return (row) => items.map((item) => item(row));
+    }
+    if (isRecord(shape)) {
+      const keys = Object.keys(shape);
+      const builders = keys.map((key) => {
+        const childRole = role === 'row' && (key === 'ref' || key === 'pod') ? key : undefined;
+        const childLeaf: NameLeaf = role === 'ref' && (key === 'name' || key === 'uid') ? key : role === 'pod' && key === 'node' ? 'node' : undefined;
+        return this.compile(shape[key], childRole, childLeaf, nextLeaf);
+      });
+      return (row) => {
         const out: Record<string, unknown> = {};
-        for (const key of Object.keys(shape)) {
-          const childRole = role === 'row' && (key === 'ref' || key === 'pod') ? key : undefined;
-          const childLeaf: NameLeaf = role === 'ref' && (key === 'name' || key === 'uid') ? key : role === 'pod' && key === 'node' ? 'node' : undefined;
-          out[key] = build(shape[key], childRole, childLeaf, at ? `${at}.${key}` : key);
-        }
+        for (let i = 0; i < keys.length; i++) out[keys[i]] = builders[i](row);
         return out;
-      }
-      throw new FieldError(join(this.path, 'shape'), 'objects, arrays, 0 and "@"', shape);
-    };
-    return build(this.shape, isTreeNode ? 'row' : undefined, undefined, '') as Record<string, unknown>;
+      };
+    }
+    throw new FieldError(join(this.path, 'shape'), 'objects, arrays, 0 and "@"', shape);
   }
 }
