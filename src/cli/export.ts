@@ -15,6 +15,7 @@ import { exportInputOf, type ExportInput } from '../core/export/input';
 import { otlpRequestBodies, otlpTraceChunks } from '../core/export/otlp-traces';
 import { JourneyFileError } from '../core/journey-file/errors';
 import { readJourneyFile } from '../core/journey-file/node-io';
+import type { JourneyFile } from '../core/journey-file/types';
 import { OtlpPostError, postOtlpTraces } from './otlp-post';
 
 export const EXPORT_FORMATS = ['chrome', 'otlp'] as const;
@@ -53,10 +54,20 @@ async function writeFileAtomically(path: string, chunks: Iterable<string>): Prom
 /** A problem the user can act on, as one line. */
 export class ExportError extends Error {}
 
-/** Exit codes: 0 written (and sent), 1 the file could not be read, the output written or the traces sent. */
+/** Exit code for a journey file that cannot be read, as `show` has it (as for a bad command line). */
+export const EXPORT_UNREADABLE = 2;
+
+/** Exit codes: 0 written (and sent); 2 the journey file could not be read; 1 the output could not be written or the traces not sent. */
 export async function runExport(options: ExportOptions): Promise<number> {
+  let file: JourneyFile;
   try {
-    const file = await readJourneyFile(options.file);
+    file = await readJourneyFile(options.file);
+  } catch (error) {
+    if (!(error instanceof JourneyFileError)) throw error;
+    options.err.write(`kube-journey: ${error.message}\n`);
+    return EXPORT_UNREADABLE;
+  }
+  try {
     const input = exportInputOf(file);
     const toStdout = options.output === '-' || (options.output === undefined && options.endpoint === undefined);
     if (options.output !== undefined && options.output !== '-') await writeFileAtomically(options.output, chunksOf(options.format, input));
@@ -67,7 +78,7 @@ export async function runExport(options: ExportOptions): Promise<number> {
     }
     return 0;
   } catch (error) {
-    if (error instanceof JourneyFileError || error instanceof OtlpPostError || error instanceof ExportError) {
+    if (error instanceof OtlpPostError || error instanceof ExportError) {
       options.err.write(`kube-journey: ${error.message}\n`);
       return 1;
     }

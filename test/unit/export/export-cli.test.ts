@@ -80,14 +80,14 @@ describe('kube-journey export', () => {
     }
   });
 
-  it('an unreadable or wrong file: one line naming it, exit 1', async () => {
+  it('an unreadable or wrong file: one line naming it, exit 2 (as show); an output that cannot be written: exit 1', async () => {
     const missing = await exportCaptured({ file: join(dir, 'nope.journey.json'), format: 'chrome' });
-    assert.equal(missing.code, 1);
+    assert.equal(missing.code, 2);
     assert.equal(missing.err, `kube-journey: ${join(dir, 'nope.journey.json')}: cannot read it: no such file\n`);
     const notJourney = join(dir, 'other.json');
     writeFileSync(notJourney, '{"kind":"Other"}');
     const wrong = await exportCaptured({ file: notJourney, format: 'otlp' });
-    assert.equal(wrong.code, 1);
+    assert.equal(wrong.code, 2);
     assert.match(wrong.err, new RegExp(`^kube-journey: ${notJourney.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: not a Kube Journey file: it has no "kind": "${JOURNEY_FILE_KIND}"`));
     assert.equal(wrong.out, '');
     const unwritable = await exportCaptured({ file: saved, format: 'chrome', output: join(dir, 'no-such-folder', 'x.json') });
