@@ -107,7 +107,10 @@ function objectAttributes(object: ObjectJourney, inherited: readonly OtlpKeyValu
 
 function stageEvent(stage: Stage): OtlpSpanEvent {
   const attributes: OtlpKeyValue[] = [];
-  for (const [key, value] of Object.entries(stageFacts(stage))) {
+  for (const [fact, value] of Object.entries(stageFacts(stage))) {
+    // The event's name is the title already; attribute names are snake_case in OpenTelemetry.
+    if (fact === 'title') continue;
+    const key = fact.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
     if (key === 'container') attributes.push(text('k8s.container.name', String(value)));
     else if (typeof value === 'boolean') attributes.push({ key: `kube_journey.stage.${key}`, value: { boolValue: value } });
     else if (typeof value === 'number') attributes.push(integer(`kube_journey.stage.${key}`, value));

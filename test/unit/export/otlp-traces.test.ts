@@ -117,7 +117,7 @@ describe('OTLP/JSON traces export', () => {
       assert.match(String(attribute(pod.attributes, 'k8s.pod.uid')), /^[0-9a-f-]{36}$/);
       assert.match(String(attribute(pod.attributes, 'k8s.node.name')), /^node-\d$/);
       assert.equal(attribute(pod.attributes, 'k8s.container.name'), 'nginx');
-      assert.ok(pod.events.some((event) => attribute(event.attributes, 'kube_journey.stage.kind') === 'scheduled' && attribute(event.attributes, 'kube_journey.stage.component') === 'default-scheduler'));
+      assert.ok(pod.events.some((event) => attribute(event.attributes, 'kube_journey.stage.kind') === 'scheduled' && attribute(event.attributes, 'kube_journey.stage.time_source') !== undefined && attribute(event.attributes, 'kube_journey.stage.component') === 'default-scheduler'));
       const phases = spans.filter((span) => span.parentSpanId === pod.spanId);
       assert.ok(phases.length >= 5, `${phases.length} phases`);
       for (const phase of phases) {
