@@ -153,10 +153,34 @@ function isStringArray(value: unknown[]): boolean {
   return value.every((item) => typeof item === 'string');
 }
 
+/**
+ * Shapes are hash-consed: each distinct (sub)shape gets a number once, so a row's shape is found by
+ * short keys (an object's keys and its children's numbers) rather than by its whole text.
+ */
+type ShapeNode = { leaf: true } | { shared: true } | { items: number[] } | { keys: string[]; values: number[] };
+const LEAF_SHAPE = 0;
+const SHARED_SHAPE = 1;
+
+function parseShapeKey(key: string): ShapeNode {
+  if (key.startsWith('[')) return { items: key.slice(1).split(',').slice(0, -1).map(Number) };
+  const keys: string[] = [];
+  const values: number[] = [];
+  let at = 1;
+  while (at < key.length) {
+    const colon = key.indexOf(':', at);
+    const length = Number(key.slice(at, colon));
+    keys.push(key.slice(colon + 1, colon + 1 + length));
+    const comma = key.indexOf(',', colon + 1 + length);
+    values.push(Number(key.slice(colon + 1 + length, comma)));
+    at = comma + 1;
+  }
+  return { keys, values };
+}
+
 /** One shape and the leaves of its rows, column by column. */
 interface Group {
   index: number;
-  shapeKey: string;
+  shape: number;
   rows: number;
   columns: Leaf[][];
   /** Columns of the row's name, uid and node (-1: the shape has none), read first when decoding. */
@@ -165,8 +189,10 @@ interface Group {
 
 /** Builds a version-2 document one journey at a time, keeping leaves only (not the journeys). */
 export class CompactEncoder {
-  private readonly groups = new Map<string, Group>();
+  private readonly groups = new Map<number, Group>();
   private readonly groupList: Group[] = [];
+  private readonly shapeIds = new Map<string, number>();
+  private readonly shapes: ShapeNode[] = [{ leaf: true }, { shared: true }];
   private readonly sharedIndex = new Map<string, number>();
   private readonly shared: Json[] = [];
   private readonly sharedByIdentity = new WeakMap<object, number>();
@@ -174,8 +200,7 @@ export class CompactEncoder {
 
   addJourney(journey: Journey, phaseValues?: PhaseValues): void {
     const { tree, ...head } = journey;
-    const nodes: number[] = [];
-    nodes.push(this.addRow(head, { parent: '', name: '', uid: '', node: '' }, false));
+    const headGroup = this.addRow(head, { parent: '', name: '', uid: '', node: '' }, false);
     const treeRuns: number[] = [];
     const treeOrder: ObjectJourney[] = [];
     if (tree) {
@@ -191,7 +216,7 @@ export class CompactEncoder {
         for (let i = children - 1; i >= 0; i--) stack.push({ object: object.children[i], parent: object.ref?.name ?? '' });
       }
     }
-    const entry: Record<string, Json> = { head: nodes[0] };
+    const entry: Record<string, Json> = { head: headGroup };
     if (tree) entry.tree = treeRuns;
     if (phaseValues) entry.phases = this.encodePhases(phaseValues, treeOrder);
     this.journeys.push(entry);
@@ -214,7 +239,7 @@ export class CompactEncoder {
     const groups = this.groupList.map((group) => {
       const columns: Column[] = [];
       for (let c = 0; c < group.columns.length; c++) columns.push(encodeColumn(group.columns[c], group.columns.slice(0, c), intern, known));
-      return { shape: JSON.parse(group.shapeKey) as Json, rows: group.rows, names: group.names, columns };
+      return { shape: this.shapeJson(group.shape), rows: group.rows, names: group.names, columns };
     });
     const { meta, results, warnings, claimNotes, stored, unfinished, closing, extra } = common;
     return { kind, version, meta, results, warnings, claimNotes, stored, unfinished, closing, ...(extra ? { extra } : {}), strings, values: this.shared, groups, journeys: this.journeys };
@@ -225,11 +250,11 @@ export class CompactEncoder {
     const leaves: Leaf[] = [];
     const nameColumns: [number, number, number] = [-1, -1, -1];
     const state: RowState = { names, lastTime: undefined };
-    const shapeKey = this.flatten(object, leaves, state, isTreeNode ? 'row' : undefined, undefined, nameColumns);
-    let group = this.groups.get(shapeKey);
+    const shape = this.flatten(object, leaves, state, isTreeNode ? 'row' : undefined, undefined, nameColumns);
+    let group = this.groups.get(shape);
     if (!group) {
-      group = { index: this.groupList.length, shapeKey, rows: 0, columns: leaves.map(() => []), names: nameColumns };
-      this.groups.set(shapeKey, group);
+      group = { index: this.groupList.length, shape, rows: 0, columns: leaves.map(() => []), names: nameColumns };
+      this.groups.set(shape, group);
       this.groupList.push(group);
     }
     for (let i = 0; i < leaves.length; i++) group.columns[i].push(leaves[i]);
@@ -238,13 +263,38 @@ export class CompactEncoder {
   }
 
   /**
-   * The shape of `value` as JSON text (leaves as 0, shared arrays as "@"), its leaves appended to
-   * `leaves`. `role` follows the row's own `ref` and `pod` for its names.
+   * The number of a shape, given its key (`[` then each item's number and a comma; `{` then each
+   * key as `length:name` followed by its value's number and a comma); new shapes are numbered as
+   * they come. The key is read back only for a new shape, so a row of a known shape allocates no
+   * lists.
    */
-  private flatten(value: unknown, leaves: Leaf[], state: RowState, role: 'row' | 'ref' | 'pod' | undefined, leaf: NameLeaf, nameColumns: [number, number, number]): string {
+  private shapeId(key: string): number {
+    let id = this.shapeIds.get(key);
+    if (id === undefined) {
+      id = this.shapes.length;
+      this.shapes.push(parseShapeKey(key));
+      this.shapeIds.set(key, id);
+    }
+    return id;
+  }
+
+  /** A shape as the file writes it: leaves as 0, shared lists as "@". */
+  private shapeJson(id: number): Json {
+    const node = this.shapes[id];
+    if ('leaf' in node) return 0;
+    if ('shared' in node) return '@';
+    if ('items' in node) return node.items.map((item) => this.shapeJson(item));
+    return Object.fromEntries(node.keys.map((key, i) => [key, this.shapeJson(node.values[i])]));
+  }
+
+  /**
+   * The shape of `value` (its number), its leaves appended to `leaves`. `role` follows the row's
+   * own `ref` and `pod` for its names.
+   */
+  private flatten(value: unknown, leaves: Leaf[], state: RowState, role: 'row' | 'ref' | 'pod' | undefined, leaf: NameLeaf, nameColumns: [number, number, number]): number {
     if (value === null || typeof value === 'boolean') {
       leaves.push(value);
-      return '0';
+      return LEAF_SHAPE;
     }
     if (typeof value === 'number') {
       if (!Number.isFinite(value)) leaves.push(NON_FINITE + String(value));
@@ -252,41 +302,38 @@ export class CompactEncoder {
         leaves.push(value);
         noteTime(state, value);
       }
-      return '0';
+      return LEAF_SHAPE;
     }
     if (typeof value === 'string') {
       if (leaf) nameColumns[leaf === 'name' ? 0 : leaf === 'uid' ? 1 : 2] = leaves.length;
       leaves.push(encodeString(value, state, leaf));
-      return '0';
+      return LEAF_SHAPE;
     }
     if (Array.isArray(value)) {
       if (value.length >= SHARED_ARRAY) {
         const index = this.sharedArray(value);
         if (index !== undefined) {
           leaves.push(index);
-          return '"@"';
+          return SHARED_SHAPE;
         }
       }
-      let shape = '[';
-      for (let i = 0; i < value.length; i++) {
-        // JSON writes a hole or undefined in an array as null.
-        shape += (i > 0 ? ',' : '') + this.flatten(value[i] ?? null, leaves, state, undefined, undefined, nameColumns);
-      }
-      return `${shape}]`;
+      let key = '[';
+      // JSON writes a hole or undefined in an array as null.
+      for (let i = 0; i < value.length; i++) key += `${this.flatten(value[i] ?? null, leaves, state, undefined, undefined, nameColumns)},`;
+      return this.shapeId(key);
     }
     if (typeof value === 'object') {
-      let shape = '{';
-      let first = true;
-      for (const key of Object.keys(value)) {
-        const item = (value as Record<string, unknown>)[key];
+      let key = '{';
+      for (const name of Object.keys(value)) {
+        const item = (value as Record<string, unknown>)[name];
         if (item === undefined || typeof item === 'function') continue;
-        if (role === 'row' && key === 'children') continue;
-        const childRole = role === 'row' && (key === 'ref' || key === 'pod') ? key : undefined;
-        const childLeaf: NameLeaf = role === 'ref' && (key === 'name' || key === 'uid') ? key : role === 'pod' && key === 'node' ? 'node' : undefined;
-        shape += `${first ? '' : ','}${JSON.stringify(key)}:${this.flatten(item, leaves, state, childRole, childLeaf, nameColumns)}`;
-        first = false;
+        if (role === 'row' && name === 'children') continue;
+        const childRole = role === 'row' && (name === 'ref' || name === 'pod') ? name : undefined;
+        const childLeaf: NameLeaf = role === 'ref' && (name === 'name' || name === 'uid') ? name : role === 'pod' && name === 'node' ? 'node' : undefined;
+        // The length before each key says where it ends, whatever it holds.
+        key += `${name.length}:${name}${this.flatten(item, leaves, state, childRole, childLeaf, nameColumns)},`;
       }
-      return `${shape}}`;
+      return this.shapeId(key);
     }
     throw new TypeError(`a journey holds a ${typeof value}, which a journey file cannot store`);
   }
