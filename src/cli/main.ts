@@ -6,6 +6,7 @@
  *   show FILE.journey.json [--json] [--evidence] [--width N]
  *   trace -f <file> --twin CONTEXT [--kubeconfig FILE] [--seed S] [--speed X] [--timeout S] [--json] [--evidence]
  *   diff A.journey.json B.journey.json [--json] [--width N]
+ *   export FILE.journey.json --format chrome|otlp [-o OUT] [--otlp-endpoint URL]
  *   simulate [--port P] [--nodes N] [--zones Z] [--kubeconfig FILE] [--speed X] [--seed S] [--max-pods N]
  * Errors are one line on stderr (KUBE_JOURNEY_DEBUG=1 adds the stack); exit 1 for a failed
  * trace or an error, 2 for a bad command line.
@@ -56,6 +57,12 @@ const USAGE = `Usage:
       one trace only, placement. Exit 0: same outcome; 1: outcomes differ; 2: a file cannot be read.
       --json      print one JSON document instead of the text (docs/diff.md)
       --width     columns of the text (default: the terminal's, 100 when not a terminal)
+
+  kube-journey export <file>.journey.json --format chrome|otlp [-o OUT] [--otlp-endpoint URL]
+      Turn a saved trace (trace --save) into a Chrome trace (open it in Perfetto or chrome://tracing)
+      or OpenTelemetry traces (OTLP/JSON); see docs/export.md.
+      -o               write to OUT (default: stdout, or nothing when --otlp-endpoint is given; - for stdout)
+      --otlp-endpoint  also send the traces over OTLP/HTTP to URL/v1/traces (a collector: http://127.0.0.1:4318)
 
   kube-journey simulate [--port P] [--nodes N] [--zones Z] [--kubeconfig FILE] [--speed X] [--seed S] [--max-pods N]
       Run the simulator as a Kubernetes API server on 127.0.0.1 for kubectl.
@@ -200,6 +207,30 @@ async function main(argv: string[]): Promise<number> {
       out: process.stdout,
       err: process.stderr,
     });
+  }
+  if (command === 'export') {
+    const { values, positionals } = parseArgs({
+      args: rest,
+      options: { format: { type: 'string' }, output: { type: 'string', short: 'o' }, 'otlp-endpoint': { type: 'string' } },
+      allowPositionals: true,
+      strict: true,
+    });
+    if (positionals.length !== 1) throw new UsageError(positionals.length === 0 ? 'export needs a journey file: kube-journey export <file>.journey.json --format chrome|otlp' : `export reads one journey file, got ${positionals.length}`);
+    const { EXPORT_FORMATS, runExport } = await import('./export');
+    const format = EXPORT_FORMATS.find((name) => name === values.format);
+    if (!format) throw new UsageError(values.format === undefined ? 'export needs --format chrome or --format otlp' : `--format must be chrome or otlp, got "${values.format}"`);
+    const endpoint = values['otlp-endpoint'];
+    if (endpoint !== undefined) {
+      if (format !== 'otlp') throw new UsageError('--otlp-endpoint sends OpenTelemetry traces: use it with --format otlp');
+      const { OtlpPostError, tracesUrl } = await import('./otlp-post');
+      try {
+        tracesUrl(endpoint);
+      } catch (error) {
+        throw error instanceof OtlpPostError ? new UsageError(error.message) : error;
+      }
+    }
+    if (values.output === '') throw new UsageError('-o needs a file name (or - for stdout)');
+    return runExport({ file: positionals[0], format, output: values.output, endpoint, out: process.stdout, err: process.stderr });
   }
   if (command === 'simulate') {
     const { values } = parseArgs({
