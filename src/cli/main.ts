@@ -2,6 +2,8 @@
  * `kube-journey` command line:
  *   trace -f <file> [--nodes N] [--zones Z] [--speed X] [--seed S] [--max-pods N] [--timeout S] [--json] [--evidence]
  *   trace -f <file> --context NAME [--kubeconfig FILE] [--force-conflicts] [--timeout S] [--json] [--evidence]
+ *   trace … --save FILE.journey.json
+ *   show FILE.journey.json [--json] [--evidence] [--width N]
  *   simulate [--port P] [--nodes N] [--zones Z] [--kubeconfig FILE] [--speed X] [--seed S] [--max-pods N]
  * Errors are one line on stderr (KUBE_JOURNEY_DEBUG=1 adds the stack); exit 1 for a failed
  * trace or an error, 2 for a bad command line.
@@ -27,13 +29,20 @@ const USAGE = `Usage:
       --timeout   give up after this many simulated seconds (default 300)
       --json      print newline-delimited JSON: one record per applied object, journey object and a summary (docs/trace-json.md)
       --evidence  print each stage's evidence (field changes, events, internals)
+      --save      also write the whole trace to a journey file (FILE.journey.json, gzip if it ends in .gz; docs/journey-file.md)
 
-  kube-journey trace -f <file> --context NAME [--kubeconfig FILE] [--force-conflicts] [--timeout SECONDS] [--json] [--evidence]
+  kube-journey trace -f <file> --context NAME [--kubeconfig FILE] [--force-conflicts] [--timeout SECONDS] [--json] [--evidence] [--save FILE]
       Apply <file> to a cluster with server-side apply and print each object's journey.
       --context          the kubeconfig context (default: the current context, when --kubeconfig is given)
       --kubeconfig       the kubeconfig file (default: $KUBECONFIG, then ~/.kube/config)
       --force-conflicts  take over fields that other field managers own
       --timeout          give up after this many seconds (default 300)
+
+  kube-journey show <file.journey.json> [--json] [--evidence] [--width N]
+      Print a trace saved with --save exactly as trace printed it, and exit with its exit code.
+      --json      print the NDJSON records instead of the text
+      --evidence  print each stage's evidence
+      --width     columns of the timeline (default: the terminal's, 100 when not a terminal)
 
   kube-journey simulate [--port P] [--nodes N] [--zones Z] [--kubeconfig FILE] [--speed X] [--seed S] [--max-pods N]
       Run the simulator as a Kubernetes API server on 127.0.0.1 for kubectl.
@@ -62,6 +71,11 @@ function zonesOption(value: string | undefined): number | undefined {
   return numberOption(value, 'zones', 0, (n) => Number.isInteger(n) && n > 0);
 }
 
+/** The timeline's width: the terminal's (80 to 160 columns), 100 when the output is not a terminal. */
+function terminalWidth(): number {
+  return process.stdout.isTTY ? Math.max(80, Math.min(process.stdout.columns ?? 100, 160)) : 100;
+}
+
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   if (!command || command === '--help' || command === '-h' || command === 'help') {
@@ -84,11 +98,13 @@ async function main(argv: string[]): Promise<number> {
         context: { type: 'string' },
         kubeconfig: { type: 'string' },
         'force-conflicts': { type: 'boolean' },
+        save: { type: 'string' },
       },
       strict: true,
     });
     if (!values.file) throw new UsageError('trace needs a manifest: kube-journey trace -f <file>');
-    const width = process.stdout.isTTY ? Math.max(80, Math.min(process.stdout.columns ?? 100, 160)) : 100;
+    if (values.save === '') throw new UsageError('--save needs a file name: --save <name>.journey.json');
+    const width = terminalWidth();
     // What both targets share: how long to wait and how to print.
     const reporting = {
       timeoutMs: numberOption(values.timeout, 'timeout', 300) * 1000,
@@ -97,6 +113,7 @@ async function main(argv: string[]): Promise<number> {
       width,
       out: process.stdout,
       err: process.stderr,
+      save: values.save,
     };
     if (values.context !== undefined || values.kubeconfig !== undefined) {
       const simulatorOnly = (['nodes', 'zones', 'speed', 'seed', 'max-pods'] as const).filter((name) => values[name] !== undefined);
@@ -120,6 +137,19 @@ async function main(argv: string[]): Promise<number> {
       seed: numberOption(values.seed, 'seed', 1, (n) => Number.isInteger(n) && n >= 0),
       maxPods: maxPodsOption(values['max-pods']),
       ...reporting,
+    });
+  }
+  if (command === 'show') {
+    const { values, positionals } = parseArgs({ args: rest, options: { json: { type: 'boolean' }, evidence: { type: 'boolean' }, width: { type: 'string' } }, allowPositionals: true, strict: true });
+    if (positionals.length !== 1) throw new UsageError(positionals.length === 0 ? 'show needs a journey file: kube-journey show <file>.journey.json' : `show reads one journey file, got ${positionals.length}`);
+    const { runShow } = await import('./show');
+    return runShow({
+      file: positionals[0],
+      json: !!values.json,
+      evidence: !!values.evidence,
+      width: values.width === undefined ? terminalWidth() : numberOption(values.width, 'width', 100, (n) => Number.isInteger(n) && n >= 40),
+      out: process.stdout,
+      err: process.stderr,
     });
   }
   if (command === 'simulate') {

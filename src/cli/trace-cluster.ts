@@ -16,6 +16,7 @@ import { KubeconfigError } from '../cluster/kubeconfig';
 import { ClusterTraceSession } from '../cluster/session';
 import { describeProblem, problemSubject, type WatchProblem } from '../cluster/watcher';
 import { finishTrace, journeysOf, printResults, readManifest, SETTLE_MS, type DocumentResult } from './trace';
+import { TraceRecording, saveRecording } from './trace-recording';
 
 export interface TraceClusterOptions {
   file: string;
@@ -38,6 +39,8 @@ export interface TraceClusterOptions {
   err: Writable;
   /** Use this connection instead of opening one from the kubeconfig. */
   connection?: ClusterConnection;
+  /** Save the trace to this journey file (`--save`): written atomically once the trace is over. */
+  save?: string;
 }
 
 const CONFLICT_HINT = `Please review the fields above--they currently have other managers. Either
@@ -60,8 +63,8 @@ function documentResult(manifest: ParsedManifest, document: ManifestDocument, re
   return out;
 }
 
-/** Says on stderr when a collection becomes invisible or visible again; one line per outage for lost connections. */
-function reportProblemsAsTheyChange(err: Writable): (problems: WatchProblem[]) => void {
+/** Says (on stderr) when a collection becomes invisible or visible again; one line per outage for lost connections. */
+function reportProblemsAsTheyChange(say: (line: string) => void): (problems: WatchProblem[]) => void {
   const shown = new Map<string, string>();
   return (problems) => {
     const current = new Map<string, string>();
@@ -69,10 +72,10 @@ function reportProblemsAsTheyChange(err: Writable): (problems: WatchProblem[]) =
       if (problem.reason === 'Unreachable') current.set('connection', `lost the connection to the API server, reconnecting: ${problem.message}`);
       else current.set(`${problem.path} ${problem.reason}`, describeProblem(problem));
     }
-    for (const [key, text] of current) if (!shown.has(key)) err.write(`kube-journey: warning: ${text}\n`);
+    for (const [key, text] of current) if (!shown.has(key)) say(`kube-journey: warning: ${text}`);
     for (const key of shown.keys()) {
       if (current.has(key)) continue;
-      err.write(key === 'connection' ? 'kube-journey: reconnected to the API server\n' : `kube-journey: ${key.split(' ')[0]} can be watched again\n`);
+      say(key === 'connection' ? 'kube-journey: reconnected to the API server' : `kube-journey: ${key.split(' ')[0]} can be watched again`);
     }
     shown.clear();
     for (const [key, text] of current) shown.set(key, text);
@@ -102,7 +105,13 @@ export async function runTraceCluster(options: TraceClusterOptions): Promise<num
   const objects = manifest.documents.map((document) => document.object!);
   const tracer = new JourneyTracer();
   const session = new ClusterTraceSession(connection, tracer);
-  const stopReporting = session.watcher.onProblemsChanged(reportProblemsAsTheyChange(options.err));
+  const recording = options.save ? new TraceRecording() : undefined;
+  // A warning line, kept for the journey file too.
+  const say = (line: string): void => {
+    warn(`${line}\n`);
+    recording?.warnings.push(line);
+  };
+  const stopReporting = session.watcher.onProblemsChanged(reportProblemsAsTheyChange(say));
   try {
     await session.start(objects);
     const applied = await session.apply(objects, { force: options.forceConflicts, source: basename(options.file) });
@@ -118,8 +127,8 @@ export async function runTraceCluster(options: TraceClusterOptions): Promise<num
 
     const problems = session.problems();
     stopReporting();
-    for (const problem of problems) warn(`kube-journey: the journeys above were traced without ${problemSubject(problem)} (${problem.message})\n`);
-    return finishTrace({
+    for (const problem of problems) say(`kube-journey: the journeys above were traced without ${problemSubject(problem)} (${problem.message})`);
+    const code = await finishTrace({
       ...options,
       results,
       journeys: journeysOf(tracer, journeyIds),
@@ -127,7 +136,10 @@ export async function runTraceCluster(options: TraceClusterOptions): Promise<num
       outcome,
       limit: `within ${options.timeoutMs / 1000}s`,
       extra: { context: connection.context.name, problems },
+      recording,
     });
+    if (!recording || !options.save) return code;
+    return await saveRecording(recording, { path: options.save, source: options.file, target: { type: 'context', context: connection.context.name }, exitCode: code, err: options.err });
   } finally {
     stopReporting();
     await session.stop();

@@ -26,6 +26,10 @@ import { tracedPodBudget } from './trace-budget';
 import { OutputWriter } from './output';
 import { journeyRecord, line, objectRecords, summaryRecord } from './trace-json';
 import { isUnfinished, unfinishedJourney, unfinishedLines, type UnfinishedJourney } from './unfinished';
+import type { DocumentResult } from '../core/document-result';
+import { TraceRecording, saveRecording } from './trace-recording';
+
+export type { DocumentResult } from '../core/document-result';
 
 export interface TraceOptions {
   file: string;
@@ -46,6 +50,8 @@ export interface TraceOptions {
   width?: number;
   out: Writable;
   err: Writable;
+  /** Save the trace to this journey file (`--save`): written atomically once the trace is over. */
+  save?: string;
 }
 
 // Claims: the journey shows each pod's claims binding (see core/journey/claims.ts).
@@ -57,19 +63,6 @@ const PODS_WITH_EVIDENCE = 50;
 const TRACE_HISTORY_PER_KIND = 100;
 /** Time watched after every journey finished, to catch crash loops. */
 export const SETTLE_MS = 30_000;
-
-export interface DocumentResult {
-  document: number;
-  line: number;
-  /** `deployment.apps/web` */
-  object: string;
-  action?: 'created' | 'configured' | 'unchanged';
-  error?: string;
-  /** The error came from the client (no such kind, server unreachable), not from the API server. */
-  clientError?: boolean;
-  /** What the user can do about the error, printed after it. */
-  hint?: string;
-}
 
 /** What `finishTrace` prints and decides the exit code from. */
 export interface TraceReport {
@@ -90,6 +83,10 @@ export interface TraceReport {
   err: Writable;
   /** More fields for the JSON output's summary record. */
   extra?: Record<string, unknown>;
+  /** Keeps every journey and line for a journey file (`--save`). */
+  recording?: TraceRecording;
+  /** The lines to print about unfinished journeys instead of working them out (`show` prints the saved ones). */
+  unfinishedLines?: readonly string[];
 }
 
 /** Connect a tracer to a simulator: every change of the traced kinds, and the internals stream. */
@@ -155,7 +152,9 @@ export async function finishTrace(report: TraceReport): Promise<number> {
   try {
     if (report.json) for (const result of results) await writer.write(line({ type: 'result', ...result }));
     for (const journey of report.journeys) {
-      summary.add(journey, report.phaseValues(journey.id));
+      const phaseValues = report.phaseValues(journey.id);
+      summary.add(journey, phaseValues);
+      report.recording?.addJourney(journey, phaseValues);
       if (isUnfinished(journey)) unfinished.push(unfinishedJourney(journey, report.limit));
       if (!writer.open) continue;
       if (report.json) {
@@ -180,8 +179,10 @@ export async function finishTrace(report: TraceReport): Promise<number> {
     await writer.end();
   }
 
-  for (const text of unfinishedLines(unfinished)) report.err.write(`${text}\n`);
-  if (unfinished.length > 0) return 1;
+  const lines = report.unfinishedLines ?? unfinishedLines(unfinished);
+  for (const text of lines) report.err.write(`${text}\n`);
+  report.recording?.finish({ results, stored, outcome, limit: report.limit, unfinished: lines, extra: report.extra });
+  if (unfinished.length > 0 || lines.length > 0) return 1;
   return results.some((r) => r.error) ? 1 : 0;
 }
 
@@ -195,8 +196,12 @@ export async function runTrace(options: TraceOptions): Promise<number> {
   // The tracer listens to every change and internal step as it happens: no watch resumes and
   // nobody reads the internals log later, so neither keeps more than a little history.
   const simulator = new Simulator({ nodes: options.nodes, zones: options.zones, seed: options.seed, retainInternals: false, historyPerKind: TRACE_HISTORY_PER_KIND, maxPods: options.maxPods ?? tracedPodBudget(options.nodes), maxPodsHint: budgetHint, guard: () => heapGuard.check() });
-  // Without --evidence nothing prints a complete pod's evidence: past each journey's first pods it is dropped.
-  const tracer = new JourneyTracer({ evidenceDetailPods: options.evidence ? undefined : PODS_WITH_EVIDENCE });
+  // Without --evidence nothing prints a complete pod's evidence: past each journey's first pods it
+  // is dropped. A saved trace keeps it all, for `show --evidence`.
+  const tracer = new JourneyTracer({ evidenceDetailPods: options.evidence || options.save ? undefined : PODS_WITH_EVIDENCE });
+  const recording = options.save ? new TraceRecording() : undefined;
+  const target = { type: 'simulator' as const, nodes: options.nodes, seed: options.seed, ...(options.zones ? { zones: options.zones } : {}), ...(options.speed ? { speed: options.speed } : {}), ...(options.maxPods ? { maxPods: options.maxPods } : {}) };
+  const finish = async (code: number): Promise<number> => (recording && options.save ? saveRecording(recording, { path: options.save, source: options.file, target, exitCode: code, err: options.err }) : code);
   connectTracer(simulator, tracer);
 
   const stored: StoredOnlyJourney[] = [];
@@ -252,19 +257,24 @@ export async function runTrace(options: TraceOptions): Promise<number> {
   const run = (until: () => boolean, ms: number) => (options.speed === undefined ? Promise.resolve(simulator.runUntil(until, ms)) : runPaced(simulator, until, ms, options.speed, () => heapGuard.check()));
   const outcome = await run(() => allDone() || outOfBudget(), options.timeoutMs);
   if (outOfBudget()) {
-    const code = await finishTrace({ ...options, results, journeys: journeysOf(tracer, journeyIds), phaseValues: (id) => tracer.phaseValues(id), stored, outcome: 'pod budget used up', limit: `within the simulator's pod budget of ${podCount(simulator.podBudget.maxPods)}` });
+    const code = await finishTrace({ ...options, results, journeys: journeysOf(tracer, journeyIds), phaseValues: (id) => tracer.phaseValues(id), stored, outcome: 'pod budget used up', limit: `within the simulator's pod budget of ${podCount(simulator.podBudget.maxPods)}`, recording });
     // The tracer lists a bounded number of stuck objects: pods waiting for a node may hide the ReplicaSet that the budget stopped.
-    options.err.write(`kube-journey: stopped at the pod budget: ${simulator.podBudget.lastError?.message ?? ''}\n`);
-    return Math.max(code, 1);
+    const stopped = `kube-journey: stopped at the pod budget: ${simulator.podBudget.lastError?.message ?? ''}`;
+    options.err.write(`${stopped}\n`);
+    recording?.closing.push(stopped);
+    return finish(Math.max(code, 1));
   }
   // A crash-looping container can look Ready for a moment, as in a real cluster; watch a little
   // longer so a journey that only looked finished is reported as stuck.
   if (outcome === 'done' && journeyIds.length > 0) await run(anyStuck, SETTLE_MS);
   if (claims.length > 0) {
     await run(() => claimsSettled(simulator.store, claims), SETTLE_MS);
-    if (!options.json) for (const note of claimNotes(simulator.store, claims)) options.out.write(`${note}\n`);
+    for (const note of claimNotes(simulator.store, claims)) {
+      if (!options.json) options.out.write(`${note}\n`);
+      recording?.claimNotes.push(note);
+    }
   }
-  return finishTrace({ ...options, results, journeys: journeysOf(tracer, journeyIds), phaseValues: (id) => tracer.phaseValues(id), stored, outcome, limit: `within ${options.timeoutMs / 1000}s of simulated time` });
+  return finish(await finishTrace({ ...options, results, journeys: journeysOf(tracer, journeyIds), phaseValues: (id) => tracer.phaseValues(id), stored, outcome, limit: `within ${options.timeoutMs / 1000}s of simulated time`, recording }));
 }
 
 /** The journeys of `ids`, each built as it is reached and its snapshot released once the reader moves on. */
