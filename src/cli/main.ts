@@ -4,6 +4,7 @@
  *   trace -f <file> --context NAME [--kubeconfig FILE] [--force-conflicts] [--timeout S] [--json] [--evidence]
  *   trace … --save FILE.journey.json
  *   show FILE.journey.json [--json] [--evidence] [--width N]
+ *   diff A.journey.json B.journey.json [--json] [--width N]
  *   simulate [--port P] [--nodes N] [--zones Z] [--kubeconfig FILE] [--speed X] [--seed S] [--max-pods N]
  * Errors are one line on stderr (KUBE_JOURNEY_DEBUG=1 adds the stack); exit 1 for a failed
  * trace or an error, 2 for a bad command line.
@@ -43,6 +44,12 @@ const USAGE = `Usage:
       --json      print the NDJSON records instead of the text
       --evidence  print each stage's evidence
       --width     columns of the timeline (default: the terminal's, 100 when not a terminal)
+
+  kube-journey diff <A.journey.json> <B.journey.json> [--json] [--width N]
+      Compare two saved traces journey by journey: outcome, phase p50/p90/max (B − A), stages seen in
+      one trace only, placement. Exit 0: same outcome; 1: outcomes differ; 2: a file cannot be read.
+      --json      print one JSON document instead of the text (docs/diff.md)
+      --width     columns of the text (default: the terminal's, 100 when not a terminal)
 
   kube-journey simulate [--port P] [--nodes N] [--zones Z] [--kubeconfig FILE] [--speed X] [--seed S] [--max-pods N]
       Run the simulator as a Kubernetes API server on 127.0.0.1 for kubectl.
@@ -147,6 +154,19 @@ async function main(argv: string[]): Promise<number> {
       file: positionals[0],
       json: !!values.json,
       evidence: !!values.evidence,
+      width: values.width === undefined ? terminalWidth() : numberOption(values.width, 'width', 100, (n) => Number.isInteger(n) && n >= 40),
+      out: process.stdout,
+      err: process.stderr,
+    });
+  }
+  if (command === 'diff') {
+    const { values, positionals } = parseArgs({ args: rest, options: { json: { type: 'boolean' }, width: { type: 'string' } }, allowPositionals: true, strict: true });
+    if (positionals.length !== 2) throw new UsageError(`diff compares two journey files: kube-journey diff <A>.journey.json <B>.journey.json (got ${positionals.length})`);
+    const { runDiff } = await import('./diff');
+    return runDiff({
+      a: positionals[0],
+      b: positionals[1],
+      json: !!values.json,
       width: values.width === undefined ? terminalWidth() : numberOption(values.width, 'width', 100, (n) => Number.isInteger(n) && n >= 40),
       out: process.stdout,
       err: process.stderr,
