@@ -5,7 +5,7 @@
  */
 import type { CompareLane, CompareMark, CompareModel, ComparePhaseRow, CompareSide } from '../../protocol/journey-compare';
 import { h, replaceChildren, svg } from '../dom';
-import { axisTicks, formatDelta, formatDuration } from './format';
+import { axisTicks, formatDelta, formatDuration, formatTick } from './format';
 
 const GUTTER = 300;
 const ROW = 18;
@@ -124,8 +124,8 @@ export class CompareView {
     }
     for (const tick of ticks) {
       parts.push(svg('line', { class: 'tick', x1: x(tick), x2: x(tick), y1: AXIS - 4, y2: height - AXIS }));
-      parts.push(svg('text', { class: 'tick-label', x: x(tick), y: AXIS - 8, 'text-anchor': 'middle' }, formatDuration(tick)));
-      parts.push(svg('text', { class: 'tick-label', x: x(tick), y: height - AXIS + 14, 'text-anchor': 'middle' }, formatDuration(tick)));
+      parts.push(svg('text', { class: 'tick-label', x: x(tick), y: AXIS - 8, 'text-anchor': 'middle' }, formatTick(tick)));
+      parts.push(svg('text', { class: 'tick-label', x: x(tick), y: height - AXIS + 14, 'text-anchor': 'middle' }, formatTick(tick)));
     }
     for (const { lane, y } of placed) {
       const mid = y + ROW / 2;

@@ -18,6 +18,14 @@ export function formatDelta(ms: number): string {
   return ms > 0 ? `+${formatDuration(ms)}` : formatDuration(ms);
 }
 
+/** A tick's label: `0`, `500ms`, `1s`, `2.5s` (no trailing zeros). */
+export function formatTick(ms: number): string {
+  if (ms === 0) return '0';
+  if (ms < 1000) return `${Math.round(ms)}ms`;
+  if (ms < 60_000) return `${Number((ms / 1000).toFixed(2))}s`;
+  return formatDuration(ms);
+}
+
 /** Round tick positions from 0 to `endMs`, about `count` of them. */
 export function axisTicks(endMs: number, count = 6): number[] {
   if (!(endMs > 0)) return [0];
