@@ -78,6 +78,14 @@ function zonesOption(value: string | undefined): number | undefined {
   return numberOption(value, 'zones', 0, (n) => Number.isInteger(n) && n > 0);
 }
 
+/** `show --width`: the timeline's columns; narrower than 40 leaves a stage's text no room. */
+function widthOption(value: string | undefined): number {
+  if (value === undefined) return terminalWidth();
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 40) throw new UsageError(`--width must be a whole number of columns, at least 40, got "${value}"`);
+  return n;
+}
+
 /** The timeline's width: the terminal's (80 to 160 columns), 100 when the output is not a terminal. */
 function terminalWidth(): number {
   return process.stdout.isTTY ? Math.max(80, Math.min(process.stdout.columns ?? 100, 160)) : 100;
@@ -154,7 +162,7 @@ async function main(argv: string[]): Promise<number> {
       file: positionals[0],
       json: !!values.json,
       evidence: !!values.evidence,
-      width: values.width === undefined ? terminalWidth() : numberOption(values.width, 'width', 100, (n) => Number.isInteger(n) && n >= 40),
+      width: widthOption(values.width),
       out: process.stdout,
       err: process.stderr,
     });

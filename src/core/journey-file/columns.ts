@@ -82,9 +82,33 @@ const NUMBER_RUN = /(?<![0-9])(0|[1-9][0-9]{0,14})(?![0-9])/g;
 /** Where a number was taken out of a template. */
 const NUMBER_MARK = '\uE0F0';
 
+/** What choosing a reference column asks of every earlier column, worked out once per column. */
+interface ColumnFacts {
+  numbers: boolean;
+  constant: boolean;
+  epoch: boolean;
+}
+
+const facts = new WeakMap<readonly Leaf[], ColumnFacts>();
+
+function factsOf(values: readonly Leaf[]): ColumnFacts {
+  let known = facts.get(values);
+  if (!known) {
+    let numbers = true;
+    for (const value of values) {
+      if (typeof value !== 'number' || !Number.isFinite(value)) {
+        numbers = false;
+        break;
+      }
+    }
+    known = { numbers, constant: allEqual(values), epoch: numbers && values.length > 0 && Math.abs(values[0] as number) >= EPOCH_LIKE };
+    facts.set(values, known);
+  }
+  return known;
+}
+
 function isNumberColumn(values: readonly Leaf[]): values is readonly number[] {
-  for (const value of values) if (typeof value !== 'number' || !Number.isFinite(value)) return false;
-  return true;
+  return factsOf(values).numbers;
 }
 
 function sameValues(a: readonly Leaf[], b: readonly Leaf[]): boolean {
@@ -120,14 +144,15 @@ function encodeNumbers(numbers: readonly number[], earlier: readonly (readonly L
   const candidates: number[] = [];
   for (let j = earlier.length - 1; j >= 0; j--) {
     const other = earlier[j];
-    if (!isNumberColumn(other) || allEqual(other)) continue;
-    if (epoch !== Math.abs(other[0]) >= EPOCH_LIKE) {
+    const known = factsOf(other);
+    if (!known.numbers || known.constant) continue;
+    if (epoch !== known.epoch) {
       // Epoch times are compared with epoch times; other numbers with the nearest others, and as differences of two times.
       if (!epoch) candidates.push(j);
       continue;
     }
     if (!epoch && j < earlier.length - REFERENCE_WINDOW) continue;
-    const diff = differences(numbers, (row) => other[row]);
+    const diff = differences(numbers, (row) => other[row] as number);
     if (diff) best.consider(withDifferences({ r: j }, diff));
     if (epoch) candidates.push(j);
   }

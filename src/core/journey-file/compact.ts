@@ -76,15 +76,19 @@ function timeBase(state: RowState): bigint | undefined {
   return time === undefined ? undefined : BigInt(Math.floor(time)) * 1_000_000n;
 }
 
+/** `text` with every `name` (of at least 3 characters) replaced by `mark`. */
+function replaceName(text: string, name: string, mark: string): string {
+  return name.length >= 3 && text.includes(name) ? text.split(name).join(mark) : text;
+}
+
 function substitute(text: string, names: RowNames, leaf: NameLeaf): string {
   if (leaf === 'uid' || leaf === 'node') return text;
   let out = text;
-  if (leaf !== 'name' && names.name.length >= 3) out = out.split(names.name).join(NAME);
-  if (names.parent.length >= 3) out = out.split(names.parent).join(PARENT);
+  if (leaf !== 'name') out = replaceName(out, names.name, NAME);
+  out = replaceName(out, names.parent, PARENT);
   if (leaf === 'name') return out;
-  if (names.uid.length >= 3) out = out.split(names.uid).join(UID);
-  if (names.node.length >= 3) out = out.split(names.node).join(NODE);
-  return out;
+  out = replaceName(out, names.uid, UID);
+  return replaceName(out, names.node, NODE);
 }
 
 function restore(template: string, names: RowNames, leaf: NameLeaf): string {
@@ -149,10 +153,34 @@ function isStringArray(value: unknown[]): boolean {
   return value.every((item) => typeof item === 'string');
 }
 
+/**
+ * Shapes are hash-consed: each distinct (sub)shape gets a number once, so a row's shape is found by
+ * short keys (an object's keys and its children's numbers) rather than by its whole text.
+ */
+type ShapeNode = { leaf: true } | { shared: true } | { items: number[] } | { keys: string[]; values: number[] };
+const LEAF_SHAPE = 0;
+const SHARED_SHAPE = 1;
+
+function parseShapeKey(key: string): ShapeNode {
+  if (key.startsWith('[')) return { items: key.slice(1).split(',').slice(0, -1).map(Number) };
+  const keys: string[] = [];
+  const values: number[] = [];
+  let at = 1;
+  while (at < key.length) {
+    const colon = key.indexOf(':', at);
+    const length = Number(key.slice(at, colon));
+    keys.push(key.slice(colon + 1, colon + 1 + length));
+    const comma = key.indexOf(',', colon + 1 + length);
+    values.push(Number(key.slice(colon + 1 + length, comma)));
+    at = comma + 1;
+  }
+  return { keys, values };
+}
+
 /** One shape and the leaves of its rows, column by column. */
 interface Group {
   index: number;
-  shapeKey: string;
+  shape: number;
   rows: number;
   columns: Leaf[][];
   /** Columns of the row's name, uid and node (-1: the shape has none), read first when decoding. */
@@ -161,8 +189,10 @@ interface Group {
 
 /** Builds a version-2 document one journey at a time, keeping leaves only (not the journeys). */
 export class CompactEncoder {
-  private readonly groups = new Map<string, Group>();
+  private readonly groups = new Map<number, Group>();
   private readonly groupList: Group[] = [];
+  private readonly shapeIds = new Map<string, number>();
+  private readonly shapes: ShapeNode[] = [{ leaf: true }, { shared: true }];
   private readonly sharedIndex = new Map<string, number>();
   private readonly shared: Json[] = [];
   private readonly sharedByIdentity = new WeakMap<object, number>();
@@ -170,8 +200,7 @@ export class CompactEncoder {
 
   addJourney(journey: Journey, phaseValues?: PhaseValues): void {
     const { tree, ...head } = journey;
-    const nodes: number[] = [];
-    nodes.push(this.addRow(head, { parent: '', name: '', uid: '', node: '' }, false));
+    const headGroup = this.addRow(head, { parent: '', name: '', uid: '', node: '' }, false);
     const treeRuns: number[] = [];
     const treeOrder: ObjectJourney[] = [];
     if (tree) {
@@ -187,7 +216,7 @@ export class CompactEncoder {
         for (let i = children - 1; i >= 0; i--) stack.push({ object: object.children[i], parent: object.ref?.name ?? '' });
       }
     }
-    const entry: Record<string, Json> = { head: nodes[0] };
+    const entry: Record<string, Json> = { head: headGroup };
     if (tree) entry.tree = treeRuns;
     if (phaseValues) entry.phases = this.encodePhases(phaseValues, treeOrder);
     this.journeys.push(entry);
@@ -210,7 +239,7 @@ export class CompactEncoder {
     const groups = this.groupList.map((group) => {
       const columns: Column[] = [];
       for (let c = 0; c < group.columns.length; c++) columns.push(encodeColumn(group.columns[c], group.columns.slice(0, c), intern, known));
-      return { shape: JSON.parse(group.shapeKey) as Json, rows: group.rows, names: group.names, columns };
+      return { shape: this.shapeJson(group.shape), rows: group.rows, names: group.names, columns };
     });
     const { meta, results, warnings, claimNotes, stored, unfinished, closing, extra } = common;
     return { kind, version, meta, results, warnings, claimNotes, stored, unfinished, closing, ...(extra ? { extra } : {}), strings, values: this.shared, groups, journeys: this.journeys };
@@ -221,11 +250,11 @@ export class CompactEncoder {
     const leaves: Leaf[] = [];
     const nameColumns: [number, number, number] = [-1, -1, -1];
     const state: RowState = { names, lastTime: undefined };
-    const shapeKey = this.flatten(object, leaves, state, isTreeNode ? 'row' : undefined, undefined, nameColumns);
-    let group = this.groups.get(shapeKey);
+    const shape = this.flatten(object, leaves, state, isTreeNode ? 'row' : undefined, undefined, nameColumns);
+    let group = this.groups.get(shape);
     if (!group) {
-      group = { index: this.groupList.length, shapeKey, rows: 0, columns: leaves.map(() => []), names: nameColumns };
-      this.groups.set(shapeKey, group);
+      group = { index: this.groupList.length, shape, rows: 0, columns: leaves.map(() => []), names: nameColumns };
+      this.groups.set(shape, group);
       this.groupList.push(group);
     }
     for (let i = 0; i < leaves.length; i++) group.columns[i].push(leaves[i]);
@@ -234,13 +263,38 @@ export class CompactEncoder {
   }
 
   /**
-   * The shape of `value` as JSON text (leaves as 0, shared arrays as "@"), its leaves appended to
-   * `leaves`. `role` follows the row's own `ref` and `pod` for its names.
+   * The number of a shape, given its key (`[` then each item's number and a comma; `{` then each
+   * key as `length:name` followed by its value's number and a comma); new shapes are numbered as
+   * they come. The key is read back only for a new shape, so a row of a known shape allocates no
+   * lists.
    */
-  private flatten(value: unknown, leaves: Leaf[], state: RowState, role: 'row' | 'ref' | 'pod' | undefined, leaf: NameLeaf, nameColumns: [number, number, number]): string {
+  private shapeId(key: string): number {
+    let id = this.shapeIds.get(key);
+    if (id === undefined) {
+      id = this.shapes.length;
+      this.shapes.push(parseShapeKey(key));
+      this.shapeIds.set(key, id);
+    }
+    return id;
+  }
+
+  /** A shape as the file writes it: leaves as 0, shared lists as "@". */
+  private shapeJson(id: number): Json {
+    const node = this.shapes[id];
+    if ('leaf' in node) return 0;
+    if ('shared' in node) return '@';
+    if ('items' in node) return node.items.map((item) => this.shapeJson(item));
+    return Object.fromEntries(node.keys.map((key, i) => [key, this.shapeJson(node.values[i])]));
+  }
+
+  /**
+   * The shape of `value` (its number), its leaves appended to `leaves`. `role` follows the row's
+   * own `ref` and `pod` for its names.
+   */
+  private flatten(value: unknown, leaves: Leaf[], state: RowState, role: 'row' | 'ref' | 'pod' | undefined, leaf: NameLeaf, nameColumns: [number, number, number]): number {
     if (value === null || typeof value === 'boolean') {
       leaves.push(value);
-      return '0';
+      return LEAF_SHAPE;
     }
     if (typeof value === 'number') {
       if (!Number.isFinite(value)) leaves.push(NON_FINITE + String(value));
@@ -248,41 +302,38 @@ export class CompactEncoder {
         leaves.push(value);
         noteTime(state, value);
       }
-      return '0';
+      return LEAF_SHAPE;
     }
     if (typeof value === 'string') {
       if (leaf) nameColumns[leaf === 'name' ? 0 : leaf === 'uid' ? 1 : 2] = leaves.length;
       leaves.push(encodeString(value, state, leaf));
-      return '0';
+      return LEAF_SHAPE;
     }
     if (Array.isArray(value)) {
       if (value.length >= SHARED_ARRAY) {
         const index = this.sharedArray(value);
         if (index !== undefined) {
           leaves.push(index);
-          return '"@"';
+          return SHARED_SHAPE;
         }
       }
-      let shape = '[';
-      for (let i = 0; i < value.length; i++) {
-        // JSON writes a hole or undefined in an array as null.
-        shape += (i > 0 ? ',' : '') + this.flatten(value[i] ?? null, leaves, state, undefined, undefined, nameColumns);
-      }
-      return `${shape}]`;
+      let key = '[';
+      // JSON writes a hole or undefined in an array as null.
+      for (let i = 0; i < value.length; i++) key += `${this.flatten(value[i] ?? null, leaves, state, undefined, undefined, nameColumns)},`;
+      return this.shapeId(key);
     }
     if (typeof value === 'object') {
-      let shape = '{';
-      let first = true;
-      for (const key of Object.keys(value)) {
-        const item = (value as Record<string, unknown>)[key];
+      let key = '{';
+      for (const name of Object.keys(value)) {
+        const item = (value as Record<string, unknown>)[name];
         if (item === undefined || typeof item === 'function') continue;
-        if (role === 'row' && key === 'children') continue;
-        const childRole = role === 'row' && (key === 'ref' || key === 'pod') ? key : undefined;
-        const childLeaf: NameLeaf = role === 'ref' && (key === 'name' || key === 'uid') ? key : role === 'pod' && key === 'node' ? 'node' : undefined;
-        shape += `${first ? '' : ','}${JSON.stringify(key)}:${this.flatten(item, leaves, state, childRole, childLeaf, nameColumns)}`;
-        first = false;
+        if (role === 'row' && name === 'children') continue;
+        const childRole = role === 'row' && (name === 'ref' || name === 'pod') ? name : undefined;
+        const childLeaf: NameLeaf = role === 'ref' && (name === 'name' || name === 'uid') ? name : role === 'pod' && name === 'node' ? 'node' : undefined;
+        // The length before each key says where it ends, whatever it holds.
+        key += `${name.length}:${name}${this.flatten(item, leaves, state, childRole, childLeaf, nameColumns)},`;
       }
-      return `${shape}}`;
+      return this.shapeId(key);
     }
     throw new TypeError(`a journey holds a ${typeof value}, which a journey file cannot store`);
   }
@@ -337,7 +388,7 @@ export class CompactEncoder {
 /** Reads a version-2 document. */
 export function decodeCompact(document: Record<string, unknown>): JourneyFile {
   const strings = readStrings(document.strings ?? [], 'strings');
-  const shared = array(document.values ?? [], 'values');
+  const shared = new SharedValues(array(document.values ?? [], 'values'));
   const groups = array(document.groups, 'groups').map((item, index) => new GroupReader(record(item, join('groups', index)), join('groups', index), strings, shared));
   const journeys = array(document.journeys, 'journeys').map((item, index): SavedJourney => {
     const path = join('journeys', index);
@@ -406,79 +457,111 @@ function decodePhases(value: unknown, treeOrder: readonly ObjectJourney[], path:
   return out;
 }
 
+/** Builds one value of a row from the group's columns; `Row` is the row being built. */
+type Builder = (row: Row) => unknown;
+
+interface Row {
+  index: number;
+  state: RowState;
+}
+
+/** Shared lists decoded once for the whole file, so every row that refers to one holds the same array. */
+class SharedValues {
+  private readonly decoded = new Map<number, unknown[]>();
+  constructor(private readonly values: readonly unknown[]) {}
+
+  get(index: unknown): unknown[] {
+    if (typeof index !== 'number' || !Number.isInteger(index) || index < 0 || index >= this.values.length) throw new FieldError('values', `an entry ${String(index)}`, 'none');
+    let value = this.decoded.get(index);
+    if (value === undefined) {
+      value = readStrings(this.values[index], join('values', index));
+      this.decoded.set(index, value);
+    }
+    return value;
+  }
+}
+
 /** Gives a group's rows one after the other, as the journeys name its index. */
 class GroupReader {
   private readonly rows: number;
   private readonly columns: Leaf[][] = [];
   private readonly shape: unknown;
   private readonly names: number[];
-  private next_ = 0;
-  private readonly sharedValues = new Map<number, unknown>();
+  private nextRow = 0;
+  /** The shape compiled once (per role: a journey's head or an object of its tree) into builders that read the columns. */
+  private readonly compiled = new Map<boolean, Builder>();
 
   constructor(
     group: Record<string, unknown>,
     private readonly path: string,
     strings: readonly string[],
-    private readonly shared: readonly unknown[],
+    private readonly shared: SharedValues,
   ) {
     this.rows = integer(group.rows, join(path, 'rows'));
     this.shape = group.shape;
+    if (!isRecord(this.shape)) throw new FieldError(join(path, 'shape'), 'an object', this.shape);
     this.names = array(group.names ?? [-1, -1, -1], join(path, 'names')).map((n, i) => integer(n, join(join(path, 'names'), i)));
     const columns = array(group.columns, join(path, 'columns'));
     columns.forEach((column, c) => this.columns.push(decodeColumn(column, this.rows, this.columns, strings, join(join(path, 'columns'), c))));
-    if (!isRecord(this.shape) && !Array.isArray(this.shape)) throw new FieldError(join(path, 'shape'), 'an object', this.shape);
   }
 
   /** The next row, its names completed from its own columns. */
-  next(names: { parent: string; name: string; uid: string; node: string }, isTreeNode: boolean, at: string): Record<string, unknown> {
-    const row = this.next_++;
-    if (row >= this.rows) throw new FieldError(at, `a group with a row left (${this.path} has ${this.rows})`, 'none');
+  next(names: RowNames, isTreeNode: boolean, at: string): Record<string, unknown> {
+    const index = this.nextRow++;
+    if (index >= this.rows) throw new FieldError(at, `a group with a row left (${this.path} has ${this.rows})`, 'none');
+    let build = this.compiled.get(isTreeNode);
+    if (!build) {
+      let leaves = 0;
+      build = this.compile(this.shape, isTreeNode ? 'row' : undefined, undefined, () => leaves++);
+      if (leaves !== this.columns.length) throw new FieldError(join(this.path, 'columns'), `a column for each of the shape's ${leaves} leaves`, `${this.columns.length}`);
+      this.compiled.set(isTreeNode, build);
+    }
     const state: RowState = { names, lastTime: undefined };
     const [nameColumn, uidColumn, nodeColumn] = this.names;
-    if (nameColumn >= 0) names.name = decodeString(String(this.columns[nameColumn]?.[row]), state, 'name');
-    if (uidColumn >= 0) names.uid = decodeString(String(this.columns[uidColumn]?.[row]), state, 'uid');
-    if (nodeColumn >= 0) names.node = decodeString(String(this.columns[nodeColumn]?.[row]), state, 'node');
-    let leaf = 0;
-    const take = (at: string): Leaf => {
-      const column = this.columns[leaf++];
-      if (!column) throw new FieldError(join(this.path, 'columns'), `a column for each leaf of the shape (${at})`, `${this.columns.length}`);
-      return column[row];
-    };
-    const build = (shape: unknown, role: 'row' | 'ref' | 'pod' | undefined, nameLeaf: NameLeaf, at: string): unknown => {
-      if (shape === 0) {
-        const value = take(at);
+    if (nameColumn >= 0) names.name = decodeString(String(this.columns[nameColumn]?.[index]), state, 'name');
+    if (uidColumn >= 0) names.uid = decodeString(String(this.columns[uidColumn]?.[index]), state, 'uid');
+    if (nodeColumn >= 0) names.node = decodeString(String(this.columns[nodeColumn]?.[index]), state, 'node');
+    return build({ index, state }) as Record<string, unknown>;
+  }
+
+  /** A builder for `shape`; `nextLeaf` numbers the leaves in the order they are read, which is the order they were written. */
+  private compile(shape: unknown, role: 'row' | 'ref' | 'pod' | undefined, nameLeaf: NameLeaf, nextLeaf: () => number): Builder {
+    if (shape === 0) {
+      const column = this.columns[nextLeaf()] ?? [];
+      return (row) => {
+        const value = column[row.index];
         if (typeof value === 'number') {
-          noteTime(state, value);
+          noteTime(row.state, value);
           return value;
         }
         if (typeof value === 'string') {
           if (value.startsWith(NON_FINITE)) return Number(value.slice(1));
-          return decodeString(value, state, nameLeaf);
+          return decodeString(value, row.state, nameLeaf);
         }
         return value;
-      }
-      if (shape === '@') {
-        const index = take(at);
-        if (typeof index !== 'number' || index < 0 || index >= this.shared.length) throw new FieldError('values', `an entry ${String(index)}`, 'none');
-        let value = this.sharedValues.get(index);
-        if (value === undefined) {
-          value = array(this.shared[index], join('values', index));
-          this.sharedValues.set(index, value);
-        }
-        return value;
-      }
-      if (Array.isArray(shape)) return shape.map((item, i) => build(item, undefined, undefined, `${at}[${i}]`));
-      if (isRecord(shape)) {
+      };
+    }
+    if (shape === '@') {
+      const column = this.columns[nextLeaf()] ?? [];
+      return (row) => this.shared.get(column[row.index]);
+    }
+    if (Array.isArray(shape)) {
+      const items = shape.map((item) => this.compile(item, undefined, undefined, nextLeaf));
+      return (row) => items.map((item) => item(row));
+    }
+    if (isRecord(shape)) {
+      const keys = Object.keys(shape);
+      const builders = keys.map((key) => {
+        const childRole = role === 'row' && (key === 'ref' || key === 'pod') ? key : undefined;
+        const childLeaf: NameLeaf = role === 'ref' && (key === 'name' || key === 'uid') ? key : role === 'pod' && key === 'node' ? 'node' : undefined;
+        return this.compile(shape[key], childRole, childLeaf, nextLeaf);
+      });
+      return (row) => {
         const out: Record<string, unknown> = {};
-        for (const key of Object.keys(shape)) {
-          const childRole = role === 'row' && (key === 'ref' || key === 'pod') ? key : undefined;
-          const childLeaf: NameLeaf = role === 'ref' && (key === 'name' || key === 'uid') ? key : role === 'pod' && key === 'node' ? 'node' : undefined;
-          out[key] = build(shape[key], childRole, childLeaf, at ? `${at}.${key}` : key);
-        }
+        for (let i = 0; i < keys.length; i++) out[keys[i]] = builders[i](row);
         return out;
-      }
-      throw new FieldError(join(this.path, 'shape'), 'objects, arrays, 0 and "@"', shape);
-    };
-    return build(this.shape, isTreeNode ? 'row' : undefined, undefined, '') as Record<string, unknown>;
+      };
+    }
+    throw new FieldError(join(this.path, 'shape'), 'objects, arrays, 0 and "@"', shape);
   }
 }

@@ -14,6 +14,7 @@ import type { TraceOptions } from '../../../src/cli/trace';
 import { JOURNEY_FILE_VERSION } from '../../../src/core/journey-file/types';
 import { Capture, traceCaptured as trace } from './capture';
 import { parseRecords } from './records';
+import { assertMatchesSchema } from '../journey-file/schema';
 
 async function show(file: string, options: Partial<ShowOptions> = {}): Promise<{ code: number; out: string; err: string }> {
   const out = new Capture();
@@ -34,6 +35,7 @@ describe('kube-journey trace --save, then show', () => {
     const save = join(dir, `${manifest.replace(/\W+/g, '-')}-${options.json ? 'json' : 'text'}.journey.json`);
     const traced = await trace(manifest, { ...options, save });
     if (expectedCode !== undefined) assert.equal(traced.code, expectedCode, traced.err);
+    assertMatchesSchema(JSON.parse(readFileSync(save, 'utf8')), save);
     const shown = await show(save, { json: options.json, evidence: options.evidence, width: options.width ?? 400 });
     assert.equal(shown.out, traced.out);
     assert.equal(shown.err, traced.err);
@@ -49,8 +51,9 @@ describe('kube-journey trace --save, then show', () => {
     await assertShowsAsTraced('examples/nginx-deployment.yaml', { json: true }, 0);
   });
 
-  it('a pod stuck on its node selector: the same text, the same reason on stderr, exit 1', async () => {
+  it('a pod stuck on its node selector: the same text and NDJSON, the same reason on stderr, exit 1', async () => {
     await assertShowsAsTraced('examples/node-selector.yaml', { timeoutMs: 30_000 }, 1);
+    await assertShowsAsTraced('examples/node-selector.yaml', { timeoutMs: 30_000, json: true }, 1);
   });
 
   it('a StatefulSet, a Job and a crash loop: the same text and the same NDJSON', async () => {
@@ -176,6 +179,9 @@ describe('kube-journey trace --save, then show', () => {
     const missing = await run(['show']);
     assert.equal(missing.code, 2);
     assert.match(missing.stderr, /^kube-journey: show needs a journey file: kube-journey show <file>\.journey\.json\n/);
+    const narrow = await run(['show', save, '--width', '20']);
+    assert.equal(narrow.code, 2);
+    assert.match(narrow.stderr, /^kube-journey: --width must be a whole number of columns, at least 40, got "20"\n/);
     const shown = await run(['show', save, '--width', '100']);
     assert.equal(shown.code, 0, shown.stderr);
     assert.equal(shown.stdout, (await trace('examples/nginx-deployment.yaml', { width: 100 })).out);
