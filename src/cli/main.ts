@@ -78,7 +78,7 @@ function zonesOption(value: string | undefined): number | undefined {
   return numberOption(value, 'zones', 0, (n) => Number.isInteger(n) && n > 0);
 }
 
-/** `show --width`: the timeline's columns; narrower than 40 leaves a stage's text no room. */
+/** `show --width` and `diff --width`: the columns; narrower than 40 leaves a stage's text no room. */
 function widthOption(value: string | undefined): number {
   if (value === undefined) return terminalWidth();
   const n = Number(value);
@@ -175,7 +175,7 @@ async function main(argv: string[]): Promise<number> {
       a: positionals[0],
       b: positionals[1],
       json: !!values.json,
-      width: values.width === undefined ? terminalWidth() : numberOption(values.width, 'width', 100, (n) => Number.isInteger(n) && n >= 40),
+      width: widthOption(values.width),
       out: process.stdout,
       err: process.stderr,
     });

@@ -1,6 +1,6 @@
 /**
  * Where each journey ended, compared: its status (complete → stuck), why it is stuck (the reason
- * Kubernetes gave), its ready pods (3/3 → 6/6) and how long it took. The status or the stuck reason
+ * Kubernetes gave), its ready pods (3/3 → 6/6), its containers' restarts and how long it took. The status or the stuck reason
  * changing is a different outcome; more replicas ready in the same status is not.
  */
 import type { Journey } from '../journey/types';
@@ -11,7 +11,8 @@ export function outcomeOf(journey: Journey): OutcomeSide {
   // A workload's own status counts every ready replica, also those of an apply that changed
   // nothing (whose journey made no pods); a bare Pod or a Service has only the journey's counts.
   const replicas = journey.tree?.replicas;
-  const side: OutcomeSide = replicas && !replicas.job && !replicas.cronJob ? { status: journey.status, ready: replicas.ready, desired: replicas.desired } : { status: journey.status, ready: journey.counts.ready, desired: journey.counts.desired };
+  const counted = replicas && !replicas.job && !replicas.cronJob ? replicas : journey.counts;
+  const side: OutcomeSide = { status: journey.status, ready: counted.ready, desired: counted.desired, restarts: journey.counts.restarts };
   if (journey.totalDurationMs !== undefined) side.totalDurationMs = roundMs(journey.totalDurationMs);
   const worst = journey.stuckObjects[0];
   if (worst) {
@@ -30,5 +31,5 @@ export function outcomeDelta(a: Journey, b: Journey): OutcomeDelta {
 /** Whether anything about the outcome differs, the replica counts and the duration included. */
 export function outcomeDiffers(delta: OutcomeDelta): boolean {
   const { a, b } = delta;
-  return delta.changed || a.ready !== b.ready || a.desired !== b.desired || a.totalDurationMs !== b.totalDurationMs || a.stuck?.message !== b.stuck?.message;
+  return delta.changed || a.ready !== b.ready || a.desired !== b.desired || a.restarts !== b.restarts || a.totalDurationMs !== b.totalDurationMs || a.stuck?.message !== b.stuck?.message;
 }

@@ -87,6 +87,7 @@ function outcomeLines(ctx: Ctx, m: MatchedJourneyDiff): string[] {
     lines.push(...labelled(ctx, '  ', '  stuck', `${a.stuck.reason} in both: ${a.stuck.message}`));
   }
   if (a.ready !== b.ready || a.desired !== b.desired) lines.push(...labelled(ctx, '  ', 'ready', `${ratio(a)} → ${ratio(b)}`));
+  if (a.restarts !== b.restarts) lines.push(...labelled(ctx, '  ', 'restarts', `${a.restarts} → ${b.restarts}`));
   if (a.totalDurationMs !== b.totalDurationMs) {
     const goal = `apply → ${journeyGoal(m.root.kind)}`;
     // A journey can be complete without a duration: an apply that changed nothing had nothing to wait for.
@@ -155,7 +156,7 @@ function stackedTable(ctx: Ctx, phases: readonly PhaseDelta[], indent: string): 
 
 function phaseLines(ctx: Ctx, phases: readonly PhaseDelta[], indent: string): string[] {
   if (phases.length === 0) return [];
-  if (!phases.some(phaseChanged)) return labelled(ctx, indent, 'phases', `same p50/p90/max (${phases[0].a?.pods ?? 0} pods)`);
+  if (!phases.some(phaseChanged)) return labelled(ctx, indent, 'phases', `same p50/p90/max (${plural(phases[0].a?.pods ?? 0, 'pod')})`);
   const table = wideTableWidth(phases, indent) <= ctx.width ? wideTable(ctx, phases, indent) : stackedTable(ctx, phases, indent);
   return [`${indent}phases (Δ = B − A)`, ...table];
 }

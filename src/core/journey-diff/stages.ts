@@ -35,7 +35,8 @@ export function countStages(root: ObjectJourney | undefined): Map<string, StageC
     // The root's group is its kind: the journey's heading already names it.
     const label = group === '' ? o.ref.kind : group;
     for (const stage of o.stages) {
-      const key = JSON.stringify([label, stage.kind, stage.reason ?? '']);
+      // A NUL cannot occur in a group, a stage kind or a reason: the key is unambiguous.
+      const key = `${label}\0${stage.kind}\0${stage.reason ?? ''}`;
       const entry = counts.get(key);
       if (entry) entry.count++;
       else counts.set(key, { group: label, kind: stage.kind, ...(stage.reason ? { reason: stage.reason } : {}), count: 1 });

@@ -61,6 +61,8 @@ export interface OutcomeSide {
   /** Pods ready and asked for (a Deployment's newest ReplicaSet; 1 for a bare Pod). */
   ready: number;
   desired: number;
+  /** Container restarts summed over the journey's live pods. */
+  restarts: number;
   /** apply → complete, ms, when it completed. */
   totalDurationMs?: number;
   /** Why it is stuck or failed (the worst stuck object's reason), as Kubernetes says it. */

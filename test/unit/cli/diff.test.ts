@@ -82,6 +82,17 @@ spec:
     assert.match(out, /^outcome differs: Deployment default\/web complete → stuck \(FailedScheduling\)$/m);
   });
 
+  it('reads an older journey file version, and lists journeys of other roots as only in A or B (exit 1)', async () => {
+    const v1 = 'test/fixtures/journey-files/nginx-deployment.v1.journey.json';
+    const self = await diffCaptured(v1, v1);
+    assert.equal(self.code, DIFF_SAME_OUTCOME);
+    assert.match(self.out, /^Deployment default\/nginx-deployment {2}\[complete\] {2}no differences$/m);
+    const other = await diffCaptured(v1, saved.three);
+    assert.equal(other.code, DIFF_OUTCOME_DIFFERS);
+    assert.match(other.out, /^only in A: Deployment default\/nginx-deployment \[complete\]\nonly in B: Deployment default\/web \[complete\]$/m);
+    assert.match(other.out, /^outcome differs: 1 journey only in A; 1 journey only in B$/m);
+  });
+
   it('prints one JSON document with --json', async () => {
     const { code, out } = await diffCaptured(saved.three, saved.ssd, true);
     assert.equal(code, DIFF_OUTCOME_DIFFERS);

@@ -95,6 +95,8 @@ describe('journey diff: outcome', () => {
     assert.equal(toStuck.changed, true);
     assert.equal(toStuck.b.stuck?.reason, 'FailedScheduling');
     assert.equal(toStuck.b.stuck?.object, 'Pod default/web');
+    const restarting = outcomeDelta(three, journey(workload('Deployment', 'web', [], { ready: 3, desired: 3 }), { restarts: 4 }));
+    assert.deepEqual([restarting.a.restarts, restarting.b.restarts, restarting.changed], [0, 4, false]);
     const otherReason = journey(workload('Deployment', 'web', []), { status: 'stuck', stuckObjects: [stuckEntry('ImagePullBackOff')] });
     assert.equal(outcomeDelta(stuck, otherReason).changed, true);
   });
@@ -177,6 +179,15 @@ describe('journey diff: the whole', () => {
     assert.equal(diff.same, true);
     assert.equal(diff.sameOutcome, true);
     assert.match(renderDiff(diff), /^no differences/m);
+  });
+
+  it('shows restarts that changed as part of the outcome, without calling it a different one', () => {
+    const calm = { label: 'a', journeys: [{ journey: journey(workload('Deployment', 'web', [])) }] };
+    const restarting = { label: 'b', journeys: [{ journey: journey(workload('Deployment', 'web', []), { restarts: 4 }) }] };
+    const diff = diffJourneys(calm, restarting);
+    assert.equal(diff.sameOutcome, true);
+    assert.equal(diff.same, false);
+    assert.match(renderDiff(diff), /^ {2}restarts {3}0 → 4$/m);
   });
 
   it('makes a journey found in one trace only a different outcome', () => {

@@ -25,7 +25,7 @@ export function workload(kind: TraceableKind, name: string, children: ObjectJour
   };
 }
 
-export function journey(tree: ObjectJourney, options: Partial<Pick<Journey, 'status' | 'stuckObjects' | 'phaseStats' | 'totalDurationMs'>> = {}): Journey {
+export function journey(tree: ObjectJourney, options: Partial<Pick<Journey, 'status' | 'stuckObjects' | 'phaseStats' | 'totalDurationMs'>> & { restarts?: number } = {}): Journey {
   return {
     id: `${tree.ref.kind}/${tree.ref.namespace}/${tree.ref.name}@0`,
     root: tree.ref,
@@ -35,7 +35,7 @@ export function journey(tree: ObjectJourney, options: Partial<Pick<Journey, 'sta
     stuck: false,
     lastChangeAt: 0,
     version: 1,
-    counts: { desired: 1, live: 1, scheduled: 1, running: 1, ready: 1, stuck: 0, terminating: 0, deleted: 0, oldLive: 0, restarts: 0 },
+    counts: { desired: 1, live: 1, scheduled: 1, running: 1, ready: 1, stuck: 0, terminating: 0, deleted: 0, oldLive: 0, restarts: options.restarts ?? 0 },
     phaseStats: options.phaseStats ?? {},
     stuckObjects: options.stuckObjects ?? [],
     stuckCount: options.stuckObjects?.length ?? 0,
