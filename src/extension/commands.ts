@@ -76,8 +76,11 @@ export interface CommandArgs {
   'kubeJourney.openTimeline': [target?: JourneyTreeNode | TimelineArg];
   'kubeJourney.showObjectYaml': [node?: JourneyTreeNode];
   'kubeJourney.showSchedulerVerdicts': [node?: JourneyTreeNode];
-  /** Tree item or CodeLens (TimelineArg); from the timeline's title or the palette: the active timeline's journey, else one picked. */
-  'kubeJourney.saveJourney': [target?: JourneyTreeNode | TimelineArg];
+  /**
+   * Tree item or CodeLens (TimelineArg); from the timeline's title or the palette: the active
+   * timeline's journey, else one picked. `destination` (callers and tests) skips the save dialog.
+   */
+  'kubeJourney.saveJourney': [target?: JourneyTreeNode | TimelineArg, destination?: Uri];
   /** Explorer: the file and the multi-selection (two journey files: those); editor title: the journey file. */
   'kubeJourney.compareJourneyFiles': [resource?: Uri, selection?: Uri[]];
   'kubeJourney.clearJourneys': [];

@@ -146,7 +146,7 @@ export function activate(context: vscode.ExtensionContext): KubeJourneyApi {
     registerCommand('kubeJourney.openTimeline', (target) => actions.openTimeline(target)),
     registerCommand('kubeJourney.showObjectYaml', (node) => actions.showObjectYaml(node)),
     registerCommand('kubeJourney.showSchedulerVerdicts', (node) => actions.showSchedulerVerdicts(node)),
-    registerCommand('kubeJourney.saveJourney', (target) => journeyFiles.saveJourney(target)),
+    registerCommand('kubeJourney.saveJourney', (target, destination) => journeyFiles.saveJourney(target, destination)),
     registerCommand('kubeJourney.compareJourneyFiles', (resource, selection) => journeyFiles.compare(resource, selection)),
     registerCommand('kubeJourney.clearJourneys', () => session.clear()),
     registerCommand('kubeJourney.showLog', () => log.show()),

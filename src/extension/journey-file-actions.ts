@@ -66,8 +66,8 @@ export class JourneyFileActions {
     return picked?.id;
   }
 
-  /** Asks where, then writes the journey file; returns where it went. */
-  async saveJourney(target?: unknown): Promise<vscode.Uri | undefined> {
+  /** Asks where (unless `destination` says), then writes the journey file; returns where it went. */
+  async saveJourney(target?: unknown, destination?: unknown): Promise<vscode.Uri | undefined> {
     const journeyId = await this.journeyIdFor(target);
     const journey = journeyId === undefined ? undefined : this.deps.session.journey(journeyId);
     if (!journey) {
@@ -78,7 +78,7 @@ export class JourneyFileActions {
     const manifestUri = manifest ? vscode.Uri.parse(manifest.key) : undefined;
     const folder = manifestUri?.scheme === 'file' ? vscode.Uri.joinPath(manifestUri, '..') : vscode.workspace.workspaceFolders?.[0]?.uri;
     const fileName = defaultJourneyFileName(journey);
-    const uri = await vscode.window.showSaveDialog({
+    const uri = isUri(destination) ? destination : await vscode.window.showSaveDialog({
       title: `Save the journey of ${journey.root.kind} ${journey.root.name}`,
       saveLabel: 'Save Journey',
       filters: DIALOG_FILTERS,
