@@ -113,6 +113,37 @@ describe('Kube Journey: journey files (*.journey.json) open in the timeline and 
     const sides = await frame.locator('header.sides').innerText();
     assert.match(sides, /nginx-6-replicas[\s\S]*nginx-3-replicas|nginx-3-replicas[\s\S]*nginx-6-replicas/);
   });
+
+  it('saves a traced journey from the timeline panel’s title and opens the file', async () => {
+    const { workbench } = session;
+    await workbench.runCommand('View: Close All Editors');
+    await workbench.runCommand('View: Show Explorer');
+    await workbench.openFile('examples/nginx-deployment.yaml');
+    await workbench.editorContextMenu('kind: Deployment', /^(Kube Journey: )?Apply and Trace$/);
+    await workbench.page.locator('.codelens-decoration a', { hasText: /3\/3 ready/ }).first().waitFor({ timeout: 120_000 });
+    await workbench.page.locator('.codelens-decoration a', { hasText: 'Open Timeline' }).first().click();
+    await workbench.webviewFrame((t) => /Deployment default\/nginx-deployment/.test(t) && /complete/.test(t) && !/saved /.test(t), 'the live nginx timeline', uiTimeoutMs);
+    const save = workbench.page.locator('.editor-actions .action-label[aria-label^="Save Journey"]');
+    await save.first().waitFor({ timeout: uiTimeoutMs });
+    await save.first().click();
+    // code-server's save dialog is VS Code's simple file dialog: a path in a quick input, proposed next to the manifest.
+    const input = workbench.page.locator('.quick-input-widget input');
+    await input.waitFor({ timeout: uiTimeoutMs });
+    const proposed = await waitFor(async () => {
+      const value = await input.inputValue();
+      return value.endsWith('nginx-deployment.journey.json') ? value : undefined;
+    }, { timeoutMs: uiTimeoutMs, what: 'the proposed file name' });
+    assert.match(proposed, /examples\/nginx-deployment\.journey\.json$/);
+    await workbench.page.keyboard.press('Enter');
+    await waitFor(async () => ((await workbench.notificationTexts()).some((t) => /Saved the journey of Deployment nginx-deployment to examples\/nginx-deployment\.journey\.json/.test(t)) ? true : undefined), { timeoutMs: uiTimeoutMs, what: 'the saved notification' });
+    await workbench.clearNotifications();
+    await workbench.runCommand('View: Show Explorer');
+    const row = workbench.explorerRow('nginx-deployment.journey.json');
+    await row.waitFor({ timeout: uiTimeoutMs });
+    await row.click();
+    await workbench.webviewFrame((t) => /Deployment default\/nginx-deployment/.test(t) && /3\/3 ready/.test(t) && /saved \d{4}-/.test(t), 'the journey just saved, opened from the Explorer', uiTimeoutMs);
+    await workbench.screenshot('43-journey-saved-and-opened');
+  });
 });
 
 /** Rests the mouse on the last mark of a side (a pod's last stage) and returns the readout it writes. */
