@@ -15,7 +15,7 @@ import { describeError } from '../cluster/errors';
 import { KubeconfigError } from '../cluster/kubeconfig';
 import { ClusterTraceSession } from '../cluster/session';
 import { describeProblem, problemSubject, type WatchProblem } from '../cluster/watcher';
-import { finishTrace, journeysOf, printResults, readManifest, SETTLE_MS, type DocumentResult } from './trace';
+import { canSave, finishTrace, journeysOf, printResults, readManifest, SETTLE_MS, type DocumentResult } from './trace';
 import { TraceRecording, saveRecording } from './trace-recording';
 
 export interface TraceClusterOptions {
@@ -85,7 +85,7 @@ function reportProblemsAsTheyChange(say: (line: string) => void): (problems: Wat
 export async function runTraceCluster(options: TraceClusterOptions): Promise<number> {
   const warn = (text: string): void => void options.err.write(text);
   const manifest = readManifest(options.file, options.err);
-  if (!manifest) return 1;
+  if (!manifest || !canSave(options.save, options.err)) return 1;
 
   let connection: ClusterConnection;
   try {

@@ -3,6 +3,8 @@
  * (core/journey-file) once the trace is over, also when a journey is stuck (the file records the
  * exit code). Journeys are kept as the printer reads them, one at a time.
  */
+import { accessSync, constants, statSync } from 'node:fs';
+import { dirname } from 'node:path';
 import type { Writable } from 'node:stream';
 import type { DocumentResult } from '../core/document-result';
 import type { PhaseValues } from '../core/journey/file-summary';
@@ -76,4 +78,25 @@ export async function saveRecording(recording: TraceRecording, options: { path: 
     options.err.write(`kube-journey: cannot save the journeys: ${error.message}\n`);
     return Math.max(options.exitCode, 1);
   }
+}
+
+/**
+ * Why `path` cannot take a journey file, said before a trace that may run for minutes rather than
+ * after it: its folder is missing or not writable, or it is a folder. Undefined when it can.
+ */
+export function saveProblem(path: string): string | undefined {
+  const folder = dirname(path);
+  try {
+    if (!statSync(folder).isDirectory()) return `${folder} is not a folder`;
+    accessSync(folder, constants.W_OK);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    return code === 'ENOENT' ? `no folder ${folder}` : `cannot write in ${folder}`;
+  }
+  try {
+    if (statSync(path).isDirectory()) return `${path} is a folder`;
+  } catch {
+    // Not there yet: it will be.
+  }
+  return undefined;
 }

@@ -27,7 +27,7 @@ import { OutputWriter } from './output';
 import { journeyRecord, line, objectRecords, summaryRecord } from './trace-json';
 import { isUnfinished, unfinishedJourney, unfinishedLines, type UnfinishedJourney } from './unfinished';
 import type { DocumentResult } from '../core/document-result';
-import { TraceRecording, saveRecording } from './trace-recording';
+import { TraceRecording, saveProblem, saveRecording } from './trace-recording';
 
 export type { DocumentResult } from '../core/document-result';
 
@@ -128,6 +128,13 @@ export function readManifest(file: string, err: Writable): ParsedManifest | unde
   return manifest;
 }
 
+/** Whether `--save` (when given) can write its file; says why not on `err`. */
+export function canSave(path: string | undefined, err: Writable): boolean {
+  const problem = path === undefined ? undefined : saveProblem(path);
+  if (problem) err.write(`kube-journey: cannot save the journeys to ${path}: ${problem}; nothing was applied\n`);
+  return problem === undefined;
+}
+
 /** Prints each document's apply result: errors on `err` (at their YAML line), actions on `out`. */
 export function printResults(file: string, results: readonly DocumentResult[], json: boolean, out: Writable, err: Writable): void {
   for (const r of results) {
@@ -188,7 +195,7 @@ export async function finishTrace(report: TraceReport): Promise<number> {
 
 export async function runTrace(options: TraceOptions): Promise<number> {
   const manifest = readManifest(options.file, options.err);
-  if (!manifest) return 1;
+  if (!manifest || !canSave(options.save, options.err)) return 1;
 
   const budgetHint = 'kube-journey trace --max-pods';
   tuneHeapForSimulator({ watch: false });

@@ -1,11 +1,10 @@
-/** Reading and writing the parts of a journey file every version shares: meta, results, lines. */
+/** Reading the parts of a journey file every version shares: meta, results, lines, phase values. */
 import type { DocumentResult } from '../document-result';
 import type { StoredOnlyJourney } from '../journey/stored-only';
 import { FieldError } from './errors';
-import { array, boolean, integer, isRecord, join, number, optional, record, string, strings } from './fields';
-import type { JourneyFile, JourneyFileMeta, JourneyTarget } from './types';
-import { PHASE_NAMES, type PhaseName } from '../journey/types';
-import type { SavedPhaseValues } from './types';
+import { array, boolean, integer, join, number, optional, record, string, strings } from './fields';
+import type { JourneyFile, JourneyFileMeta, JourneyTarget, SavedPhaseValues } from './types';
+import { PHASE_NAMES } from '../journey/types';
 
 export function readTarget(value: unknown, path: string): JourneyTarget {
   const target = record(value, path);
@@ -87,11 +86,6 @@ export function readCommon(document: Record<string, unknown>): Omit<JourneyFile,
   return file;
 }
 
-/** Phase values as JSON holds them: `null` for NaN. */
-export function writePhaseValues(values: SavedPhaseValues): Record<PhaseName, (number | null)[]> {
-  return Object.fromEntries(PHASE_NAMES.map((name) => [name, Array.from(values[name], (v) => (Number.isFinite(v) ? v : null))])) as Record<PhaseName, (number | null)[]>;
-}
-
 export function readPhaseValues(value: unknown, path: string): SavedPhaseValues {
   const values = record(value, path);
   return Object.fromEntries(
@@ -102,4 +96,3 @@ export function readPhaseValues(value: unknown, path: string): SavedPhaseValues 
   ) as SavedPhaseValues;
 }
 
-export { isRecord };

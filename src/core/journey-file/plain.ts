@@ -1,21 +1,12 @@
 /**
  * Version 1 of the journey file: the decoded form as plain JSON (journeys as the tracer hands them
- * out). Simple and large: a 10,000-pod journey takes hundreds of megabytes. Kept so that version-1
- * files still read (migrate.ts).
+ * out). Simple and large: a 10,000-pod journey takes hundreds of megabytes. Only read now, so that
+ * version-1 files still read (migrate.ts).
  */
 import { array, join, optional, record, string } from './fields';
-import { readCommon, readPhaseValues, writePhaseValues } from './meta';
+import { readCommon, readPhaseValues } from './meta';
 import type { JourneyFile, SavedJourney } from './types';
 import type { Journey } from '../journey/types';
-
-export function encodePlain(file: JourneyFile): Record<string, unknown> {
-  return {
-    kind: 'KubeJourneyFile',
-    version: 1,
-    ...file,
-    journeys: file.journeys.map((saved) => ({ journey: saved.journey, ...(saved.phaseValues ? { phaseValues: writePhaseValues(saved.phaseValues) } : {}) })),
-  };
-}
 
 export function decodePlain(document: Record<string, unknown>): JourneyFile {
   const journeys = array(document.journeys, 'journeys').map((item, index): SavedJourney => {

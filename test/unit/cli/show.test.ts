@@ -107,11 +107,14 @@ describe('kube-journey trace --save, then show', () => {
     assert.equal((await show(save)).out, traced.out);
   });
 
-  it('says in one line when the file cannot be written, after printing the trace, and exits 1', async () => {
-    const traced = await trace('examples/nginx-deployment.yaml', { save: join(dir, 'no-such-folder', 'x.journey.json') });
-    assert.equal(traced.code, 1);
-    assert.match(traced.out, /3\/3 ready/);
-    assert.match(traced.err, /^kube-journey: cannot save the journeys: .*no-such-folder\/x\.journey\.json: cannot write it: no such file\n$/);
+  it('says in one line, before applying anything, when the file cannot be written, and exits 1', async () => {
+    const missing = await trace('examples/nginx-deployment.yaml', { save: join(dir, 'no-such-folder', 'x.journey.json') });
+    assert.equal(missing.code, 1);
+    assert.equal(missing.out, '');
+    assert.match(missing.err, /^kube-journey: cannot save the journeys to \S+no-such-folder\/x\.journey\.json: no folder \S+no-such-folder; nothing was applied\n$/);
+    const folder = await trace('examples/nginx-deployment.yaml', { save: dir });
+    assert.equal(folder.code, 1);
+    assert.match(folder.err, /^kube-journey: cannot save the journeys to \S+: \S+ is a folder; nothing was applied\n$/);
   });
 
   describe('a file show cannot read: one line, exit 2', () => {
