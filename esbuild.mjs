@@ -61,6 +61,7 @@ const targets = [
   },
   { entryPoints: ['src/cluster/for-extension.ts'], outfile: 'dist/cluster.js', platform: 'node', format: 'cjs', target: 'node20', plugins: [nodeUrlForWhatwgUrl] },
   { entryPoints: ['src/webview/main.ts'], outfile: 'media/timeline.js', platform: 'browser', format: 'iife', target: 'es2022' },
+  { entryPoints: ['src/webview/compare/main.ts'], outfile: 'media/compare.js', platform: 'browser', format: 'iife', target: 'es2022' },
 ].filter((t) => existsSync(t.entryPoints[0]));
 
 // A production build after a development one must not leave the old maps next to the bundles.

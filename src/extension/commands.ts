@@ -57,6 +57,8 @@ export const COMMANDS = {
   'kubeJourney.openTimeline': { title: 'Open Timeline', icon: '$(timeline-open)', palette: CONTEXT_KEYS.hasJourneys },
   'kubeJourney.showObjectYaml': { title: 'Show YAML at a Recorded Moment…', icon: '$(history)', palette: 'false' },
   'kubeJourney.showSchedulerVerdicts': { title: 'Show Scheduler Verdicts', icon: '$(list-filter)', palette: 'false' },
+  'kubeJourney.saveJourney': { title: 'Save Journey…', icon: '$(save-as)', palette: CONTEXT_KEYS.hasJourneys },
+  'kubeJourney.compareJourneyFiles': { title: 'Compare With…', icon: '$(diff)' },
   'kubeJourney.clearJourneys': { title: 'Clear Journeys', icon: '$(clear-all)', palette: CONTEXT_KEYS.hasJourneys },
   'kubeJourney.showLog': { title: 'Show Log' },
 } as const satisfies Record<string, CommandContribution>;
@@ -74,6 +76,13 @@ export interface CommandArgs {
   'kubeJourney.openTimeline': [target?: JourneyTreeNode | TimelineArg];
   'kubeJourney.showObjectYaml': [node?: JourneyTreeNode];
   'kubeJourney.showSchedulerVerdicts': [node?: JourneyTreeNode];
+  /**
+   * Tree item or CodeLens (TimelineArg); from the timeline's title or the palette: the active
+   * timeline's journey, else one picked. `destination` (callers and tests) skips the save dialog.
+   */
+  'kubeJourney.saveJourney': [target?: JourneyTreeNode | TimelineArg, destination?: Uri];
+  /** Explorer: the file and the multi-selection (two journey files: those); editor title: the journey file. */
+  'kubeJourney.compareJourneyFiles': [resource?: Uri, selection?: Uri[]];
   'kubeJourney.clearJourneys': [];
   'kubeJourney.showLog': [];
 }

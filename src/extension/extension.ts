@@ -15,6 +15,9 @@ import { CONTENT_SCHEME, CONTEXT_KEYS, JOURNEYS_VIEW_ID } from './commands';
 import { KubeJourneyContentProvider } from './content-provider';
 import { ManifestHoverProvider } from './hover-provider';
 import { JourneyActions } from './journey-actions';
+import { ComparePanel } from './compare-panel';
+import { JourneyFileActions } from './journey-file-actions';
+import { JourneyFileEditorProvider } from './journey-file-editor';
 import { JourneyTreeProvider } from './journey-tree-provider';
 import type { JourneyTreeNode } from './headless/journey-tree-model';
 import { OutputLog } from './log';
@@ -37,6 +40,8 @@ export interface KubeJourneyApi {
   readonly codeLenses: ManifestCodeLensProvider;
   readonly activation: { bundleLoadMs: number; activateMs: number };
   timelinePanels(): readonly TimelinePanel[];
+  readonly journeyFiles: JourneyFileActions;
+  comparePanels(): readonly ComparePanel[];
 }
 
 const YAML_FILES: vscode.DocumentSelector = [
@@ -87,6 +92,18 @@ export function activate(context: vscode.ExtensionContext): KubeJourneyApi {
   subscriptions.push(vscode.window.registerWebviewPanelSerializer(TIMELINE_VIEW_TYPE, new TimelineSerializer(timelineDeps)));
   subscriptions.push({ dispose: () => TimelinePanel.panels().forEach((panel) => panel.dispose()) });
 
+  const journeyFileEditors = JourneyFileEditorProvider.register(context.extensionUri, log);
+  subscriptions.push(journeyFileEditors.registration, { dispose: () => ComparePanel.panels().forEach((panel) => panel.dispose()) });
+
+  const journeyFiles = new JourneyFileActions({
+    extensionUri: context.extensionUri,
+    session,
+    log,
+    target: () => targets.target,
+    timelinePanels: () => TimelinePanel.panels(),
+    editors: journeyFileEditors.provider,
+  });
+
   const apply = new ApplyController({
     targets,
     session,
@@ -129,13 +146,15 @@ export function activate(context: vscode.ExtensionContext): KubeJourneyApi {
     registerCommand('kubeJourney.openTimeline', (target) => actions.openTimeline(target)),
     registerCommand('kubeJourney.showObjectYaml', (node) => actions.showObjectYaml(node)),
     registerCommand('kubeJourney.showSchedulerVerdicts', (node) => actions.showSchedulerVerdicts(node)),
+    registerCommand('kubeJourney.saveJourney', (target, destination) => journeyFiles.saveJourney(target, destination)),
+    registerCommand('kubeJourney.compareJourneyFiles', (resource, selection) => journeyFiles.compare(resource, selection)),
     registerCommand('kubeJourney.clearJourneys', () => session.clear()),
     registerCommand('kubeJourney.showLog', () => log.show()),
   );
 
   const activation = { bundleLoadMs: bundleLoadedAt - bundleLoadStart, activateMs: performance.now() - activateStart };
   log.info(`activated: bundle load ${activation.bundleLoadMs.toFixed(1)} ms, activate ${activation.activateMs.toFixed(1)} ms (VS Code ${vscode.version})`);
-  return { session, tree, treeView, targets, apply, codeLenses: lenses, activation, timelinePanels: () => TimelinePanel.panels() };
+  return { session, tree, treeView, targets, apply, codeLenses: lenses, activation, timelinePanels: () => TimelinePanel.panels(), journeyFiles, comparePanels: () => ComparePanel.panels() };
 }
 
 export function deactivate(): void {

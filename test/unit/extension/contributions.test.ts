@@ -5,6 +5,9 @@ import { CONTEXT_VALUES } from '../../../src/extension/headless/journey-tree-mod
 import { RESTRICTED_SETTINGS, SETTING_DEFAULTS, SETTINGS_SECTION } from '../../../src/extension/headless/settings';
 import { TIMELINE_VIEW_TYPE } from '../../../src/protocol/timeline-protocol';
 
+/** The custom editor of journey files (src/extension/journey-file-editor.ts imports vscode, so it is named here). */
+const JOURNEY_FILE_VIEW_TYPE = 'kubeJourney.journeyFile';
+
 interface MenuEntry {
   command: string;
   when?: string;
@@ -22,6 +25,7 @@ interface Manifest {
     views: Record<string, { id: string; icon?: string }[]>;
     viewsWelcome: { view: string; contents: string }[];
     configuration: { properties: Record<string, { default: unknown; type: string }> };
+    customEditors: { viewType: string; selector: { filenamePattern: string }[]; priority: string }[];
   };
 }
 
@@ -67,6 +71,7 @@ describe('package.json contributes, against the command table', () => {
         const regex = /viewItem =~ \/(.+?)\/(?:\s|$)/.exec(entry.when ?? '');
         if (regex) assert.ok([...contextValues].some((value) => new RegExp(regex[1]).test(value)), `${menu}: ${regex[1]} matches no context value`);
         for (const match of (entry.when ?? '').matchAll(/kubeJourney\.(\w+)(?![\w.])/g)) {
+          if (match[0] === TIMELINE_VIEW_TYPE || match[0] === JOURNEY_FILE_VIEW_TYPE) continue;
           if (!match[0].startsWith('kubeJourney.journeys')) assert.ok(Object.values(CONTEXT_KEYS).includes(match[0] as never), `${menu}: unknown context key ${match[0]}`);
         }
       }
@@ -116,7 +121,7 @@ describe('package.json contributes, against the command table', () => {
 
   it('activates on YAML, the view, the timeline panel and every command, and points main at the bundle', () => {
     assert.equal(manifest.main, './dist/extension.js');
-    const expected = ['onLanguage:yaml', `onView:${JOURNEYS_VIEW_ID}`, `onWebviewPanel:${TIMELINE_VIEW_TYPE}`, ...COMMAND_IDS.map((id) => `onCommand:${id}`)];
+    const expected = ['onLanguage:yaml', `onView:${JOURNEYS_VIEW_ID}`, `onWebviewPanel:${TIMELINE_VIEW_TYPE}`, `onCustomEditor:${JOURNEY_FILE_VIEW_TYPE}`, ...COMMAND_IDS.map((id) => `onCommand:${id}`)];
     assert.deepEqual([...manifest.activationEvents].sort(), expected.sort());
   });
 
@@ -128,6 +133,18 @@ describe('package.json contributes, against the command table', () => {
 
   it('ships only the bundles, media, README, licence and package.json', () => {
     const ignore = readFileSync('.vscodeignore', 'utf8').split('\n').filter((line) => line && !line.startsWith('#'));
-    assert.deepEqual(ignore, ['**', '!package.json', '!README.md', '!LICENSE*', '!dist/extension.js', '!dist/cluster.js', '!dist/simulator-server.js', '!dist/kubernetes-schema.json', '!media/timeline.js', '!media/timeline.css', '!media/kube-journey.svg']);
+    assert.deepEqual(ignore, ['**', '!package.json', '!README.md', '!LICENSE*', '!dist/extension.js', '!dist/cluster.js', '!dist/simulator-server.js', '!dist/kubernetes-schema.json', '!media/timeline.js', '!media/timeline.css', '!media/compare.js', '!media/compare.css', '!media/kube-journey.svg']);
+  });
+
+  it('opens *.journey.json in the journey-file timeline by default, and offers Save Journey… and Compare With… where the journeys are', () => {
+    assert.deepEqual(contributed.customEditors, [{ viewType: JOURNEY_FILE_VIEW_TYPE, displayName: 'Kube Journey Timeline', selector: [{ filenamePattern: '*.journey.json' }], priority: 'default' }]);
+    const menus = contributed.menus;
+    const save = menus['view/item/context'].find((e) => e.command === 'kubeJourney.saveJourney');
+    const saveWhen = /viewItem =~ \/(.+?)\/(?:\s|$)/.exec(save?.when ?? '')?.[1] ?? '^$';
+    for (const value of [CONTEXT_VALUES.deployment, CONTEXT_VALUES.pod, CONTEXT_VALUES.job]) assert.match(value, new RegExp(saveWhen), value);
+    assert.ok(menus['editor/title'].some((e) => e.command === 'kubeJourney.saveJourney' && e.when === `activeWebviewPanelId == ${TIMELINE_VIEW_TYPE}`));
+    assert.ok(menus['editor/title'].some((e) => e.command === 'kubeJourney.compareJourneyFiles' && e.when === `activeCustomEditorId == ${JOURNEY_FILE_VIEW_TYPE}`));
+    const explorer = menus['explorer/context'].find((e) => e.command === 'kubeJourney.compareJourneyFiles');
+    assert.match(explorer?.when ?? '', /resourceFilename =~ \/\\\.journey\\\.json\$\//);
   });
 });

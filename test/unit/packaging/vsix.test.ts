@@ -39,8 +39,8 @@ describe('the VSIX', function () {
   });
   after(() => rmSync(folder, { recursive: true, force: true }));
 
-  it('ships the extension, cluster and simulator bundles, the webview and the manifest', () => {
-    for (const file of ['package.json', 'README.md', 'dist/extension.js', 'dist/cluster.js', 'dist/simulator-server.js', 'dist/kubernetes-schema.json', 'media/timeline.js', 'media/timeline.css']) {
+  it('ships the extension, cluster and simulator bundles, the webviews (timeline, compare) and the manifest', () => {
+    for (const file of ['package.json', 'README.md', 'dist/extension.js', 'dist/cluster.js', 'dist/simulator-server.js', 'dist/kubernetes-schema.json', 'media/timeline.js', 'media/timeline.css', 'media/compare.js', 'media/compare.css']) {
       assert.ok(shipped.includes(file), `${file} is not in the VSIX: ${shipped.join(', ')}`);
     }
   });
