@@ -1,0 +1,79 @@
+/**
+ * The editor side of fit suggestions: a Quick Fix per suggestion on the warning a refused pod puts
+ * on its manifest line (the edit computed by headless/fit-yaml-edit.ts from the file as it is
+ * now), and a "Re-simulate" CodeLens above each document whose pod was refused, which applies the
+ * file again on a fresh simulator to see whether the change was enough.
+ */
+import * as vscode from 'vscode';
+import type { ApplyController } from './apply-command';
+import type { ResimulateArg } from './commands';
+import { Disposable } from './headless/disposable';
+import { FIT_DIAGNOSTIC_CODE, fitQuickFixTitle, type FitProblem } from './headless/fit-diagnostics';
+import { fitSuggestionChange } from './headless/fit-yaml-edit';
+import { parseManifest } from '../core/manifest';
+
+/** The Quick Fixes of a fit warning, for a document's text; pure enough to test through the extension host. */
+export function fitCodeActions(document: vscode.TextDocument, diagnostics: readonly vscode.Diagnostic[], problems: readonly FitProblem[]): vscode.CodeAction[] {
+  const actions: vscode.CodeAction[] = [];
+  const text = document.getText();
+  for (const diagnostic of diagnostics) {
+    if (diagnostic.code !== FIT_DIAGNOSTIC_CODE) continue;
+    // The diagnostic may have moved with edits above it: it is matched by its words, not its line.
+    const problem = problems.find((p) => p.message === diagnostic.message);
+    for (const suggestion of problem?.suggestions ?? []) {
+      if (suggestion.edits.length === 0) continue;
+      const result = fitSuggestionChange(text, suggestion);
+      if (!('change' in result)) continue;
+      const action = new vscode.CodeAction(fitQuickFixTitle(suggestion), vscode.CodeActionKind.QuickFix);
+      const edit = new vscode.WorkspaceEdit();
+      edit.replace(document.uri, new vscode.Range(document.positionAt(result.change.start), document.positionAt(result.change.end)), result.change.text);
+      action.edit = edit;
+      action.diagnostics = [diagnostic];
+      action.isPreferred = actions.length === 0;
+      actions.push(action);
+    }
+  }
+  return actions;
+}
+
+export class FitQuickFixProvider implements vscode.CodeActionProvider {
+  static readonly metadata: vscode.CodeActionProviderMetadata = { providedCodeActionKinds: [vscode.CodeActionKind.QuickFix] };
+
+  constructor(private readonly apply: ApplyController) {}
+
+  provideCodeActions(document: vscode.TextDocument, _range: vscode.Range, context: vscode.CodeActionContext): vscode.CodeAction[] {
+    const problems = this.apply.fitProblems(document.uri);
+    if (problems.length === 0) return [];
+    return fitCodeActions(document, context.diagnostics, problems);
+  }
+}
+
+/** "Re-simulate" above each document a fit warning is about, while the target is the simulator. */
+export class ResimulateCodeLensProvider extends Disposable implements vscode.CodeLensProvider {
+  private readonly changeEmitter = this._register(new vscode.EventEmitter<void>());
+  readonly onDidChangeCodeLenses = this.changeEmitter.event;
+
+  constructor(
+    private readonly apply: ApplyController,
+    private readonly isSimulator: () => boolean,
+  ) {
+    super();
+    this._register(apply.onDidChangeFitProblems(() => this.changeEmitter.fire()));
+  }
+
+  provideCodeLenses(document: vscode.TextDocument): vscode.CodeLens[] {
+    const problems = this.apply.fitProblems(document.uri);
+    if (problems.length === 0 || !this.isSimulator()) return [];
+    const manifest = parseManifest(document.getText());
+    const lines = new Set<number>();
+    for (const problem of problems) {
+      const at = manifest.documents.find((d) => problem.line >= d.startLine && problem.line <= d.endLine);
+      if (at) lines.add(at.startLine);
+    }
+    const arg: ResimulateArg = { uri: document.uri.toString() };
+    return [...lines].map((line) => {
+      const range = new vscode.Range(line - 1, 0, line - 1, 0);
+      return new vscode.CodeLens(range, { title: '$(debug-restart) Re-simulate', tooltip: 'Apply and Trace this file again on a fresh simulator', command: 'kubeJourney.resimulate', arguments: [arg] });
+    });
+  }
+}

@@ -1,0 +1,75 @@
+// A Deployment asking for more cpu than any node has, in the real VS Code: applied to the simulator,
+// its pod is refused and the `cpu:` line carries the scheduler's words; Ctrl+. offers the change
+// that makes it fit, taking it rewrites that one value, and Re-simulate applies the file on a
+// fresh simulator, where the pod is scheduled and the warning goes.
+import * as assert from 'node:assert/strict';
+import { copyFileSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { repoRoot } from '../../scripts/e2e/tools';
+import { productExtensionExists } from '../../scripts/e2e/vsix';
+import { screenshotFailures, startSession, type Session } from './harness';
+
+const applyAndTrace = /^(Kube Journey: )?Apply and Trace$/;
+const journeyTimeoutMs = 90_000;
+const uiTimeoutMs = 30_000;
+const manifest = readFileSync(join(repoRoot, 'test/fixtures/fit-quick-fix.yaml'), 'utf8');
+/** Where the brief asked for copies of the two screenshots (only when that folder exists). */
+const briefCopies = '/work/brief';
+
+function copyForBrief(screenshot: string, name: string): void {
+  try {
+    copyFileSync(screenshot, join(briefCopies, name));
+  } catch {
+    // Not on the machine this was written on: the screenshot stays in test/e2e/screenshots.
+  }
+}
+
+describe('Kube Journey: the Quick Fix that makes a refused pod fit', function () {
+  let session: Session;
+  before(async function () {
+    // Skipped only to check the harness alone (KUBE_JOURNEY_E2E_WITHOUT_PRODUCT=1), see productExtensionExists.
+    if (!productExtensionExists()) this.skip();
+    session = await startSession('fit-quick-fix', { files: { 'examples/fit-quick-fix.yaml': manifest } });
+    await session.workbench.widenSideBar(480);
+  });
+  after(async () => { await session?.dispose(); });
+  screenshotFailures(() => session);
+
+  it('puts the scheduler’s message on the cpu line and offers the request that fits', async () => {
+    const { workbench, workbench: { page } } = session;
+    await workbench.openFile('examples/fit-quick-fix.yaml');
+    await workbench.editorContextMenu('kind: Deployment', applyAndTrace);
+    await workbench.waitForSidebarRows((texts) => texts.some((t) => /^too-big\s*Deployment.*0\/1 ready/.test(t)), 'the Deployment too-big 0/1 ready', journeyTimeoutMs);
+    // The warning lands on the `cpu:` line: its squiggle sits in the row of that line.
+    const cpuLine = workbench.editorLine(/cpu: "8"/).first();
+    await page.locator('.monaco-editor .squiggly-warning').first().waitFor({ timeout: journeyTimeoutMs });
+    const [squiggle, line] = await Promise.all([page.locator('.monaco-editor .squiggly-warning').first().boundingBox(), cpuLine.boundingBox()]);
+    assert.ok(squiggle && line && Math.abs(squiggle.y + squiggle.height / 2 - (line.y + line.height / 2)) < line.height, `the warning is on the cpu line (squiggle ${JSON.stringify(squiggle)}, line ${JSON.stringify(line)})`);
+    await workbench.clearNotifications();
+
+    // The cursor on the value, then Ctrl+. as a person would.
+    const value = cpuLine.locator('span > span', { hasText: '"8"' }).first();
+    await value.click();
+    await page.keyboard.press('Control+.');
+    const fix = page.locator('.action-widget .monaco-list-row', { hasText: /Set cpu: 3920m \(fits on 3 of 3 nodes\)/ });
+    await fix.first().waitFor({ timeout: uiTimeoutMs });
+    copyForBrief(await workbench.screenshot('20-fit-quick-fix-menu'), 'quick-fix.png');
+    await fix.first().click();
+    await workbench.editorLine(/cpu: 3920m {2}# more than a node has/).first().waitFor({ timeout: uiTimeoutMs });
+  });
+
+  it('re-simulates the file on a fresh simulator, where the pod is scheduled', async () => {
+    const { workbench, workbench: { page } } = session;
+    await page.locator('.codelens-decoration a', { hasText: 'Re-simulate' }).first().click();
+    const rows = await workbench.waitForSidebarRows(
+      (texts) => texts.some((t) => /^too-big\s*Deployment.*1\/1 ready/.test(t)),
+      'the Deployment too-big 1/1 ready after Re-simulate',
+      journeyTimeoutMs,
+    );
+    await page.locator('.monaco-editor .squiggly-warning').first().waitFor({ state: 'detached', timeout: journeyTimeoutMs });
+    await page.locator('.codelens-decoration a', { hasText: 'Re-simulate' }).first().waitFor({ state: 'detached', timeout: uiTimeoutMs });
+    await workbench.clearNotifications();
+    copyForBrief(await workbench.screenshot('21-fit-quick-fix-applied'), 'quick-fix-applied.png');
+    assert.ok(rows.some((t) => /^too-big-[a-z0-9]+-[a-z0-9]{5}.*node-\d/.test(t)), `the pod row names its node: ${rows.join(' | ')}`);
+  });
+});
