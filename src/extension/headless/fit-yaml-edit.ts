@@ -208,7 +208,7 @@ class YamlTextEditor {
     for (let i = 0; i < segments.length; i++) {
       const segment = segments[i];
       const rest = segments.slice(i + 1);
-      if (isMap(node)) {
+      if (isMap(node) && typeof segment === 'string') {
         const pair = this.pairOf(node, segment);
         if (!pair) return this.insertPair(node, String(segment), nested(rest, value));
         if (rest.length === 0) return this.replaceValue(node, pair, value);
