@@ -8,32 +8,20 @@ import * as vscode from 'vscode';
 import type { ApplyController } from './apply-command';
 import type { ResimulateArg } from './commands';
 import { Disposable } from './headless/disposable';
-import { FIT_DIAGNOSTIC_CODE, fitQuickFixTitle, type FitProblem } from './headless/fit-diagnostics';
-import { fitSuggestionChange } from './headless/fit-yaml-edit';
+import { fitQuickFixes, type FitProblem } from './headless/fit-diagnostics';
 import { parseManifest } from '../core/manifest';
 
-/** The Quick Fixes of a fit warning, for a document's text; pure enough to test through the extension host. */
+/** The Quick Fixes of fit warnings as the editor takes them (the mapping itself is fitQuickFixes, tested in plain Node). */
 export function fitCodeActions(document: vscode.TextDocument, diagnostics: readonly vscode.Diagnostic[], problems: readonly FitProblem[]): vscode.CodeAction[] {
-  const actions: vscode.CodeAction[] = [];
-  const text = document.getText();
-  for (const diagnostic of diagnostics) {
-    if (diagnostic.code !== FIT_DIAGNOSTIC_CODE) continue;
-    // The diagnostic may have moved with edits above it: it is matched by its words, not its line.
-    const problem = problems.find((p) => p.message === diagnostic.message);
-    for (const suggestion of problem?.suggestions ?? []) {
-      if (suggestion.edits.length === 0) continue;
-      const result = fitSuggestionChange(text, suggestion);
-      if (!('change' in result)) continue;
-      const action = new vscode.CodeAction(fitQuickFixTitle(suggestion), vscode.CodeActionKind.QuickFix);
-      const edit = new vscode.WorkspaceEdit();
-      edit.replace(document.uri, new vscode.Range(document.positionAt(result.change.start), document.positionAt(result.change.end)), result.change.text);
-      action.edit = edit;
-      action.diagnostics = [diagnostic];
-      action.isPreferred = actions.length === 0;
-      actions.push(action);
-    }
-  }
-  return actions;
+  return fitQuickFixes(document.getText(), diagnostics, problems).map((fix) => {
+    const action = new vscode.CodeAction(fix.title, vscode.CodeActionKind.QuickFix);
+    const edit = new vscode.WorkspaceEdit();
+    edit.replace(document.uri, new vscode.Range(document.positionAt(fix.change.start), document.positionAt(fix.change.end)), fix.change.text);
+    action.edit = edit;
+    action.diagnostics = [diagnostics[fix.diagnostic]];
+    action.isPreferred = fix.preferred;
+    return action;
+  });
 }
 
 export class FitQuickFixProvider implements vscode.CodeActionProvider {

@@ -7,7 +7,7 @@
 import { fitNodesText, fitSuggestionText, type FitEdit, type FitSuggestion, type FitSuggestions } from '../../core/journey/fit-suggestions';
 import type { StuckDetail } from '../../core/journey/types';
 import type { ApplyPlan, PlannedDiagnostic } from './apply-plan';
-import { suggestionLine } from './fit-yaml-edit';
+import { fitSuggestionChange, suggestionLine, type TextChange } from './fit-yaml-edit';
 
 /** The diagnostic code of a fit problem (the Kubernetes reason, as the Quick Fix provider looks for it). */
 export const FIT_DIAGNOSTIC_CODE = 'FailedScheduling';
@@ -88,4 +88,32 @@ function editTitle(edit: FitEdit): string {
 export function fitQuickFixTitle(suggestion: FitSuggestion): string {
   const text = suggestion.edits.length > 0 ? suggestion.edits.map(editTitle).join(' and ') : suggestion.summary;
   return `${text.charAt(0).toUpperCase()}${text.slice(1)} (${fitNodesText(suggestion)})`;
+}
+
+/** One Quick Fix: its title, the change of the file, and the diagnostic (by index) it fixes. */
+export interface FitQuickFix {
+  title: string;
+  change: TextChange;
+  diagnostic: number;
+  preferred: boolean;
+}
+
+/**
+ * The Quick Fixes for the diagnostics the editor asks about, on the file's text as it is now. A
+ * diagnostic may have moved with edits above it: it is matched to its problem by its code and
+ * words, not its line. A suggestion already taken (the text says it) or that cannot be made here
+ * offers nothing.
+ */
+export function fitQuickFixes(text: string, diagnostics: readonly { message: string; code?: unknown }[], problems: readonly FitProblem[]): FitQuickFix[] {
+  const fixes: FitQuickFix[] = [];
+  diagnostics.forEach((diagnostic, index) => {
+    if (diagnostic.code !== FIT_DIAGNOSTIC_CODE) return;
+    const problem = problems.find((p) => p.message === diagnostic.message);
+    for (const suggestion of problem?.suggestions ?? []) {
+      if (suggestion.edits.length === 0) continue;
+      const result = fitSuggestionChange(text, suggestion);
+      if ('change' in result) fixes.push({ title: fitQuickFixTitle(suggestion), change: result.change, diagnostic: index, preferred: fixes.length === 0 });
+    }
+  });
+  return fixes;
 }
