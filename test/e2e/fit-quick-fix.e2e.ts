@@ -47,11 +47,21 @@ describe('Kube Journey: the Quick Fix that makes a refused pod fit', function ()
     const [squiggle, line] = await Promise.all([page.locator('.monaco-editor .squiggly-warning').first().boundingBox(), cpuLine.boundingBox()]);
     assert.ok(squiggle && line && Math.abs(squiggle.y + squiggle.height / 2 - (line.y + line.height / 2)) < line.height, `the warning is on the cpu line (squiggle ${JSON.stringify(squiggle)}, line ${JSON.stringify(line)})`);
     await workbench.clearNotifications();
+    // Resting the mouse on the squiggle shows the scheduler's words and what would fit.
+    await page.mouse.move(squiggle.x + squiggle.width / 4, squiggle.y - 40);
+    await page.mouse.move(squiggle.x + squiggle.width / 4, squiggle.y + squiggle.height / 2, { steps: 8 });
+    const hover = page.locator('.monaco-hover:not(.hidden)', { hasText: /Insufficient cpu/ });
+    await hover.first().waitFor({ timeout: uiTimeoutMs });
+    const hoverText = await hover.first().innerText();
+    assert.match(hoverText, /Pod too-big-[a-z0-9]+-[a-z0-9]{5} is not scheduled: FailedScheduling: 0\/3 nodes are available: 3 Insufficient cpu/);
+    assert.match(hoverText, /Fits if: requests\.cpu ≤ 3920m \(fits on 3 of 3 nodes\)/);
+    await workbench.screenshot('19-fit-warning-hover');
+    await page.keyboard.press('Escape');
 
     // The cursor on that line, then Ctrl+. as a person would.
     await cpuLine.click();
     await page.keyboard.press('Control+.');
-    const fix = page.locator('.action-widget .monaco-list-row', { hasText: /Set cpu: 3920m \(fits on 3 of 3 nodes\)/ });
+    const fix = page.locator('.action-widget .monaco-list-row', { hasText: /Set\scpu:\s3920m\s\(fits\son\s3\sof\s3\snodes\)/ });
     await fix.first().waitFor({ timeout: uiTimeoutMs });
     copyForBrief(await workbench.screenshot('20-fit-quick-fix-menu'), 'quick-fix.png');
     await fix.first().click();
