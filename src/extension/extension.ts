@@ -135,7 +135,7 @@ export function activate(context: vscode.ExtensionContext): KubeJourneyApi {
   );
 
   // Fit suggestions: Quick Fixes on a refused pod's manifest line, and Re-simulate above it.
-  subscriptions.push(vscode.languages.registerCodeActionsProvider(YAML_FILES, new FitQuickFixProvider(apply), FitQuickFixProvider.metadata));
+  subscriptions.push(vscode.languages.registerCodeActionsProvider(YAML_FILES, new FitQuickFixProvider(apply), FitQuickFixProvider.metadata()));
   const resimulateLenses = new ResimulateCodeLensProvider(apply, () => targets.target.type === 'simulator');
   subscriptions.push(resimulateLenses, vscode.languages.registerCodeLensProvider(YAML_FILES, resimulateLenses));
   subscriptions.push(

@@ -25,7 +25,9 @@ export function fitCodeActions(document: vscode.TextDocument, diagnostics: reado
 }
 
 export class FitQuickFixProvider implements vscode.CodeActionProvider {
-  static readonly metadata: vscode.CodeActionProviderMetadata = { providedCodeActionKinds: [vscode.CodeActionKind.QuickFix] };
+  static metadata(): vscode.CodeActionProviderMetadata {
+    return { providedCodeActionKinds: [vscode.CodeActionKind.QuickFix] };
+  }
 
   constructor(private readonly apply: ApplyController) {}
 

@@ -47,9 +47,13 @@ describe('Kube Journey: the Quick Fix that makes a refused pod fit', function ()
     const [squiggle, line] = await Promise.all([page.locator('.monaco-editor .squiggly-warning').first().boundingBox(), cpuLine.boundingBox()]);
     assert.ok(squiggle && line && Math.abs(squiggle.y + squiggle.height / 2 - (line.y + line.height / 2)) < line.height, `the warning is on the cpu line (squiggle ${JSON.stringify(squiggle)}, line ${JSON.stringify(line)})`);
     await workbench.clearNotifications();
-    // Resting the mouse on the squiggle shows the scheduler's words and what would fit.
-    await page.mouse.move(squiggle.x + squiggle.width / 4, squiggle.y - 40);
-    await page.mouse.move(squiggle.x + squiggle.width / 4, squiggle.y + squiggle.height / 2, { steps: 8 });
+    // Resting the mouse on the field shows the scheduler's words and what would fit. A click in
+    // the editor first: after the context menu it still believes a button is held (no hovers).
+    const key = await cpuLine.locator('span > span', { hasText: /^cpu$/ }).first().boundingBox();
+    assert.ok(key, 'the cpu key is a token of its line');
+    await page.mouse.click(key.x + key.width + 200, key.y + key.height / 2);
+    await page.mouse.move(key.x - 30, key.y + key.height / 2);
+    await page.mouse.move(key.x + key.width / 2, key.y + key.height / 2, { steps: 8 });
     const hover = page.locator('.monaco-hover:not(.hidden)', { hasText: /Insufficient cpu/ });
     await hover.first().waitFor({ timeout: uiTimeoutMs });
     const hoverText = await hover.first().innerText();
