@@ -82,6 +82,8 @@ describe('Kube Journey: the Quick Fix that makes a refused pod fit', function ()
     );
     await page.locator('.monaco-editor .squiggly-warning').first().waitFor({ state: 'detached', timeout: journeyTimeoutMs });
     await page.locator('.codelens-decoration a', { hasText: 'Re-simulate' }).first().waitFor({ state: 'detached', timeout: uiTimeoutMs });
+    // The CodeLens summary follows the journey (batched): the screenshot waits for it to agree with the tree.
+    await page.locator('.codelens-decoration a', { hasText: /1\/1 ready · / }).first().waitFor({ timeout: uiTimeoutMs });
     await workbench.clearNotifications();
     copyForBrief(await workbench.screenshot('21-fit-quick-fix-applied'), 'quick-fix-applied.png');
     assert.ok(rows.some((t) => /^too-big-[a-z0-9]+-[a-z0-9]{5}.*node-\d/.test(t)), `the pod row names its node: ${rows.join(' | ')}`);
