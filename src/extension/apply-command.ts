@@ -13,6 +13,8 @@ import type { ApplyDocumentArg } from './commands';
 import { Disposable } from './headless/disposable';
 import { Batcher } from './headless/batcher';
 import { dependencyDiagnostics } from './headless/dependency-diagnostics';
+import { fitDiagnostics, type FitProblem, type RefusedPod } from './headless/fit-diagnostics';
+import type { Journey } from '../core/journey/types';
 import type { RootQuery } from '../core/explain/hover';
 import type { ApplyOutcome } from './headless/journey-source';
 import type { Log } from './log';
@@ -59,6 +61,20 @@ interface TrackedApply {
   source: string;
   /** The dependency warnings shown, as a string to compare. */
   shown: string;
+  warnings: PlannedDiagnostic[];
+  /** The refused pods whose fit suggestions were asked for, as a string to compare. */
+  refusedKey: string;
+  fitProblems: FitProblem[];
+}
+
+/** The first pod the scheduler refused in each document's journey (without suggestions yet). */
+function refusedPods(journeys: readonly (Journey | undefined)[]): Omit<RefusedPod, 'fits'>[] {
+  const refused: Omit<RefusedPod, 'fits'>[] = [];
+  journeys.forEach((journey, document) => {
+    const entry = journey?.stuckObjects.find((e) => e.ref.kind === 'Pod' && e.stuck.reason === 'FailedScheduling' && e.stuck.object.uid === e.ref.uid);
+    if (entry) refused.push({ document, pod: { namespace: entry.ref.namespace, name: entry.ref.name }, stuck: { reason: entry.stuck.reason, message: entry.stuck.message } });
+  });
+  return refused;
 }
 
 function isApplyDocumentArg(value: unknown): value is ApplyDocumentArg {
@@ -69,6 +85,9 @@ export class ApplyController extends Disposable {
   readonly diagnostics = this._register(vscode.languages.createDiagnosticCollection('kube-journey'));
 
   private readonly tracked = new Map<string, TrackedApply>();
+  private readonly fitChanges = this._register(new vscode.EventEmitter<void>());
+  /** Fit problems appeared or went (the Re-simulate CodeLens follows them). */
+  readonly onDidChangeFitProblems = this.fitChanges.event;
   /** Journeys change on every watch event: their warnings are recomputed at most twice a second. */
   private readonly journeyChanges = this._register(new Batcher<string>(500, (ids) => this.showDependencyProblems(ids)));
 
@@ -81,7 +100,12 @@ export class ApplyController extends Disposable {
       }),
     );
     this._register(deps.session.onDidChangeJourney((id) => this.journeyChanges.add(id)));
-    this._register(deps.session.onDidClear(() => this.tracked.clear()));
+    this._register(
+      deps.session.onDidClear(() => {
+        this.tracked.clear();
+        this.fitChanges.fire();
+      }),
+    );
   }
 
   /** A stuck pod that waits for a missing ConfigMap, Secret or claim puts a warning on the line that names it. */
@@ -95,11 +119,55 @@ export class ApplyController extends Disposable {
       // Only a stuck journey can hold such a problem: the others are not built into snapshots.
       const journeys = ids.map((id) => (id !== undefined && session.tracer.progress(id)?.stuck ? session.journey(id) : undefined));
       const warnings = dependencyDiagnostics(tracked.plan, journeys);
+      this.askForFits(tracked, journeys);
       const shown = JSON.stringify(warnings);
       if (shown === tracked.shown) continue;
       tracked.shown = shown;
-      this.setDiagnostics(tracked.uri, [...tracked.serverProblems, ...warnings], tracked.source);
+      tracked.warnings = warnings;
+      this.showProblems(tracked);
     }
+  }
+
+  private showProblems(tracked: TrackedApply): void {
+    this.setDiagnostics(tracked.uri, [...tracked.serverProblems, ...tracked.warnings, ...tracked.fitProblems], tracked.source);
+  }
+
+  /** The fit problems on a file (for its Quick Fixes and the Re-simulate CodeLens). */
+  fitProblems(uri: vscode.Uri): readonly FitProblem[] {
+    return this.tracked.get(uri.toString())?.fitProblems ?? [];
+  }
+
+  /**
+   * On the simulator, a pod its scheduler refused gets the changes that would make it fit (the
+   * simulator's fits route), as warnings on the lines they change. Asked again only when another
+   * pod is refused or for another reason; the first refused pod of each journey speaks for its
+   * siblings (copies of one template).
+   */
+  private askForFits(tracked: TrackedApply, journeys: readonly (Journey | undefined)[]): void {
+    const refused = refusedPods(journeys);
+    const key = JSON.stringify(refused);
+    if (key === tracked.refusedKey) return;
+    tracked.refusedKey = key;
+    const connectionReady = this.deps.targets.target.type === 'simulator' && refused.length > 0;
+    if (!connectionReady) {
+      if (tracked.fitProblems.length === 0) return;
+      tracked.fitProblems = [];
+      this.showProblems(tracked);
+      this.fitChanges.fire();
+      return;
+    }
+    void (async () => {
+      const connection = await this.deps.targets.connect();
+      const answers = await Promise.all(refused.map((pod) => connection.fitSuggestions?.(pod.pod.namespace, pod.pod.name)));
+      if (tracked.refusedKey !== key || this.tracked.get(tracked.uri.toString()) !== tracked) return;
+      const withFits = refused.flatMap((pod, i) => {
+        const answer = answers[i];
+        return answer && answer.node === undefined ? [{ ...pod, fits: answer.fits }] : [];
+      });
+      tracked.fitProblems = fitDiagnostics(tracked.plan, withFits);
+      this.showProblems(tracked);
+      this.fitChanges.fire();
+    })().catch((error: unknown) => this.deps.log.warn(`fit suggestions: ${error instanceof Error ? error.message : String(error)}`));
   }
 
   /** The command handler: from a menu (uri, multi-selection), a CodeLens (one document) or the palette (active editor). */
@@ -250,7 +318,8 @@ export class ApplyController extends Disposable {
     const serverProblems = outcomeDiagnostics(applied, run.outcomes);
     this.setDiagnostics(source.uri, serverProblems, diagnosticSource);
     const roots = run.outcomes.map((outcome, i) => (journeyIds[i] === undefined ? undefined : { kind: outcome.kind as TraceableKind, namespace: outcome.namespace, name: outcome.name }));
-    this.tracked.set(source.uri.toString(), { uri: source.uri, plan: applied, roots, lastIds: '', serverProblems, source: diagnosticSource, shown: '[]' });
+    this.tracked.set(source.uri.toString(), { uri: source.uri, plan: applied, roots, lastIds: '', serverProblems, source: diagnosticSource, shown: '[]', warnings: [], refusedKey: '[]', fitProblems: [] });
+    this.fitChanges.fire();
     const entries = outcomeEntries(applied, run.outcomes).map((entry, i) => ({ ...entry, journeyId: journeyIds[i] }));
     const manifest: AppliedManifest = { key: source.uri.toString(), label, target: targetName, appliedAt: run.outcomes[0]?.requestedAt ?? Date.now(), entries };
     if (entries.length > 0) this.deps.session.recordManifest(manifest);

@@ -41,6 +41,11 @@ export interface TimelineArg {
   object?: JourneyObjectRef;
 }
 
+/** The file the Re-simulate CodeLens stands in. */
+export interface ResimulateArg {
+  uri: string;
+}
+
 export const COMMANDS = {
   'kubeJourney.applyAndTrace': {
     title: 'Apply and Trace',
@@ -61,6 +66,8 @@ export const COMMANDS = {
   'kubeJourney.compareJourneyFiles': { title: 'Compare With…', icon: '$(diff)' },
   'kubeJourney.clearJourneys': { title: 'Clear Journeys', icon: '$(clear-all)', palette: CONTEXT_KEYS.hasJourneys },
   'kubeJourney.showLog': { title: 'Show Log' },
+  // Fit suggestions (issue 14).
+  'kubeJourney.resimulate': { title: 'Re-simulate: Apply and Trace on a Fresh Simulator', icon: '$(debug-restart)', palette: `${CONTEXT_KEYS.targetIsSimulator} && editorLangId == yaml` },
 } as const satisfies Record<string, CommandContribution>;
 
 export type CommandId = keyof typeof COMMANDS;
@@ -85,6 +92,8 @@ export interface CommandArgs {
   'kubeJourney.compareJourneyFiles': [resource?: Uri, selection?: Uri[]];
   'kubeJourney.clearJourneys': [];
   'kubeJourney.showLog': [];
+  /** The Re-simulate CodeLens (its file), or the palette (the active editor's file). */
+  'kubeJourney.resimulate': [arg?: ResimulateArg];
 }
 
 export const COMMAND_IDS = Object.keys(COMMANDS) as CommandId[];

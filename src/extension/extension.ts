@@ -13,6 +13,7 @@ import { clusterSource } from './headless/cluster-source';
 import { ManifestCodeLensProvider } from './codelens-provider';
 import { CONTENT_SCHEME, CONTEXT_KEYS, JOURNEYS_VIEW_ID } from './commands';
 import { KubeJourneyContentProvider } from './content-provider';
+import { FitQuickFixProvider, ResimulateCodeLensProvider } from './fit-quick-fix';
 import { ManifestHoverProvider } from './hover-provider';
 import { JourneyActions } from './journey-actions';
 import { ComparePanel } from './compare-panel';
@@ -150,6 +151,23 @@ export function activate(context: vscode.ExtensionContext): KubeJourneyApi {
     registerCommand('kubeJourney.compareJourneyFiles', (resource, selection) => journeyFiles.compare(resource, selection)),
     registerCommand('kubeJourney.clearJourneys', () => session.clear()),
     registerCommand('kubeJourney.showLog', () => log.show()),
+  );
+
+  // Fit suggestions: Quick Fixes on a refused pod's manifest line, and Re-simulate above it.
+  subscriptions.push(vscode.languages.registerCodeActionsProvider(YAML_FILES, new FitQuickFixProvider(apply), FitQuickFixProvider.metadata()));
+  const resimulateLenses = new ResimulateCodeLensProvider(apply, () => targets.target.type === 'simulator');
+  subscriptions.push(resimulateLenses, vscode.languages.registerCodeLensProvider(YAML_FILES, resimulateLenses));
+  subscriptions.push(
+    registerCommand('kubeJourney.resimulate', async (arg) => {
+      const uri = arg ? vscode.Uri.parse(arg.uri) : vscode.window.activeTextEditor?.document.uri;
+      if (!uri) return [];
+      if (targets.target.type !== 'simulator') {
+        void vscode.window.showInformationMessage('Re-simulate runs on the built-in simulator: switch the target to it first.');
+        return [];
+      }
+      await targets.resetSimulator();
+      return apply.run(uri);
+    }),
   );
 
   const activation = { bundleLoadMs: bundleLoadedAt - bundleLoadStart, activateMs: performance.now() - activateStart };

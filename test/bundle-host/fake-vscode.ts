@@ -118,6 +118,7 @@ export function fakeVscode(options: FakeVscodeOptions = {}): { module: object; r
     createStatusBarItem: () => strict('StatusBarItem', { name: '', text: '', command: '', tooltip: undefined, backgroundColor: undefined, show: () => undefined, dispose: () => undefined }),
     createTreeView: () => strict('TreeView', { reveal: () => Promise.resolve(), dispose: () => undefined }),
     registerWebviewPanelSerializer: () => disposable(),
+    registerCustomEditorProvider: () => disposable(),
     onDidChangeActiveTextEditor: noEvent,
     onDidChangeTextEditorVisibleRanges: noEvent,
     onDidChangeWindowState: noEvent,
@@ -143,6 +144,7 @@ export function fakeVscode(options: FakeVscodeOptions = {}): { module: object; r
   const languages = strict('vscode.languages', {
     registerHoverProvider: () => disposable(),
     registerCodeLensProvider: () => disposable(),
+    registerCodeActionsProvider: () => disposable(),
     createDiagnosticCollection: () => strict('DiagnosticCollection', { dispose: () => undefined }),
   });
 
@@ -159,6 +161,7 @@ export function fakeVscode(options: FakeVscodeOptions = {}): { module: object; r
     StatusBarAlignment: strict('vscode.StatusBarAlignment', { Left: 1, Right: 2 }),
     ProgressLocation: strict('vscode.ProgressLocation', { SourceControl: 1, Window: 10, Notification: 15 }),
     QuickPickItemKind: strict('vscode.QuickPickItemKind', { Separator: -1, Default: 0 }),
+    CodeActionKind: strict('vscode.CodeActionKind', { QuickFix: { value: 'quickfix' } }),
     TreeItemCollapsibleState: strict('vscode.TreeItemCollapsibleState', { None: 0, Collapsed: 1, Expanded: 2 }),
   };
   // esbuild's `import * as vscode` copies the module's own members onto an object whose prototype

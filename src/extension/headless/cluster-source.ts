@@ -5,6 +5,7 @@
  */
 import type { ApplyResult } from '../../cluster/apply';
 import { toDisposable } from './disposable';
+import { fitSuggestionsPath, type FitSuggestionsResponse } from '../../protocol/simulator-server';
 import type { ApplyOutcome, ConnectOptions, ContextSummary, JourneySource, TargetConnection } from './journey-source';
 
 /** What an apply held is handed to the tracer in slices this long, so the editor stays responsive meanwhile. */
@@ -41,6 +42,17 @@ export const clusterSource: JourneySource = {
       hold: () => watcher.hold(),
       problems: () => watcher.problems().map(describeProblem),
       onProblemsChanged: (listener) => toDisposable(watcher.onProblemsChanged((problems) => listener(problems.map(describeProblem)))),
+      fitSuggestions: async (namespace, name) => {
+        try {
+          const { body } = await connection.http.json('GET', fitSuggestionsPath(namespace, name), { timeoutMs: 10_000 });
+          const response = body as Partial<FitSuggestionsResponse>;
+          return response.kind === 'FitSuggestions' ? (response as FitSuggestionsResponse) : undefined;
+        } catch (error) {
+          // Not the simulator (or the pod is gone): nothing to suggest.
+          if (error instanceof Error && 'code' in error && [401, 403, 404].includes((error as { code: number }).code)) return undefined;
+          throw error;
+        }
+      },
       dispose: () => {
         void watcher.stop();
       },

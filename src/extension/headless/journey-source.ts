@@ -8,6 +8,7 @@ import type { KubeObject } from '../../core/k8s';
 import type { JourneySink } from '../../core/journey/types';
 import type { ContextInfo } from '../../cluster/kubeconfig';
 import type { IDisposable } from './disposable';
+import type { FitSuggestionsResponse } from '../../protocol/simulator-server';
 
 /** A kubeconfig context as the target picker shows it: the cluster's description without the credential kind. */
 export type ContextSummary = Omit<ContextInfo, 'credential'>;
@@ -68,6 +69,11 @@ export interface TargetConnection extends IDisposable {
   /** Why some collections cannot be watched, as sentences. */
   problems(): string[];
   onProblemsChanged(listener: (problems: string[]) => void): IDisposable;
+  /**
+   * The simulator's fit suggestions for a pod (`fitSuggestionsPath`), undefined where the server
+   * has no such route (a real cluster) or does not know the pod.
+   */
+  fitSuggestions?(namespace: string, name: string): Promise<FitSuggestionsResponse | undefined>;
 }
 
 export interface JourneySource {
