@@ -54,6 +54,11 @@ export interface SimulatorOptions {
   maxPodsHint?: string;
   /** Checked while `runUntil` runs; throwing stops it (the CLI's heap guard). */
   guard?: RunGuard;
+  /**
+   * How long an Event lives after its last write, as kube-apiserver's --event-ttl (default one
+   * hour). `trace` shortens it: its tracer has read every Event as it was written.
+   */
+  eventTtlMs?: number;
 }
 
 export class Simulator {
@@ -81,7 +86,7 @@ export class Simulator {
     chain?.attach(this.store);
     this.podBudget.track(this.store);
     this.serviceAllocation.track(this.store);
-    this.events = new StoreEventRecorder(this.store, this.clock);
+    this.events = new StoreEventRecorder(this.store, this.clock, options.eventTtlMs);
     this.context = { store: this.store, clock: this.clock, events: this.events, internals: this.internals, timings: { ...defaultTimings, ...options.timings } };
     for (const name of ['default', 'kube-system', 'kube-public', 'kube-node-lease']) {
       this.store.create('Namespace', { metadata: { name } }, { fieldManager: 'kube-apiserver' });
