@@ -68,6 +68,13 @@ const TRACED_KINDS: readonly ResourceKind[] = [...TRACEABLE_KIND_NAMES, 'Event',
 const PODS_WITH_EVIDENCE = 50;
 /** Changes the store keeps per kind for resuming watches: `trace` serves none. */
 const TRACE_HISTORY_PER_KIND = 100;
+/**
+ * The tracer reads every Event as it is written, so the store need not keep them for the API
+ * server's hour: like a cluster run with `--event-ttl=10s`, a large trace holds only its recent
+ * Events (at 150,000 pods, a million Events were a fifth of the heap). A repeat after expiry is
+ * created again under the same name, as client-go's recorder does when its patch finds nothing.
+ */
+const TRACE_EVENT_TTL_MS = 10_000;
 /** Time watched after every journey finished, to catch crash loops. */
 export const SETTLE_MS = 30_000;
 
@@ -209,7 +216,7 @@ export async function runTrace(options: TraceOptions): Promise<number> {
   const heapGuard = new HeapGuard({ statistics: options.heapStatistics, doing: () => `while tracing ${podCount(simulator.podBudget.used)}`, advice: heapAdvice(budgetHint) });
   // The tracer listens to every change and internal step as it happens: no watch resumes and
   // nobody reads the internals log later, so neither keeps more than a little history.
-  const simulatorOptions: SimulatorOptions = { nodes: options.nodes, zones: options.zones, seed: options.seed, retainInternals: false, historyPerKind: TRACE_HISTORY_PER_KIND, maxPods: options.maxPods ?? tracedPodBudget(options.nodes), maxPodsHint: budgetHint, guard: () => heapGuard.check() };
+  const simulatorOptions: SimulatorOptions = { nodes: options.nodes, zones: options.zones, seed: options.seed, retainInternals: false, historyPerKind: TRACE_HISTORY_PER_KIND, eventTtlMs: TRACE_EVENT_TTL_MS, maxPods: options.maxPods ?? tracedPodBudget(options.nodes), maxPodsHint: budgetHint, guard: () => heapGuard.check() };
   const simulator = options.makeSimulator ? options.makeSimulator(simulatorOptions) : new Simulator(simulatorOptions);
   // Without --evidence nothing prints a complete pod's evidence: past each journey's first pods it
   // is dropped. A saved trace keeps it all, for `show --evidence`.

@@ -62,6 +62,11 @@ export interface SimulatorOptions {
    * the kubelets adopt the pods another kubelet started without starting them again.
    */
   restore?: readonly KubeObject[];
+  /**
+   * How long an Event lives after its last write, as kube-apiserver's --event-ttl (default one
+   * hour). `trace` shortens it: its tracer has read every Event as it was written.
+   */
+  eventTtlMs?: number;
 }
 
 export class Simulator {
@@ -89,7 +94,7 @@ export class Simulator {
     chain?.attach(this.store);
     this.podBudget.track(this.store);
     this.serviceAllocation.track(this.store);
-    this.events = new StoreEventRecorder(this.store, this.clock);
+    this.events = new StoreEventRecorder(this.store, this.clock, options.eventTtlMs);
     this.context = { store: this.store, clock: this.clock, events: this.events, internals: this.internals, timings: { ...defaultTimings, ...options.timings } };
     for (const name of ['default', 'kube-system', 'kube-public', 'kube-node-lease']) {
       this.store.create('Namespace', { metadata: { name } }, { fieldManager: 'kube-apiserver' });

@@ -72,7 +72,9 @@ function copyInternals(from: InternalEvidence | undefined): InternalEvidence {
   return out;
 }
 
-function withoutVerdicts(cycle: SchedulingCycle): SchedulingCycle {
+/** The cycle's counts and outcome, without its per-node verdict table. */
+export function withoutVerdicts(cycle: SchedulingCycle): SchedulingCycle {
+  if (cycle.table === undefined) return cycle;
   const { table: _dropped, ...counts } = cycle;
   return counts;
 }

@@ -27,7 +27,7 @@ import { clientManager, digestPod, digestWorkload, read, type ObjectDigest } fro
 import { normalizeEvent, type NormalizedEvent } from './events';
 import { Interner } from './intern';
 import { claimBoundDraft, claimKey, placeClaimEvent } from './claims';
-import { addStepEvidence, applySchedulingCycle, assumptionOf, markAssumed, rememberEarlyStep } from './internals-evidence';
+import { addStepEvidence, applySchedulingCycle, assumptionOf, markAssumed, rememberEarlyStep, withoutVerdicts } from './internals-evidence';
 import { PendingBuffer } from './pending';
 import { countPod } from './pod-counters';
 import {
@@ -157,14 +157,17 @@ function stageMessage(event: NormalizedEvent, placement: EventPlacement): string
 }
 
 /**
- * Drops a complete pod's evidence but for its scheduling attempt (see
- * `TracerOptions.evidenceDetailPods`); a stage that changes later gathers evidence again.
+ * Drops a complete pod's evidence but for its scheduling attempt's counts and outcome (see
+ * `TracerOptions.evidenceDetailPods`); a stage that changes later gathers evidence again. The
+ * attempt's per-node verdict table goes too: only an unfinished pod's table is ever shown, and
+ * at 150,000 pods the tables of complete ones weighed a hundred megabytes.
  */
 function foldEvidence(record: ObjectRecord): void {
   if (record.pendingCycles?.length || record.pendingAssumptions?.length) return;
   record.stages = record.stages.map((entry) => {
     const internals = entry.stage.evidence.internals;
-    const kept: StageEvidence = internals?.scheduling ? { internals: internals.schedulingAttempts === undefined ? { scheduling: internals.scheduling } : { scheduling: internals.scheduling, schedulingAttempts: internals.schedulingAttempts } } : NO_EVIDENCE;
+    const scheduling = internals?.scheduling && withoutVerdicts(internals.scheduling);
+    const kept: StageEvidence = scheduling ? { internals: internals!.schedulingAttempts === undefined ? { scheduling } : { scheduling, schedulingAttempts: internals!.schedulingAttempts } } : NO_EVIDENCE;
     const compact = compactStageRecord(entry);
     if (entry.stage.evidence !== kept) compact.stage = makeStage(entry.stage, kept);
     return compact;

@@ -269,27 +269,38 @@ export class PodWorker {
     return this.sandboxReady && this.containersToStart().length === 0;
   }
 
-  /** The probe workers' view of this pod worker (see prober.ts). */
-  private readonly probeHost: ProbeHost = {
-    now: () => this.ctx.clock.now(),
-    after: (ms, run) => {
-      this.ctx.clock.after(ms, run);
-    },
-    aborted: () => this.aborted(),
-    podIP: () => this.podIP ?? '',
-    podStartTime: () => this.startTime,
-    firstProbeDelay: () => this.ctx.timings.statusSync,
-    event: (type, reason, message) => this.event(type, reason, message),
-    statusChanged: () => {
-      this.writeStatus();
-    },
-    kill: (record, instance, graceMs) => this.killForProbe(record as TrackedRecord, instance, graceMs),
-    assume: (record, probe, reason) => {
-      // Nothing to write for a probe that passes: reported at once, against the pod version it ran at.
-      (this.unreportedAssumptions ??= []).push({ container: record.spec.name, reason, probe });
-      this.reportAssumptions();
-    },
-  };
+  /**
+   * The probe workers' view of this pod worker (see prober.ts), made when a container with a
+   * probe starts: a field initializer made its ten closures for every pod, probed or not.
+   */
+  private probeHostMade: ProbeHost | undefined;
+
+  private probeHost(): ProbeHost {
+    return (this.probeHostMade ??= this.newProbeHost());
+  }
+
+  private newProbeHost(): ProbeHost {
+    return {
+      now: () => this.ctx.clock.now(),
+      after: (ms, run) => {
+        this.ctx.clock.after(ms, run);
+      },
+      aborted: () => this.aborted(),
+      podIP: () => this.podIP ?? '',
+      podStartTime: () => this.startTime,
+      firstProbeDelay: () => this.ctx.timings.statusSync,
+      event: (type, reason, message) => this.event(type, reason, message),
+      statusChanged: () => {
+        this.writeStatus();
+      },
+      kill: (record, instance, graceMs) => this.killForProbe(record as TrackedRecord, instance, graceMs),
+      assume: (record, probe, reason) => {
+        // Nothing to write for a probe that passes: reported at once, against the pod version it ran at.
+        (this.unreportedAssumptions ??= []).push({ container: record.spec.name, reason, probe });
+        this.reportAssumptions();
+      },
+    };
+  }
 
   /** A failed liveness or startup probe: stop the instance within the grace period; the next sync restarts it. */
   private killForProbe(record: TrackedRecord, instance: ContainerInstance, graceMs: number): void {
@@ -636,7 +647,7 @@ export class PodWorker {
     const spec = record.spec;
     const probed = (!record.init || isSidecar(record)) && (spec.readinessProbe || spec.livenessProbe || spec.startupProbe);
     this.scheduleExit(record, instance);
-    if (probed) startProbing(this.probeHost, record, instance, this.gracePeriodMs());
+    if (probed) startProbing(this.probeHost(), record, instance, this.gracePeriodMs());
     this.requestSync(this.jittered(this.ctx.timings.statusSync));
     done(true);
   }

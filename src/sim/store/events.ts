@@ -6,7 +6,8 @@
  *   identical events counted in one object, similar ones combined, a budget per source and object;
  * - the events.k8s.io/v1 recorder (scheduler): `eventTime` with microseconds, `action`,
  *   `reportingComponent`, an empty `source`, null first/lastTimestamp, `series` on repeats.
- * Events expire after the API server's default TTL of one hour, as in a real cluster.
+ * Events expire after the API server's default TTL of one hour, as in a real cluster, or after
+ * the TTL the simulator is given (kube-apiserver's --event-ttl).
  */
 import type { KubeObject } from '../../core/k8s';
 import type { VirtualClock } from '../clock';
@@ -125,8 +126,11 @@ export class StoreEventRecorder implements EventRecorder {
   constructor(
     private readonly store: StoreApi,
     private readonly clock: VirtualClock,
-    /** Turn off to keep events forever (golden tests that inspect old events). */
-    private readonly expire = true,
+    /**
+     * How long an Event lives after its last write (kube-apiserver's --event-ttl), or false to
+     * keep events forever (golden tests that inspect old events).
+     */
+    private readonly ttlMs: number | false = EVENT_TTL_MS,
   ) {}
 
   record(involved: KubeObject, type: 'Normal' | 'Warning', reason: string, message: string, source: EventSource, options?: EventOptions): void {
@@ -241,7 +245,7 @@ export class StoreEventRecorder implements EventRecorder {
       if (error instanceof ApiError && error.code === 404) return false;
       throw error;
     }
-    if (this.expire) this.scheduleExpiry(now, event.metadata!.namespace!, event.metadata!.name!);
+    if (this.ttlMs !== false) this.scheduleExpiry(now, event.metadata!.namespace!, event.metadata!.name!);
     return true;
   }
 
@@ -268,29 +272,35 @@ export class StoreEventRecorder implements EventRecorder {
   }
 
 
+  /** The API server's sweeps are a minute apart, or a TTL apart when that is shorter. */
+  private get sweepEveryMs(): number {
+    return Math.min(SWEEP_EVERY_MS, this.ttlMs || SWEEP_EVERY_MS);
+  }
+
   private scheduleExpiry(now: number, namespace: string, name: string): void {
-    this.expiry.push(now + EVENT_TTL_MS, namespace, name);
+    this.expiry.push(now + (this.ttlMs || EVENT_TTL_MS), namespace, name);
     if (!this.sweeping) {
       this.sweeping = true;
-      this.clock.after(SWEEP_EVERY_MS, () => this.sweep());
+      this.clock.after(this.sweepEveryMs, () => this.sweep());
     }
   }
 
   private sweep(): void {
     const now = this.clock.now();
+    const ttl = this.ttlMs || EVENT_TTL_MS;
     for (let due = this.expiry.shiftDue(now); due; due = this.expiry.shiftDue(now)) {
       const { namespace, name } = due;
       const event = this.store.get<KubeObject>('Event', namespace, name);
       if (!event) continue;
       const last = Date.parse(String(event.lastTimestamp ?? (event.series as { lastObservedTime?: string } | undefined)?.lastObservedTime ?? event.eventTime ?? ''));
-      if (Number.isFinite(last) && last + EVENT_TTL_MS > now) {
-        this.expiry.push(last + EVENT_TTL_MS, namespace, name);
+      if (Number.isFinite(last) && last + ttl > now) {
+        this.expiry.push(last + ttl, namespace, name);
         continue;
       }
       this.store.delete('Event', namespace, name, { actor: 'kube-apiserver' });
     }
     this.expiry.compact();
-    if (this.expiry.pending) this.clock.after(SWEEP_EVERY_MS, () => this.sweep());
+    if (this.expiry.pending) this.clock.after(this.sweepEveryMs, () => this.sweep());
     else this.sweeping = false;
   }
 }

@@ -170,4 +170,23 @@ describe('StoreEventRecorder', () => {
     clock.advanceTo(clock.now() + 3 * 60_000);
     assert.equal(store.list('Event').items.length, 0);
   });
+
+  it('expires events after a shorter TTL (--event-ttl), and creates a repeat again under its name with the full count', () => {
+    const { store, clock } = setup();
+    const recorder = new StoreEventRecorder(store, clock, 10_000);
+    const pod = store.create('Pod', { metadata: { name: 'p' }, spec: { containers: [] } });
+    recorder.record(pod, 'Warning', 'BackOff', 'Back-off pulling image "x"', { component: 'kubelet', host: 'node-1' });
+    const first = store.list('Event').items[0];
+    clock.advanceTo(clock.now() + 5_000);
+    assert.equal(store.list('Event').items.length, 1);
+    clock.advanceTo(clock.now() + 20_000);
+    assert.equal(store.list('Event').items.length, 0);
+    recorder.record(pod, 'Warning', 'BackOff', 'Back-off pulling image "x"', { component: 'kubelet', host: 'node-1' });
+    const again = store.list('Event').items;
+    assert.equal(again.length, 1);
+    assert.equal(again[0].metadata?.name, first.metadata?.name);
+    assert.notEqual(again[0].metadata?.uid, first.metadata?.uid);
+    assert.equal(again[0].count, 2);
+    assert.equal(again[0].firstTimestamp, first.firstTimestamp);
+  });
 });
