@@ -157,8 +157,12 @@ spec:
     const result = await twin(file('big.yaml', BIG_POD), false, proxied, 20_000);
     assert.equal(result.code, 1, result.err);
     assert.match(result.out, /^twin of kube-journey-simulator: 4 nodes, \d+ pods, \d+ workloads, \d+ namespaces/m);
-    const twinMessage = /FailedScheduling since \S+: ([^]*?)\n {2}\+/.exec(result.out)?.[1].replace(/\s+/g, ' ');
+    // The scheduler's message, then the changes that would make the pod fit on the twin.
+    const stuckLines = /FailedScheduling since \S+: ([^]*?)\n {2}\+/.exec(result.out)?.[1] ?? '';
+    const [message, ...fits] = stuckLines.split(/\n\s*fits if: /);
+    const twinMessage = message.replace(/\s+/g, ' ');
     assert.ok(twinMessage, result.out);
+    assert.deepEqual(fits.map((fit) => fit.replace(/\s+/g, ' ').trim()), ['requests.cpu ≤ 900m (fits on 2 of 4 nodes) · line 11', 'toleration dedicated=db:NoSchedule (fits on 1 of 4 nodes) · line 5', 'kubectl uncordon node-2 (fits on 1 of 4 nodes)']);
     assert.ok(proxy.requests.slice(seenBefore).some((request) => request.startsWith('GET /api/v1/nodes')), 'the twin read the nodes through the proxy');
 
     // The same pod on the cluster itself.

@@ -3,7 +3,7 @@
 // that makes it fit, taking it rewrites that one value, and Re-simulate applies the file on a
 // fresh simulator, where the pod is scheduled and the warning goes.
 import * as assert from 'node:assert/strict';
-import { copyFileSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { repoRoot } from '../../scripts/e2e/tools';
 import { productExtensionExists } from '../../scripts/e2e/vsix';
@@ -13,16 +13,6 @@ const applyAndTrace = /^(Kube Journey: )?Apply and Trace$/;
 const journeyTimeoutMs = 90_000;
 const uiTimeoutMs = 30_000;
 const manifest = readFileSync(join(repoRoot, 'test/fixtures/fit-quick-fix.yaml'), 'utf8');
-/** Where the brief asked for copies of the two screenshots (only when that folder exists). */
-const briefCopies = '/work/brief';
-
-function copyForBrief(screenshot: string, name: string): void {
-  try {
-    copyFileSync(screenshot, join(briefCopies, name));
-  } catch {
-    // Not on the machine this was written on: the screenshot stays in test/e2e/screenshots.
-  }
-}
 
 describe('Kube Journey: the Quick Fix that makes a refused pod fit', function () {
   let session: Session;
@@ -67,7 +57,7 @@ describe('Kube Journey: the Quick Fix that makes a refused pod fit', function ()
     await page.keyboard.press('Control+.');
     const fix = page.locator('.action-widget .monaco-list-row', { hasText: /Set\scpu:\s3920m\s\(fits\son\s3\sof\s3\snodes\)/ });
     await fix.first().waitFor({ timeout: uiTimeoutMs });
-    copyForBrief(await workbench.screenshot('20-fit-quick-fix-menu'), 'quick-fix.png');
+    await workbench.screenshot('20-fit-quick-fix-menu');
     await fix.first().click();
     await workbench.editorLine(/cpu:\s3920m\s+#\smore\sthan\sa\snode\shas/).first().waitFor({ timeout: uiTimeoutMs });
   });
@@ -85,7 +75,7 @@ describe('Kube Journey: the Quick Fix that makes a refused pod fit', function ()
     // The CodeLens summary follows the journey (batched): the screenshot waits for it to agree with the tree.
     await page.locator('.codelens-decoration a', { hasText: /1\/1 ready · / }).first().waitFor({ timeout: uiTimeoutMs });
     await workbench.clearNotifications();
-    copyForBrief(await workbench.screenshot('21-fit-quick-fix-applied'), 'quick-fix-applied.png');
+    await workbench.screenshot('21-fit-quick-fix-applied');
     assert.ok(rows.some((t) => /^too-big-[a-z0-9]+-[a-z0-9]{5}.*node-\d/.test(t)), `the pod row names its node: ${rows.join(' | ')}`);
   });
 });

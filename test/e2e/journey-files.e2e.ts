@@ -3,7 +3,7 @@
 // a broken file says why in one line, and Compare With… overlays the 3- and 6-replica nginx
 // journeys on one axis with the clusterloader2 phase deltas.
 import * as assert from 'node:assert/strict';
-import { copyFileSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Frame } from 'playwright-core';
 import { waitFor } from '../../scripts/e2e/code-server';
@@ -13,17 +13,7 @@ import { screenshotFailures, startSession, type Session } from './harness';
 import { evidenceText, focusFirstPodLane, selectStage, walkLane } from './timeline';
 
 const fixture = (name: string): string => readFileSync(join(repoRoot, 'test/fixtures/journey-files', name), 'utf8');
-/** Where the brief's reviewers look at the screenshots. */
-const BRIEF_DIR = '/work/brief';
 const uiTimeoutMs = 60_000;
-
-function copyToBrief(path: string, name: string): void {
-  try {
-    copyFileSync(path, join(BRIEF_DIR, name));
-  } catch {
-    // Only on the machine the brief came from.
-  }
-}
 
 describe('Kube Journey: journey files (*.journey.json) open in the timeline and compare', function () {
   let session: Session;
@@ -66,7 +56,7 @@ describe('Kube Journey: journey files (*.journey.json) open in the timeline and 
     assert.match(evidence, /default-scheduler|scheduler/);
     // No simulator was started: the journey came from the file alone.
     assert.equal(await workbench.page.locator('.part.sidebar .monaco-list-row', { hasText: /nginx-deployment\s*Deployment/ }).count(), 0);
-    copyToBrief(await workbench.screenshot('40-journey-file'), 'vscode-journey-file.png');
+    await workbench.screenshot('40-journey-file');
   });
 
   it('shows one clear error line for a file that is not a journey file', async () => {
@@ -96,7 +86,7 @@ describe('Kube Journey: journey files (*.journey.json) open in the timeline and 
     assert.equal(await frame.locator('.side-a-mark').count() > 0 && (await frame.locator('.side-b-mark').count()) > 0, true, 'marks of both sides');
     const readout = await hoverLastMark(frame, '.side-b-mark');
     assert.match(readout, /^B · Pod nginx-deployment-\S+ · .+ · \+[\d.]+m?s from the apply$/);
-    copyToBrief(await workbench.screenshot('42-journey-compare'), 'vscode-compare.png');
+    await workbench.screenshot('42-journey-compare');
   });
 
   it('compares two journey files selected together in the Explorer', async () => {
