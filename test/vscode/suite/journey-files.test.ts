@@ -20,8 +20,12 @@ describe('Journey files: Save Journey…, the journey-file editor and Compare Wi
     api = await productApi();
   });
   after(async () => {
-    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    // Only clean tabs: closing an editor another suite left dirty would wait on a save prompt.
+    const clean = vscode.window.tabGroups.all.flatMap((group) => group.tabs).filter((tab) => !tab.isDirty);
+    await vscode.window.tabGroups.close(clean);
     await rm(saved.fsPath, { force: true });
+    // The suites share one simulator: the next one applies the same nginx file and expects to create it.
+    await vscode.commands.executeCommand('kubeJourney.resetSimulator');
   });
 
   it('saves the traced nginx journey to a file that the timeline draws (Deployment, ReplicaSet, 3 pods)', async () => {
