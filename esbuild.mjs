@@ -47,7 +47,8 @@ const schemaFileOutside = {
 
 const targets = [
   { entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', platform: 'node', format: 'cjs', target: 'node20', plugins: [nodeUrlForWhatwgUrl, schemaFileOutside] },
-  { entryPoints: ['src/server/main.ts'], outfile: 'dist/simulator-server.js', platform: 'node', format: 'cjs', target: 'node20', plugins: [schemaFileOutside] },
+  // The twin's cluster reading (--twin-context) requires dist/cluster.js, as the extension does.
+  { entryPoints: ['src/cli/simulator-server.ts'], outfile: 'dist/simulator-server.js', platform: 'node', format: 'cjs', target: 'node20', supported: { 'dynamic-import': false }, plugins: [clusterBundleOutside, schemaFileOutside] },
   {
     entryPoints: ['src/extension/extension.ts'],
     outfile: 'dist/extension.js',

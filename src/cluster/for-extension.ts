@@ -6,3 +6,7 @@
 export { ClusterConnection } from './connection';
 export { listContexts } from './kubeconfig';
 export { describeProblem } from './watcher';
+// The twin target's simulator child (src/cli/simulator-server.ts) reads the cluster with these.
+export { readClusterForTwin, TwinReadError } from './twin-read';
+export { ClusterApiError, ClusterUnreachableError } from './errors';
+export { KubeconfigError } from './kubeconfig';

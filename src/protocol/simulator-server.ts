@@ -10,7 +10,32 @@ export interface ServerReadyLine {
   token: string;
   caPem: string;
   kubeconfigPath?: string;
+  /** Set when the simulator is a twin of a cluster (the extension's "Twin of <context>" target). */
+  twin?: TwinSummary;
 }
+
+/** What a twin holds of the cluster it copied (docs/twin.md). */
+export interface TwinSummary {
+  /** The kubeconfig context copied, and its API server. */
+  context: string;
+  server: string;
+  /** `twin of ctx: 5 nodes, 37 pods, …`, then one `Not copied: …` line per collection left out. */
+  header: string[];
+  /** Objects copied per kind. */
+  copied: Record<string, number>;
+  readMs: number;
+}
+
+/**
+ * Printed instead of the ready line when the simulator cannot start for a reason the user can act
+ * on (a twin's context unreachable, its credentials refused): one line, then exit code 3.
+ */
+export interface ServerFailureLine {
+  failure: string;
+}
+
+/** The exit code that goes with a ServerFailureLine. */
+export const SERVER_FAILURE_EXIT_CODE = 3;
 
 export const SIMULATOR_CONTEXT = 'kube-journey-simulator';
 

@@ -18,6 +18,11 @@ export interface SimulatorProcessOptions extends SimulatorOptions {
   speed?: number;
   kubeconfigPath?: string;
   token?: string;
+  /**
+   * Virtual time to run before serving (a twin's restored objects settle, src/cli/twin-copy.ts
+   * TWIN_SETTLE_MS): the clock starts this long before now, so that it still equals wall time once served.
+   */
+  settleMs?: number;
 }
 
 export interface RunningSimulator {
@@ -38,7 +43,9 @@ export async function runSimulator(options: SimulatorProcessOptions): Promise<Ru
   // Made before the simulator so its clock starts at the wall time it is served at.
   const certificate = makeServerCertificate();
   const timings = Object.fromEntries(Object.entries({ ...defaultTimings, ...options.timings }).map(([key, ms]) => [key, ms / speed])) as unknown as Timings;
-  const simulator = new Simulator({ ...options, timings, startTime: options.startTime ?? Date.now() });
+  const settleMs = options.settleMs ?? 0;
+  const simulator = new Simulator({ ...options, timings, startTime: options.startTime ?? Date.now() - settleMs });
+  if (settleMs > 0) simulator.runUntil(() => false, settleMs);
   const driver = new PacedDriver(simulator.clock, { speed: 1 });
   const token = options.token ?? randomBytes(24).toString('base64url');
   const api = await startApiServer({ simulator, driver, token, port: options.port, ...certificate });

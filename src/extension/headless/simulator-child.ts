@@ -6,7 +6,8 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
-import type { ServerReadyLine } from '../../protocol/simulator-server';
+import type { KubeObject } from '../../core/k8s';
+import type { ServerFailureLine, ServerReadyLine } from '../../protocol/simulator-server';
 
 export interface SimulatorLaunch {
   /** The executable: the extension host's own Node (process.execPath) or `node`. */
@@ -30,6 +31,34 @@ export interface SimulatorOptions {
   startTimeoutMs?: number;
   /** Each line the child writes to stderr. */
   onLog?: (line: string) => void;
+  /** Start as a twin of this kubeconfig context (a copy read with GET requests only, docs/twin.md). */
+  twin?: TwinOptions;
+}
+
+export interface TwinOptions {
+  context: string;
+  /** The kubeconfig holding the context (default: KUBECONFIG, else ~/.kube/config). */
+  kubeconfig?: string;
+  /** The manifest about to be applied: the objects of it that exist in the cluster are copied too (identities only are passed). */
+  manifestObjects?: readonly KubeObject[];
+}
+
+/** The child said in one line why it cannot start (a twin's context unreachable, its credentials refused). */
+export class SimulatorStartError extends Error {
+  override readonly name = 'SimulatorStartError';
+}
+
+function isFailureLine(value: unknown): value is ServerFailureLine {
+  return typeof value === 'object' && value !== null && typeof (value as ServerFailureLine).failure === 'string';
+}
+
+/** The child's arguments for `options`; a manifest object goes as its identity only (no data on a command line). */
+export function simulatorArgs(options: SimulatorOptions): string[] {
+  const args = ['--nodes', String(options.nodes), '--speed', String(options.speed), ...(options.maxPods === undefined ? [] : ['--max-pods', String(options.maxPods)]), ...(options.zones ? ['--zones', String(options.zones)] : []), '--kubeconfig', options.kubeconfigPath];
+  const twin = options.twin;
+  if (!twin) return args;
+  const identities = (twin.manifestObjects ?? []).flatMap((o) => (o.apiVersion && o.kind && o.metadata?.name ? [{ apiVersion: o.apiVersion, kind: o.kind, metadata: { name: o.metadata.name, ...(o.metadata.namespace ? { namespace: o.metadata.namespace } : {}) } }] : []));
+  return [...args, '--twin-context', twin.context, ...(twin.kubeconfig ? ['--twin-kubeconfig', twin.kubeconfig] : []), ...(identities.length > 0 ? ['--twin-objects', JSON.stringify(identities)] : [])];
 }
 
 function isReadyLine(value: unknown): value is ServerReadyLine {
@@ -61,7 +90,7 @@ export class SimulatorChild {
   }
 
   static async start(launch: SimulatorLaunch, options: SimulatorOptions): Promise<SimulatorChild> {
-    const args = [...launch.args, '--nodes', String(options.nodes), '--speed', String(options.speed), ...(options.maxPods === undefined ? [] : ['--max-pods', String(options.maxPods)]), ...(options.zones ? ['--zones', String(options.zones)] : []), '--kubeconfig', options.kubeconfigPath];
+    const args = [...launch.args, ...simulatorArgs(options)];
     const child = spawn(launch.command, args, { cwd: launch.cwd, env: { ...process.env, ...launch.env }, stdio: ['pipe', 'pipe', 'pipe'], windowsHide: true });
     const stderrLines: string[] = [];
     createInterface({ input: child.stderr! }).on('line', (line) => {
@@ -70,7 +99,8 @@ export class SimulatorChild {
       options.onLog?.(line);
     });
     const lines = createInterface({ input: child.stdout! });
-    const timeoutMs = options.startTimeoutMs ?? 30_000;
+    // A twin reads the whole cluster first: 20 s for 5,000 nodes and 150,000 pods (README "Benchmark").
+    const timeoutMs = options.startTimeoutMs ?? (options.twin ? 180_000 : 30_000);
     try {
       const ready = await new Promise<ServerReadyLine>((resolve, reject) => {
         const timer = setTimeout(() => reject(new Error(`the simulator did not start within ${timeoutMs / 1000} s`)), timeoutMs);
@@ -79,8 +109,8 @@ export class SimulatorChild {
           reject(error);
         };
         child.once('error', fail);
-        child.once('exit', (code, signal) => {
-          // stderr may still be draining: give its last lines a moment to arrive.
+        // 'close', not 'exit': stdout (a failure line) and stderr may still be draining at 'exit'.
+        child.once('close', (code, signal) => {
           setImmediate(() => fail(new Error(`the simulator exited before it was ready (${signal ?? `exit code ${code}`})${stderrLines.length ? `: ${stderrLines.join('\n')}` : ''}`)));
         });
         lines.once('line', (line) => {
@@ -92,6 +122,7 @@ export class SimulatorChild {
             parsed = undefined;
           }
           if (isReadyLine(parsed)) resolve(parsed);
+          else if (isFailureLine(parsed)) reject(new SimulatorStartError(parsed.failure));
           else reject(new Error(`the simulator printed an unexpected first line: ${line.slice(0, 200)}`));
         });
       });
