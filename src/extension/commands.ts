@@ -17,6 +17,8 @@ export const CONTENT_SCHEME = 'kube-journey';
 export const CONTEXT_KEYS = {
   hasJourneys: 'kubeJourney.hasJourneys',
   targetIsSimulator: 'kubeJourney.targetIsSimulator',
+  /** The built-in simulator or a twin: Re-simulate applies. */
+  targetIsSimulated: 'kubeJourney.targetIsSimulated',
 } as const;
 
 export interface CommandContribution {

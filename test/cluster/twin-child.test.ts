@@ -1,0 +1,134 @@
+/**
+ * The extension's "Twin of <context>" target starts the simulator child in twin mode
+ * (src/cli/simulator-server.ts, as dist/simulator-server.js runs it): a served simulator stands
+ * for the real cluster (a tainted and labelled node, a cordoned one, a Deployment), read through
+ * a recording proxy. The child's ready line says what it copied; the twin serves the same nodes
+ * and pods; nothing but GET reached the cluster; a refused credential is one line.
+ */
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { SimulatorChild, SimulatorStartError, type SimulatorLaunch } from '../../src/extension/headless/simulator-child';
+import { serveSimulator, startFaultProxy, type FaultProxy, type ServedSimulator } from './served-simulator';
+import { installedKubectls, kubectlFor, succeeds, until, type Kubectl } from '../kubectl/kubectl-harness';
+
+const kubectlBinary = installedKubectls().at(-1);
+
+/** The child's entry from source, as the bundle runs it. */
+const launch: SimulatorLaunch = { command: process.execPath, args: ['--import', 'tsx', 'src/cli/simulator-server.ts'] };
+
+const HOG = `apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: hog
+spec:
+  replicas: 2
+  selector:
+    matchLabels: {app: hog}
+  template:
+    metadata:
+      labels: {app: hog}
+    spec:
+      containers:
+      - name: app
+        image: nginx:1.25
+        resources:
+          requests:
+            cpu: "3"
+`;
+
+(kubectlBinary ? describe : describe.skip)('the simulator child as a twin of a context', function () {
+  this.timeout(120_000);
+  let dir: string;
+  let source: ServedSimulator;
+  let proxy: FaultProxy;
+  let kubectl: Kubectl;
+  let proxied: string;
+
+  before(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'kj-twin-child-'));
+    source = await serveSimulator({ nodes: 4, seed: 5, speed: 20 });
+    proxy = await startFaultProxy(source);
+    const direct = join(dir, 'direct.kubeconfig');
+    proxied = join(dir, 'proxied.kubeconfig');
+    source.writeKubeconfig(direct);
+    source.writeKubeconfig(proxied, proxy.url);
+    kubectl = kubectlFor(kubectlBinary!.path, direct, dir);
+    await succeeds(kubectl, 'label', 'node', 'node-1', 'dedicated=db');
+    await succeeds(kubectl, 'taint', 'node', 'node-1', 'dedicated=db:NoSchedule');
+    await succeeds(kubectl, 'cordon', 'node-2');
+    writeFileSync(join(dir, 'hog.yaml'), HOG);
+    await succeeds(kubectl, 'apply', '-f', join(dir, 'hog.yaml'));
+    await succeeds(kubectl, 'rollout', 'status', 'deployment/hog', '--timeout=60s');
+  });
+
+  after(async () => {
+    await proxy?.close();
+    await source?.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('copies the cluster before it serves, says what it copied, and sends the cluster GET requests only', async () => {
+    const twinKubeconfig = join(dir, 'twin.kubeconfig');
+    const manifest = [{ apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'hog', namespace: 'default' } }];
+    const child = await SimulatorChild.start(launch, { nodes: 3, speed: 20, kubeconfigPath: twinKubeconfig, twin: { context: 'kube-journey-simulator', kubeconfig: proxied, manifestObjects: manifest } });
+    try {
+      const twin = child.ready.twin;
+      assert.ok(twin, 'the ready line carries the twin summary');
+      assert.equal(twin.context, 'kube-journey-simulator');
+      assert.equal(twin.server, proxy.url);
+      assert.match(twin.header[0], /^twin of kube-journey-simulator: 4 nodes, \d+ pods, 2 workloads, \d+ namespaces.* \(read in \d+\.\ds with \d+ GET requests\)$/);
+      assert.equal(twin.copied.Node, 4, 'the copy, not the --nodes 3 of a fresh simulator');
+      assert.equal(twin.copied.Deployment, 1);
+
+      const onTwin = kubectlFor(kubectlBinary!.path, twinKubeconfig, dir);
+      assert.equal(await succeeds(onTwin, 'get', 'nodes', '-o', 'name'), ['node/node-1', 'node/node-2', 'node/node-3', 'node/node-4'].join('\n'));
+      assert.equal(await succeeds(onTwin, 'get', 'node', 'node-1', '-o', 'jsonpath={.spec.taints[0].key}={.spec.taints[0].value}:{.spec.taints[0].effect} {.metadata.labels.dedicated}'), 'dedicated=db:NoSchedule db');
+      assert.equal(await succeeds(onTwin, 'get', 'node', 'node-2', '-o', 'jsonpath={.spec.unschedulable}'), 'true');
+      const sourcePods = await succeeds(kubectl, 'get', 'pods', '-l', 'app=hog', '-o', 'jsonpath={.items[*].metadata.name}');
+      const twinPods = await until('the twin to serve the copied pods Running', async () => {
+        const running = await succeeds(onTwin, 'get', 'pods', '-l', 'app=hog', '--field-selector', 'status.phase=Running', '-o', 'jsonpath={.items[*].metadata.name}');
+        return running.split(' ').filter(Boolean).length === 2 ? running : undefined;
+      });
+      assert.equal(twinPods, sourcePods, 'the same pods, not new ones');
+
+      // Applying to the twin changes the twin only.
+      await succeeds(onTwin, 'scale', 'deployment/hog', '--replicas=3');
+      assert.equal(await succeeds(kubectl, 'get', 'deployment', 'hog', '-o', 'jsonpath={.spec.replicas}'), '2');
+    } finally {
+      await child.stop();
+    }
+    const writes = proxy.requests.filter((request) => !request.startsWith('GET '));
+    assert.deepEqual(writes, [], 'only GET requests reached the cluster');
+    assert.ok(proxy.requests.some((request) => request.startsWith('GET /apis/apps/v1/namespaces/default/deployments/hog')), 'the manifest object was read');
+  });
+
+  it('says in one line why there is no twin when the credentials are refused', async () => {
+    const refusing = await startFaultProxy(source);
+    try {
+      refusing.refuse(/^\/api\/v1\/nodes$/, 401, 'Unauthorized', 'Unauthorized');
+      const kubeconfig = join(dir, 'refused.kubeconfig');
+      source.writeKubeconfig(kubeconfig, refusing.url);
+      const started = SimulatorChild.start(launch, { nodes: 3, speed: 1, kubeconfigPath: join(dir, 'never.kubeconfig'), twin: { context: 'kube-journey-simulator', kubeconfig } });
+      await assert.rejects(started, (error: unknown) => {
+        assert.ok(error instanceof SimulatorStartError, String(error));
+        assert.match(error.message, /^cannot make a twin: context "kube-journey-simulator" \(https:\/\/127\.0\.0\.1:\d+\): the API server refused the credentials \(401 Unauthorized\)/);
+        assert.doesNotMatch(error.message, /\n|    at /, 'one line, no stack');
+        return true;
+      });
+      assert.deepEqual(refusing.requests.filter((request) => !request.startsWith('GET ')), []);
+    } finally {
+      await refusing.close();
+    }
+  });
+
+  it('says in one line when the kubeconfig has no such context', async () => {
+    await assert.rejects(SimulatorChild.start(launch, { nodes: 3, speed: 1, kubeconfigPath: join(dir, 'never.kubeconfig'), twin: { context: 'no-such-context', kubeconfig: proxied } }), (error: unknown) => {
+      assert.ok(error instanceof SimulatorStartError, String(error));
+      assert.match(error.message, /no-such-context/);
+      assert.doesNotMatch(error.message, /\n/);
+      return true;
+    });
+  });
+});
