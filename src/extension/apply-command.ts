@@ -15,11 +15,13 @@ import { Batcher } from './headless/batcher';
 import { dependencyDiagnostics } from './headless/dependency-diagnostics';
 import { fitDiagnostics, type FitProblem, type RefusedPod } from './headless/fit-diagnostics';
 import type { Journey } from '../core/journey/types';
+import type { KubeObject } from '../core/k8s';
 import type { RootQuery } from '../core/explain/hover';
 import type { ApplyOutcome } from './headless/journey-source';
 import type { Log } from './log';
 import { readSetting, SETTINGS_SECTION } from './headless/settings';
-import { targetLabel, type TargetManager } from './targets';
+import { targetLabel, TwinStartError, type TargetManager } from './targets';
+import { isSimulated } from './headless/target-model';
 import { TRACEABLE_KINDS } from '../common/traceable-kinds';
 import type { AppliedManifest, TraceSession } from './headless/trace-session';
 import { explainUntrustedWorkspace } from './headless/workspace-trust';
@@ -77,6 +79,20 @@ function refusedPods(journeys: readonly (Journey | undefined)[]): Omit<RefusedPo
   return refused;
 }
 
+/** An Apply and Trace on a twin target: what "Apply for real" sends to the context, and the prediction it is compared with. */
+export interface TwinRun {
+  /** The context the twin copied. */
+  context: string;
+  uri: vscode.Uri;
+  /** `app.yaml`, and `app.yaml (document 2)` as the tree names the run. */
+  file: string;
+  label: string;
+  /** The objects sent to the twin, in order. */
+  objects: KubeObject[];
+  /** The twin's journeys of them (the prediction). */
+  journeyIds: string[];
+}
+
 function isApplyDocumentArg(value: unknown): value is ApplyDocumentArg {
   return typeof value === 'object' && value !== null && typeof (value as ApplyDocumentArg).uri === 'string' && typeof (value as ApplyDocumentArg).documentIndex === 'number';
 }
@@ -85,6 +101,10 @@ export class ApplyController extends Disposable {
   readonly diagnostics = this._register(vscode.languages.createDiagnosticCollection('kube-journey'));
 
   private readonly tracked = new Map<string, TrackedApply>();
+  private readonly twinRuns = new Map<string, TwinRun>();
+  private readonly twinRunChanges = this._register(new vscode.EventEmitter<void>());
+  /** A file was applied to a twin, or the twin's runs were forgotten (the Apply for real CodeLens follows them). */
+  readonly onDidChangeTwinRuns = this.twinRunChanges.event;
   private readonly fitChanges = this._register(new vscode.EventEmitter<void>());
   /** Fit problems appeared or went (the Re-simulate CodeLens follows them). */
   readonly onDidChangeFitProblems = this.fitChanges.event;
@@ -103,6 +123,8 @@ export class ApplyController extends Disposable {
     this._register(
       deps.session.onDidClear(() => {
         this.tracked.clear();
+        this.twinRuns.clear();
+        this.twinRunChanges.fire();
         this.fitChanges.fire();
       }),
     );
@@ -132,6 +154,11 @@ export class ApplyController extends Disposable {
     this.setDiagnostics(tracked.uri, [...tracked.serverProblems, ...tracked.warnings, ...tracked.fitProblems], tracked.source);
   }
 
+  /** The file's last Apply and Trace on the twin target, while the twin's journeys are there. */
+  twinRun(uri: vscode.Uri | string): TwinRun | undefined {
+    return this.twinRuns.get(uri.toString());
+  }
+
   /** The fit problems on a file (for its Quick Fixes and the Re-simulate CodeLens). */
   fitProblems(uri: vscode.Uri): readonly FitProblem[] {
     return this.tracked.get(uri.toString())?.fitProblems ?? [];
@@ -148,7 +175,7 @@ export class ApplyController extends Disposable {
     const key = JSON.stringify(refused);
     if (key === tracked.refusedKey) return;
     tracked.refusedKey = key;
-    const connectionReady = this.deps.targets.target.type === 'simulator' && refused.length > 0;
+    const connectionReady = isSimulated(this.deps.targets.target) && refused.length > 0;
     if (!connectionReady) {
       if (tracked.fitProblems.length === 0) return;
       tracked.fitProblems = [];
@@ -224,9 +251,16 @@ export class ApplyController extends Disposable {
 
   private async confirm(plan: ApplyPlan, file: string): Promise<boolean> {
     const target = this.deps.targets.target;
+    // A twin is a simulator: applying to it changes nothing real.
+    if (target.type !== 'context') return true;
+    return this.confirmContextApply(plan.documents.length, file, target.context);
+  }
+
+  /** The confirmation of an apply to a real cluster (unless the context is listed in applyWithoutConfirmation). */
+  async confirmContextApply(count: number, file: string, context: string): Promise<boolean> {
+    const target = { type: 'context' as const, context };
     const config = vscode.workspace.getConfiguration(SETTINGS_SECTION);
-    if (target.type !== 'context' || !needsConfirmation(target, readSetting(config, 'applyWithoutConfirmation'))) return true;
-    const count = plan.documents.length;
+    if (!needsConfirmation(target, readSetting(config, 'applyWithoutConfirmation'))) return true;
     const apply = `Apply to ${target.context}`;
     const always = `Apply, and Don't Ask Again for ${target.context}`;
     const answer = await vscode.window.showWarningMessage(
@@ -277,7 +311,7 @@ export class ApplyController extends Disposable {
       await vscode.window.withProgress(
         { location: vscode.ProgressLocation.Notification, title: `Apply and Trace ${label} → ${targetName}`, cancellable: true },
         async (progress, token) => {
-          const connection = await this.deps.targets.connect(progress);
+          const connection = await this.deps.targets.connect(progress, objects);
           if (token.isCancellationRequested) return;
           for (const object of objects) connection.watchNamespace(object.metadata?.namespace ?? connection.namespace);
           const fieldManager = readSetting(vscode.workspace.getConfiguration(SETTINGS_SECTION), 'fieldManager');
@@ -306,7 +340,8 @@ export class ApplyController extends Disposable {
       this.deps.log.error(`Apply and Trace ${label} → ${targetName}: ${message}`);
       const showLog = 'Show Log';
       const switchTarget = 'Switch Target…';
-      void vscode.window.showErrorMessage(`Cannot reach ${targetName}: ${message}`, showLog, switchTarget).then((choice) => {
+      // A twin that could not be made says so itself (context unreachable, credentials refused, kubeconfig broken).
+      void vscode.window.showErrorMessage(error instanceof TwinStartError ? message : `Cannot reach ${targetName}: ${message}`, showLog, switchTarget).then((choice) => {
         if (choice === showLog) void vscode.commands.executeCommand('kubeJourney.showLog');
         if (choice === switchTarget) void vscode.commands.executeCommand('kubeJourney.switchTarget');
       });
@@ -323,6 +358,10 @@ export class ApplyController extends Disposable {
     const entries = outcomeEntries(applied, run.outcomes).map((entry, i) => ({ ...entry, journeyId: journeyIds[i] }));
     const manifest: AppliedManifest = { key: source.uri.toString(), label, target: targetName, appliedAt: run.outcomes[0]?.requestedAt ?? Date.now(), entries };
     if (entries.length > 0) this.deps.session.recordManifest(manifest);
+    if (target.type === 'twin' && run.journeyIds.length > 0 && !run.cancelled) {
+      this.twinRuns.set(manifest.key, { context: target.context, uri: source.uri, file, label, objects: objects.slice(0, run.outcomes.length), journeyIds: run.journeyIds });
+      this.twinRunChanges.fire();
+    }
     for (const outcome of run.outcomes) {
       if (outcome.failure?.fromServer) this.deps.log.error(`${file}: Error from server${outcome.failure.reason ? ` (${outcome.failure.reason})` : ''}: error when applying ${outcome.display}: ${outcome.failure.message}`);
       else if (outcome.failure) this.deps.log.error(`${file}: error: ${outcome.failure.message}`);

@@ -19,6 +19,8 @@ export const CONTEXT_KEYS = {
   targetIsSimulator: 'kubeJourney.targetIsSimulator',
   /** The built-in simulator or a twin: Re-simulate applies. */
   targetIsSimulated: 'kubeJourney.targetIsSimulated',
+  /** A twin of a context: Apply for real applies. */
+  targetIsTwin: 'kubeJourney.targetIsTwin',
 } as const;
 
 export interface CommandContribution {
@@ -41,6 +43,11 @@ export interface ApplyDocumentArg {
 export interface TimelineArg {
   journeyId: string;
   object?: JourneyObjectRef;
+}
+
+/** The manifest the Apply for real CodeLens stands in. */
+export interface ApplyForRealArg {
+  uri: string;
 }
 
 /** The file the Re-simulate CodeLens stands in. */
@@ -69,7 +76,8 @@ export const COMMANDS = {
   'kubeJourney.clearJourneys': { title: 'Clear Journeys', icon: '$(clear-all)', palette: CONTEXT_KEYS.hasJourneys },
   'kubeJourney.showLog': { title: 'Show Log' },
   // Fit suggestions (issue 14).
-  'kubeJourney.resimulate': { title: 'Re-simulate: Apply and Trace on a Fresh Simulator', icon: '$(debug-restart)', palette: `${CONTEXT_KEYS.targetIsSimulator} && editorLangId == yaml` },
+  'kubeJourney.resimulate': { title: 'Re-simulate: Apply and Trace on a Fresh Simulator', icon: '$(debug-restart)', palette: `${CONTEXT_KEYS.targetIsSimulated} && editorLangId == yaml` },
+  'kubeJourney.applyForReal': { title: 'Apply for Real and Compare with the Twin', icon: '$(cloud-upload)', palette: `${CONTEXT_KEYS.targetIsTwin} && editorLangId == yaml` },
 } as const satisfies Record<string, CommandContribution>;
 
 export type CommandId = keyof typeof COMMANDS;
@@ -96,6 +104,8 @@ export interface CommandArgs {
   'kubeJourney.showLog': [];
   /** The Re-simulate CodeLens (its file), or the palette (the active editor's file). */
   'kubeJourney.resimulate': [arg?: ResimulateArg];
+  /** The Apply for real CodeLens (its file), a Journeys tree item (its manifest), or the palette (the active editor's file). */
+  'kubeJourney.applyForReal': [arg?: ApplyForRealArg | JourneyTreeNode];
 }
 
 export const COMMAND_IDS = Object.keys(COMMANDS) as CommandId[];

@@ -5,7 +5,7 @@
  * named in the panel with its one error line.
  */
 import * as vscode from 'vscode';
-import { COMPARE_PROTOCOL_VERSION, COMPARE_VIEW_TYPE, isCompareWebviewMessage, type CompareHostMessage } from '../protocol/journey-compare';
+import { COMPARE_PROTOCOL_VERSION, COMPARE_VIEW_TYPE, isCompareWebviewMessage, type CompareHostMessage, type CompareModel } from '../protocol/journey-compare';
 import { buildCompareModel } from './headless/compare-model';
 import { Disposable } from './headless/disposable';
 import { buildCompareHtml } from './headless/journey-file-html';
@@ -19,15 +19,7 @@ export class ComparePanel extends Disposable {
 
   /** Reads both files and shows their comparison in a new panel beside the active editor. */
   static async show(extensionUri: vscode.Uri, log: Log, a: vscode.Uri, b: vscode.Uri): Promise<ComparePanel> {
-    const media = vscode.Uri.joinPath(extensionUri, 'media');
-    const title = `${shortName(a)} ↔ ${shortName(b)}`;
-    const panel = vscode.window.createWebviewPanel(COMPARE_VIEW_TYPE, title, { viewColumn: vscode.ViewColumn.Active, preserveFocus: false }, { enableScripts: true, localResourceRoots: [media], enableFindWidget: true });
-    const created = new ComparePanel(panel, log);
-    panel.webview.html = buildCompareHtml({
-      cspSource: panel.webview.cspSource,
-      scriptUri: panel.webview.asWebviewUri(vscode.Uri.joinPath(media, 'compare.js')).toString(),
-      styleUri: panel.webview.asWebviewUri(vscode.Uri.joinPath(media, 'compare.css')).toString(),
-    });
+    const created = ComparePanel.create(extensionUri, log, `${shortName(a)} ↔ ${shortName(b)}`);
     const [fileA, fileB] = await Promise.all([loadJourneyFile(a), loadJourneyFile(b)]);
     if ('problem' in fileA || 'problem' in fileB) {
       const problems = [fileA, fileB].flatMap((f) => ('problem' in f ? [f.problem] : []));
@@ -36,6 +28,25 @@ export class ComparePanel extends Disposable {
     } else {
       created.setMessage({ type: 'compare', model: buildCompareModel({ label: displayName(a), file: fileA.file }, { label: displayName(b), file: fileB.file }) });
     }
+    return created;
+  }
+
+  /** A comparison built by the caller (predicted against observed), which it may `update` as the journeys go on. */
+  static showModel(extensionUri: vscode.Uri, log: Log, title: string, model: CompareModel): ComparePanel {
+    const created = ComparePanel.create(extensionUri, log, title);
+    created.setMessage({ type: 'compare', model });
+    return created;
+  }
+
+  private static create(extensionUri: vscode.Uri, log: Log, title: string): ComparePanel {
+    const media = vscode.Uri.joinPath(extensionUri, 'media');
+    const panel = vscode.window.createWebviewPanel(COMPARE_VIEW_TYPE, title, { viewColumn: vscode.ViewColumn.Active, preserveFocus: false }, { enableScripts: true, localResourceRoots: [media], enableFindWidget: true });
+    const created = new ComparePanel(panel, log);
+    panel.webview.html = buildCompareHtml({
+      cspSource: panel.webview.cspSource,
+      scriptUri: panel.webview.asWebviewUri(vscode.Uri.joinPath(media, 'compare.js')).toString(),
+      styleUri: panel.webview.asWebviewUri(vscode.Uri.joinPath(media, 'compare.css')).toString(),
+    });
     return created;
   }
 
@@ -57,6 +68,11 @@ export class ComparePanel extends Disposable {
   /** What the panel shows (tests read it). */
   get shown(): CompareHostMessage | undefined {
     return this.message;
+  }
+
+  /** Shows a newer model (the observed journey went on). */
+  update(model: CompareModel): void {
+    this.setMessage({ type: 'compare', model });
   }
 
   private setMessage(message: CompareHostMessage): void {

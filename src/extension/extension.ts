@@ -13,7 +13,9 @@ import { clusterSource } from './headless/cluster-source';
 import { ManifestCodeLensProvider } from './codelens-provider';
 import { CONTENT_SCHEME, CONTEXT_KEYS, JOURNEYS_VIEW_ID } from './commands';
 import { KubeJourneyContentProvider } from './content-provider';
-import { FitQuickFixProvider, ResimulateCodeLensProvider } from './fit-quick-fix';
+import { ApplyForRealCodeLensProvider, FitQuickFixProvider, ResimulateCodeLensProvider } from './fit-quick-fix';
+import { ApplyForReal } from './apply-for-real';
+import { isSimulated } from './headless/target-model';
 import { ManifestHoverProvider } from './hover-provider';
 import { JourneyActions } from './journey-actions';
 import { ComparePanel } from './compare-panel';
@@ -43,6 +45,7 @@ export interface KubeJourneyApi {
   timelinePanels(): readonly TimelinePanel[];
   readonly journeyFiles: JourneyFileActions;
   comparePanels(): readonly ComparePanel[];
+  readonly applyForReal: ApplyForReal;
 }
 
 const YAML_FILES: vscode.DocumentSelector = [
@@ -155,24 +158,35 @@ export function activate(context: vscode.ExtensionContext): KubeJourneyApi {
 
   // Fit suggestions: Quick Fixes on a refused pod's manifest line, and Re-simulate above it.
   subscriptions.push(vscode.languages.registerCodeActionsProvider(YAML_FILES, new FitQuickFixProvider(apply), FitQuickFixProvider.metadata()));
-  const resimulateLenses = new ResimulateCodeLensProvider(apply, () => targets.target.type === 'simulator');
+  const resimulateLenses = new ResimulateCodeLensProvider(
+    apply,
+    () => isSimulated(targets.target),
+    () => targets.target.type === 'twin',
+  );
   subscriptions.push(resimulateLenses, vscode.languages.registerCodeLensProvider(YAML_FILES, resimulateLenses));
   subscriptions.push(
     registerCommand('kubeJourney.resimulate', async (arg) => {
       const uri = arg ? vscode.Uri.parse(arg.uri) : vscode.window.activeTextEditor?.document.uri;
       if (!uri) return [];
-      if (targets.target.type !== 'simulator') {
-        void vscode.window.showInformationMessage('Re-simulate runs on the built-in simulator: switch the target to it first.');
+      if (!isSimulated(targets.target)) {
+        void vscode.window.showInformationMessage('Re-simulate runs on the built-in simulator or a twin: switch the target to one first.');
         return [];
       }
-      await targets.resetSimulator();
+      // On a twin: a fresh copy of the cluster (resetTwin), so that the earlier attempt's pods take no room the cluster never gave them.
+      if (targets.target.type === 'twin') await targets.resetTwin();
+      else await targets.resetSimulator();
       return apply.run(uri);
     }),
   );
 
+  // Apply for real after a twin run: the same objects to the context, compared with the prediction.
+  const applyForReal = new ApplyForReal({ extensionUri: context.extensionUri, apply, source: clusterSource, twinSession: session, log });
+  const applyForRealLenses = new ApplyForRealCodeLensProvider(apply);
+  subscriptions.push(applyForReal, applyForRealLenses, vscode.languages.registerCodeLensProvider(YAML_FILES, applyForRealLenses), registerCommand('kubeJourney.applyForReal', (arg) => applyForReal.run(arg)));
+
   const activation = { bundleLoadMs: bundleLoadedAt - bundleLoadStart, activateMs: performance.now() - activateStart };
   log.info(`activated: bundle load ${activation.bundleLoadMs.toFixed(1)} ms, activate ${activation.activateMs.toFixed(1)} ms (VS Code ${vscode.version})`);
-  return { session, tree, treeView, targets, apply, codeLenses: lenses, activation, timelinePanels: () => TimelinePanel.panels(), journeyFiles, comparePanels: () => ComparePanel.panels() };
+  return { session, tree, treeView, targets, apply, codeLenses: lenses, activation, timelinePanels: () => TimelinePanel.panels(), journeyFiles, comparePanels: () => ComparePanel.panels(), applyForReal };
 }
 
 export function deactivate(): void {

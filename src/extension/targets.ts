@@ -70,6 +70,7 @@ export class TargetManager extends Disposable {
     this.statusItem.show();
     void vscode.commands.executeCommand('setContext', CONTEXT_KEYS.targetIsSimulator, this.currentTarget.type === 'simulator');
     void vscode.commands.executeCommand('setContext', CONTEXT_KEYS.targetIsSimulated, isSimulated(this.currentTarget));
+    void vscode.commands.executeCommand('setContext', CONTEXT_KEYS.targetIsTwin, this.currentTarget.type === 'twin');
     this._register({ dispose: () => void this.disconnect() });
   }
 
@@ -287,6 +288,7 @@ export class TargetManager extends Disposable {
     await this.deps.state.update(TARGET_STATE_KEY, target);
     await vscode.commands.executeCommand('setContext', CONTEXT_KEYS.targetIsSimulator, target.type === 'simulator');
     await vscode.commands.executeCommand('setContext', CONTEXT_KEYS.targetIsSimulated, isSimulated(target));
+    await vscode.commands.executeCommand('setContext', CONTEXT_KEYS.targetIsTwin, target.type === 'twin');
     this.deps.session.clear();
     this.deps.log.info(`target: ${targetLabel(target)}`);
     this.updateStatus();

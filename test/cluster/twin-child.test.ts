@@ -114,7 +114,7 @@ spec:
       await assert.rejects(started, (error: unknown) => {
         assert.ok(error instanceof SimulatorStartError, String(error));
         assert.match(error.message, /^cannot make a twin: context "kube-journey-simulator" \(https:\/\/127\.0\.0\.1:\d+\): the API server refused the credentials \(401 Unauthorized\)/);
-        assert.doesNotMatch(error.message, /\n|    at /, 'one line, no stack');
+        assert.doesNotMatch(error.message, /\n| {4}at /, 'one line, no stack');
         return true;
       });
       assert.deepEqual(refusing.requests.filter((request) => !request.startsWith('GET ')), []);

@@ -4,7 +4,7 @@
  * Pure (no `vscode`), tested in plain Node.
  */
 import { diffJourneys } from '../../core/journey-diff/diff';
-import { DIFF_PHASES, DIFF_STATS, type DiffStat, type JourneyDiff, type PhaseDelta } from '../../core/journey-diff/types';
+import { DIFF_PHASES, DIFF_STATS, type DiffSide, type DiffStat, type JourneyDiff, type PhaseDelta } from '../../core/journey-diff/types';
 import type { JourneyFile } from '../../core/journey-file/types';
 import type { ObjectJourney } from '../../core/journey/types';
 import type { CompareLane, CompareMark, CompareModel, ComparePhaseRow, CompareSide, CompareSideId } from '../../protocol/journey-compare';
@@ -44,11 +44,11 @@ function seconds(ms: number): string {
   return ms < 1000 ? `${Math.round(ms)}ms` : `${(ms / 1000).toFixed(2)}s`;
 }
 
-function sideOf(id: CompareSideId, label: string, file: JourneyFile): CompareSide {
+function sideOf(id: CompareSideId, side: DiffSide): CompareSide {
   const lanes: CompareLane[] = [];
   let hiddenPods = 0;
   const summaries: string[] = [];
-  for (const { journey } of file.journeys) {
+  for (const { journey } of side.journeys) {
     const root = journey.root;
     const ready = journey.counts.desired > 0 ? ` · ${journey.counts.ready}/${journey.counts.desired} ready` : '';
     const took = journey.totalDurationMs === undefined ? '' : ` in ${seconds(journey.totalDurationMs)}`;
@@ -58,7 +58,7 @@ function sideOf(id: CompareSideId, label: string, file: JourneyFile): CompareSid
     lanes.push(...of.lanes);
     hiddenPods += of.hiddenPods;
   }
-  return { id, label, summaries, lanes, hiddenPods };
+  return { id, label: side.label, summaries, lanes, hiddenPods };
 }
 
 function phaseRow(delta: PhaseDelta): ComparePhaseRow {
@@ -88,14 +88,19 @@ function notesOf(diff: JourneyDiff): string[] {
 
 /** The comparison of two journey files, labelled as the user named them. */
 export function buildCompareModel(a: { label: string; file: JourneyFile }, b: { label: string; file: JourneyFile }): CompareModel {
-  const diff = diffJourneys({ label: a.label, journeys: a.file.journeys }, { label: b.label, journeys: b.file.journeys });
-  const sideA = sideOf('a', a.label, a.file);
-  const sideB = sideOf('b', b.label, b.file);
+  return compareModelOf({ label: a.label, journeys: a.file.journeys }, { label: b.label, journeys: b.file.journeys }, notesOf);
+}
+
+/** Two sets of journeys on one axis (files, or live journeys), with the notes `notes` makes of their diff. */
+export function compareModelOf(a: DiffSide, b: DiffSide, notes: (diff: JourneyDiff) => string[]): CompareModel {
+  const diff = diffJourneys(a, b);
+  const sideA = sideOf('a', a);
+  const sideB = sideOf('b', b);
   const axisEndMs = Math.max(1, ...sideA.lanes.map((lane) => lane.endMs), ...sideB.lanes.map((lane) => lane.endMs));
   const byPhase = new Map(phaseDeltasOf(diff).map((delta) => [delta.phase, delta]));
   const phases = DIFF_PHASES.flatMap((phase) => {
     const delta = byPhase.get(phase);
     return delta ? [phaseRow(delta)] : [];
   });
-  return { a: sideA, b: sideB, axisEndMs, phases, notes: notesOf(diff) };
+  return { a: sideA, b: sideB, axisEndMs, phases, notes: notes(diff) };
 }
