@@ -5,7 +5,7 @@
  * by more than a second and by half. Built on core/journey-diff. Pure (no `vscode`), tested in plain Node.
  */
 import { formatDuration } from '../../common/duration-format';
-import { formatDelta } from '../../core/journey-diff/render-text';
+import { formatDelta, stageLabel } from '../../core/journey-diff/render-text';
 import type { JourneyDiff, OutcomeSide, PlacementDelta, RootKey } from '../../core/journey-diff/types';
 import type { Journey } from '../../core/journey/types';
 import type { CompareModel } from '../../protocol/journey-compare';
@@ -41,10 +41,16 @@ export function divergenceNotes(diff: JourneyDiff, observedInProgress: boolean):
   for (const matched of diff.matched) {
     const what = name(matched.root);
     if (matched.outcome.changed) notes.push(`${what}: predicted ${outcomeText(matched.outcome.a)}, observed ${outcomeText(matched.outcome.b)}`);
+    // One line per group and side: `Deployment default/web: stages observed only (pods of ReplicaSet revision 1): failedScheduling ×1`.
+    const groups = new Map<string, { predicted: string[]; observed: string[] }>();
     for (const stage of matched.stages) {
-      const label = stage.reason ?? stage.kind;
-      const where = stage.a > 0 ? `predicted only (${stage.a}×)` : `observed only (${stage.b}×)`;
-      notes.push(`${what}: ${label} in ${stage.group}: ${where}`);
+      const group = groups.get(stage.group) ?? { predicted: [], observed: [] };
+      (stage.a > 0 ? group.predicted : group.observed).push(stageLabel(stage));
+      groups.set(stage.group, group);
+    }
+    for (const [group, sides] of groups) {
+      if (sides.predicted.length > 0) notes.push(`${what}: stages predicted only (${group}): ${sides.predicted.join(', ')}`);
+      if (sides.observed.length > 0) notes.push(`${what}: stages observed only (${group}): ${sides.observed.join(', ')}`);
     }
     if (matched.placement) notes.push(`${what}: placed differently: ${placementText(matched.placement)}`);
   }
