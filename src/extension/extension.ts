@@ -104,6 +104,7 @@ export function activate(context: vscode.ExtensionContext): KubeJourneyApi {
     session,
     log,
     target: () => targets.target,
+    twinNodes: () => targets.twinSummary?.copied.Node,
     timelinePanels: () => TimelinePanel.panels(),
     editors: journeyFileEditors.provider,
   });

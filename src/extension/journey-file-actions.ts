@@ -25,6 +25,8 @@ export interface JourneyFileActionsDeps {
   session: TraceSession;
   log: Log;
   target: () => Target;
+  /** The running twin's node count (a twin target's journeys are saved as a simulator's with these nodes). */
+  twinNodes?: () => number | undefined;
   timelinePanels: () => readonly TimelinePanel[];
   editors: JourneyFileEditorProvider;
 }
@@ -42,11 +44,13 @@ export class JourneyFileActions {
   private journeyTarget(): JourneyTarget {
     const target = this.deps.target();
     if (target.type === 'context') return { type: 'context', context: target.context };
-    const config = vscode.workspace.getConfiguration(SETTINGS_SECTION);
-    const zones = readSetting(config, 'simulator.zones');
-    const speed = readSetting(config, 'simulator.speed');
-    // The simulator child runs with the server's default seed (src/server/main.ts).
-    return { type: 'simulator', nodes: readSetting(config, 'simulator.nodes'), ...(zones > 0 ? { zones } : {}), seed: 1, ...(speed !== 1 ? { speed } : {}), maxPods: readSetting(config, 'simulator.maxPods') };
+    // A journey file has no twin target: a twin's journeys are a simulator's, with the copied nodes.
+    if (target.type === 'twin') return { type: 'simulator', nodes: this.deps.twinNodes?.() ?? 0, seed: 1 };
+    const settings = vscode.workspace.getConfiguration(SETTINGS_SECTION);
+    const zones = readSetting(settings, 'simulator.zones');
+    const speed = readSetting(settings, 'simulator.speed');
+    // The simulator child runs with the server's default seed (src/server/child.ts).
+    return { type: 'simulator', nodes: readSetting(settings, 'simulator.nodes'), ...(zones > 0 ? { zones } : {}), seed: 1, ...(speed !== 1 ? { speed } : {}), maxPods: readSetting(settings, 'simulator.maxPods') };
   }
 
   /** Which journey Save Journey… means: the tree's or CodeLens's, else the active timeline's, else one picked. */
