@@ -1,7 +1,8 @@
 // The "Twin of <context>" target in the real VS Code. A served simulator stands for the real
 // cluster (context "staging" of the kubeconfig the workspace setting names). Picking its twin in
 // the target switcher and applying a Deployment whose pod does not fit puts the scheduler's
-// warning on the cpu line with a Quick Fix, on the twin, while the cluster stays untouched; a
+// warning on the cpu line with a Quick Fix, on the twin, while the cluster stays untouched;
+// taking the fix and Re-simulate (a fresh copy) schedules the pod; a
 // manifest that fits, then "Apply for real" (confirmed as any context apply), opens the compare
 // view with the prediction against what the cluster did.
 import * as assert from 'node:assert/strict';
@@ -73,7 +74,7 @@ describe('Kube Journey: the twin of a context, and Apply for real', function () 
     await page.locator('.statusbar-item', { hasText: 'Twin of staging' }).first().waitFor({ timeout: uiTimeoutMs });
   });
 
-  it('applies a pod that does not fit to the twin: the warning and its Quick Fix, nothing in the cluster', async () => {
+  it('applies a pod that does not fit to the twin: the warning, its Quick Fix and Re-simulate, nothing in the cluster', async () => {
     const { workbench, workbench: { page } } = session;
     await workbench.editorContextMenu('kind: Deployment', applyAndTrace);
     // No confirmation (a twin is a simulator): the copy, then the apply.
@@ -89,8 +90,16 @@ describe('Kube Journey: the twin of a context, and Apply for real', function () 
     await fix.first().waitFor({ timeout: uiTimeoutMs });
     await page.locator('.codelens-decoration a', { hasText: 'Re-simulate' }).first().waitFor({ timeout: uiTimeoutMs });
     await workbench.screenshot('51-twin-quick-fix');
-    await page.keyboard.press('Escape');
+    await fix.first().click();
+    await workbench.editorLine(/cpu:\s\d+m\s+#\smore\sthan\sa\snode\shas/).first().waitFor({ timeout: uiTimeoutMs });
     assert.deepEqual(deploymentsInCluster(), [], 'the twin wrote nothing to the cluster');
+
+    // Re-simulate on a twin: a fresh copy of the cluster, where the changed request fits.
+    await page.locator('.codelens-decoration a', { hasText: 'Re-simulate' }).first().click();
+    await workbench.waitForSidebarRows((texts) => texts.some((t) => /^too-big\s*Deployment.*1\/1 ready/.test(t)), 'too-big 1/1 ready on a fresh twin', journeyTimeoutMs);
+    await page.locator('.monaco-editor .squiggly-warning').first().waitFor({ state: 'detached', timeout: journeyTimeoutMs });
+    assert.deepEqual(deploymentsInCluster(), [], 'nor did the fresh twin');
+    await workbench.clearNotifications();
 
     // What was copied: the status bar's tooltip.
     const item = await page.locator('.statusbar-item', { hasText: 'Twin of staging' }).first().boundingBox();
