@@ -20,7 +20,7 @@ import { findServedKind, servedKind, servedVersionsOf } from '../sim/apply';
 import { ENSURE_CRDS, resourceMappingNotFound, servedInsteadHint } from '../core/kind-mapping';
 import { tuneHeapForSimulator } from '../server/heap-tuning';
 import { TRACEABLE_KIND_NAMES, isTraceableKind } from '../common/traceable-kinds';
-import { claimNotes, claimsSettled, type AppliedClaim } from './claim-notes';
+import { ClaimEventMemory, claimNotes, claimsSettled, type AppliedClaim } from './claim-notes';
 import { HeapGuard, heapAdvice, podCount, type HeapNumbers } from '../server/heap-guard';
 import { tracedPodBudget } from './trace-budget';
 import { OutputWriter } from './output';
@@ -230,6 +230,7 @@ export async function runTrace(options: TraceOptions): Promise<number> {
   const results: DocumentResult[] = [];
   const journeyIds: string[] = [];
   const claims: AppliedClaim[] = [];
+  const claimEvents = new ClaimEventMemory(simulator.store);
   const definedInFile = new Set<string>();
   const places = new Map<string, AppliedPlace>();
   for (const { document, object, at } of manifestObjects(manifest)) {
@@ -292,8 +293,8 @@ export async function runTrace(options: TraceOptions): Promise<number> {
   // longer so a journey that only looked finished is reported as stuck.
   if (outcome === 'done' && journeyIds.length > 0) await run(anyStuck, SETTLE_MS);
   if (claims.length > 0) {
-    await run(() => claimsSettled(simulator.store, claims), SETTLE_MS);
-    for (const note of claimNotes(simulator.store, claims)) {
+    await run(() => claimsSettled(simulator.store, claims, claimEvents), SETTLE_MS);
+    for (const note of claimNotes(simulator.store, claims, claimEvents)) {
       if (!options.json) options.out.write(`${note}\n`);
       recording?.claimNotes.push(note);
     }
