@@ -68,12 +68,17 @@ export async function startSession(name: string, options: SessionOptions = {}): 
   }
 }
 
-/** Registers an afterEach that saves a screenshot of the workbench when a test fails. */
+/**
+ * Registers an afterEach that, when a test fails, saves a screenshot of the workbench and prints
+ * what covers it (dialogs, notifications, open menus): CI keeps the log, not the screenshot.
+ */
 export function screenshotFailures(current: () => Session | undefined): void {
   afterEach(async function () {
     const session = current();
     if (this.currentTest?.state !== 'failed' || !session) return;
     const name = `FAILED-${this.currentTest.fullTitle().replace(/[^\w-]+/g, '-').slice(0, 100)}`;
     await session.workbench.screenshot(name).catch(() => undefined);
+    const screen = await session.workbench.describeScreen().catch((error: unknown) => [`(could not read the screen: ${String(error)})`]);
+    console.log(`      on screen when it failed:\n${screen.map((line) => `        ${line}`).join('\n')}`);
   });
 }
