@@ -20,7 +20,8 @@ import { findServedKind, servedKind, servedVersionsOf } from '../sim/apply';
 import { ENSURE_CRDS, resourceMappingNotFound, servedInsteadHint } from '../core/kind-mapping';
 import { tuneHeapForSimulator } from '../server/heap-tuning';
 import { TRACEABLE_KIND_NAMES, isTraceableKind } from '../common/traceable-kinds';
-import { claimNotes, claimsSettled, type AppliedClaim } from './claim-notes';
+import { ClaimEventMemory, claimNotes, claimsSettled, type AppliedClaim } from './claim-notes';
+import { probeRestartHorizon } from './probe-horizon';
 import { HeapGuard, heapAdvice, podCount, type HeapNumbers } from '../server/heap-guard';
 import { tracedPodBudget } from './trace-budget';
 import { OutputWriter } from './output';
@@ -229,7 +230,9 @@ export async function runTrace(options: TraceOptions): Promise<number> {
   const stored: StoredOnlyJourney[] = [];
   const results: DocumentResult[] = [];
   const journeyIds: string[] = [];
+  const appliedAt = simulator.clock.now();
   const claims: AppliedClaim[] = [];
+  const claimEvents = new ClaimEventMemory(simulator.store);
   const definedInFile = new Set<string>();
   const places = new Map<string, AppliedPlace>();
   for (const { document, object, at } of manifestObjects(manifest)) {
@@ -290,10 +293,15 @@ export async function runTrace(options: TraceOptions): Promise<number> {
   }
   // A crash-looping container can look Ready for a moment, as in a real cluster; watch a little
   // longer so a journey that only looked finished is reported as stuck.
-  if (outcome === 'done' && journeyIds.length > 0) await run(anyStuck, SETTLE_MS);
+  if (outcome === 'done' && journeyIds.length > 0) {
+    // A probe the simulator knows will fail restarts its container later: watch until it has.
+    const probeHorizon = probeRestartHorizon(simulator.store, appliedAt);
+    const budgetLeft = options.timeoutMs - (simulator.clock.now() - appliedAt);
+    await run(anyStuck, Math.min(Math.max(SETTLE_MS, (probeHorizon ?? 0) - simulator.clock.now()), Math.max(SETTLE_MS, budgetLeft)));
+  }
   if (claims.length > 0) {
-    await run(() => claimsSettled(simulator.store, claims), SETTLE_MS);
-    for (const note of claimNotes(simulator.store, claims)) {
+    await run(() => claimsSettled(simulator.store, claims, claimEvents), SETTLE_MS);
+    for (const note of claimNotes(simulator.store, claims, claimEvents)) {
       if (!options.json) options.out.write(`${note}\n`);
       recording?.claimNotes.push(note);
     }

@@ -70,6 +70,8 @@ export function copiedSummary(counts: Record<string, number>): string {
     ['PriorityClass', 'priority class', 'priority classes'],
     ['ResourceQuota', 'resource quota'],
     ['LimitRange', 'limit range'],
+    ['ConfigMap', 'config map'],
+    ['Secret', 'secret'],
   ];
   for (const [kind, one, many] of optional) if (n(kind) > 0) parts.push(plural(n(kind), one, many));
   return parts.join(', ');

@@ -8,10 +8,11 @@
  *
  * Nothing here can write: every request goes through `get`.
  */
-import type { KubeObject, OwnerReference } from '../core/k8s';
+import type { KubeObject, OwnerReference, PodSpec } from '../core/k8s';
 import { ClusterApiError, ClusterUnreachableError } from './errors';
 import type { ClusterConnection } from './connection';
 import { resourcePath, NoKindMatchError } from './discovery';
+import { configSourceNames, podSpecPath } from '../core/journey/dependencies';
 
 /** A collection the twin could not copy, and what its absence may change on the twin. */
 export interface NotCopied {
@@ -242,6 +243,7 @@ export async function readClusterForTwin(connection: ClusterConnection, options:
     if (found) add(found);
   }
 
+  await copyConfigSources(options.manifestObjects ?? [], connection.namespace, reader, add, notCopied);
   await copyOwners(byKind, listKind, add, notCopied);
 
   // A namespace the objects are in but that could not be listed is made bare.
@@ -293,6 +295,48 @@ async function existingObject(connection: ClusterConnection, reader: Reader, obj
     if (error instanceof NoKindMatchError || refusal(error)) return undefined;
     throw error;
   }
+}
+
+function valueAt(object: unknown, path: string): unknown {
+  let value = object;
+  for (const key of path.split('.')) value = typeof value === 'object' && value !== null ? (value as Record<string, unknown>)[key] : undefined;
+  return value;
+}
+
+/**
+ * The ConfigMaps and Secrets the manifest's pods read by name, each with one GET: without them a
+ * pod that runs in the cluster would stop on the twin at CreateContainerConfigError or a volume
+ * that cannot mount. One the cluster does not have stays missing, as it would there; a Secret
+ * comes without its values (see trimmed).
+ */
+async function copyConfigSources(manifestObjects: readonly KubeObject[], defaultNamespace: string, reader: Reader, add: (object: KubeObject) => void, notCopied: NotCopied[]): Promise<void> {
+  const wanted = new Map<string, { kind: 'ConfigMap' | 'Secret'; namespace: string; name: string }>();
+  for (const object of manifestObjects) {
+    const path = podSpecPath(object.kind ?? '');
+    if (!path) continue;
+    const namespace = object.metadata?.namespace ?? defaultNamespace;
+    const names = configSourceNames(valueAt(object, path) as PodSpec | undefined);
+    for (const name of names.configMaps) wanted.set(`ConfigMap ${namespace} ${name}`, { kind: 'ConfigMap', namespace, name });
+    for (const name of names.secrets) wanted.set(`Secret ${namespace} ${name}`, { kind: 'Secret', namespace, name });
+  }
+  const refused = new Set<string>();
+  await eachBounded([...wanted.values()], 8, async ({ kind, namespace, name }) => {
+    const resource = kind === 'ConfigMap' ? 'configmaps' : 'secrets';
+    try {
+      const found = (await reader.get(`/api/v1/namespaces/${encodeURIComponent(namespace)}/${resource}/${encodeURIComponent(name)}`)) as KubeObject;
+      found.kind = kind;
+      found.apiVersion = 'v1';
+      add(found);
+    } catch (error) {
+      const reason = refusal(error);
+      if (reason === 'not served') return; // 404: the cluster has no such object either
+      if (!reason) throw error;
+      const where = `${resource} in namespace ${namespace}`;
+      if (refused.has(where)) return;
+      refused.add(where);
+      notCopied.push({ resource: where, reason, consequence: `a manifest pod reading one fails on the twin with CreateContainerConfigError or a volume that does not mount, where the cluster may have it` });
+    }
+  });
 }
 
 /**

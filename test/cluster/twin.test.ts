@@ -248,6 +248,44 @@ spec:
     assert.doesNotMatch(JSON.stringify(copy.objects), /aHVudGVyMg|hunter2/, 'the value is nowhere in the copy');
   });
 
+  it("copies the ConfigMaps and Secrets the manifest's pods read (a Secret without its values), so a pod that runs in the cluster runs on the twin", async () => {
+    await succeeds(kubectl, 'create', 'configmap', 'shop-config', '-n', 'shop', '--from-literal=mode=fast');
+    await succeeds(kubectl, 'create', 'secret', 'generic', 'shop-token', '-n', 'shop', '--from-literal=token=s3cr3t-t0ken');
+    const reader = `apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: reader
+  namespace: shop
+spec:
+  selector:
+    matchLabels: {app: reader}
+  template:
+    metadata:
+      labels: {app: reader}
+    spec:
+      containers:
+      - name: app
+        image: nginx:1.25
+        env:
+        - name: MODE
+          valueFrom:
+            configMapKeyRef: {name: shop-config, key: mode}
+        volumeMounts:
+        - {name: token, mountPath: /var/run/token}
+      volumes:
+      - name: token
+        secret:
+          secretName: shop-token
+          items:
+          - {key: token, path: token}
+`;
+    const result = await twin(file('reader.yaml', reader), false);
+    assert.equal(result.code, 0, result.out + result.err);
+    assert.match(result.err + result.out, /twin of [^:]+: .*1 config map, 1 secret/);
+    assert.match(result.out, /Deployment shop\/reader\s+\[complete\]/);
+    assert.doesNotMatch(result.out + result.err, /s3cr3t|czNjcjN0/, 'the Secret value is nowhere in the output');
+  });
+
   it('reads lists in pages and copies every bound pod', async () => {
     const seenBefore = proxy.requests.length;
     const connection = ClusterConnection.open({ kubeconfig: proxied, env: {} });

@@ -56,9 +56,19 @@ export async function startSession(name: string, options: SessionOptions = {}): 
   };
   try {
     server = await startCodeServer({ workspace: workspace.folder, vsixes: product ? [product.file] : [], keepRunDir: process.env.KUBE_JOURNEY_E2E_KEEP === '1' });
-    browser = await launchChromium();
     const url = options.openFile ? `${server.url}&payload=${encodeURIComponent(JSON.stringify([['openFile', `vscode-remote://127.0.0.1:${server.port}${workspace.folder}/${options.openFile}`]]))}` : server.url;
-    const { page, readyMs } = await openWorkbench(browser, url, { explorerEntry: 'examples', onConsole: (line) => consoleLines.push(line) });
+    const open = async (): Promise<Awaited<ReturnType<typeof openWorkbench>>> => {
+      browser = await launchChromium();
+      return openWorkbench(browser, url, { explorerEntry: 'examples', onConsole: (line) => consoleLines.push(line) });
+    };
+    // On a loaded machine chromium has closed itself while loading the workbench, before the
+    // product did anything: that browser is replaced once, and said so.
+    const { page, readyMs } = await open().catch(async (error: unknown) => {
+      if (!/browser has been closed|Target crashed/.test(String(error))) throw error;
+      console.log(`      [${name}] chromium closed while loading the workbench (${String(error).split('\n')[0]}); starting it again`);
+      await browser?.close().catch(() => undefined);
+      return open();
+    });
     const seconds = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;
     console.log(`      [${name}] extensions installed in ${seconds(server.timings.installExtensionsMs)}, code-server listening in ${seconds(server.timings.listeningMs)}, workbench ready in ${seconds(readyMs)}`);
     return { workbench: new Workbench(page), server, workbenchReadyMs: readyMs, consoleLines, dispose };
@@ -68,12 +78,17 @@ export async function startSession(name: string, options: SessionOptions = {}): 
   }
 }
 
-/** Registers an afterEach that saves a screenshot of the workbench when a test fails. */
+/**
+ * Registers an afterEach that, when a test fails, saves a screenshot of the workbench and prints
+ * what covers it (dialogs, notifications, open menus): CI keeps the log, not the screenshot.
+ */
 export function screenshotFailures(current: () => Session | undefined): void {
   afterEach(async function () {
     const session = current();
     if (this.currentTest?.state !== 'failed' || !session) return;
     const name = `FAILED-${this.currentTest.fullTitle().replace(/[^\w-]+/g, '-').slice(0, 100)}`;
     await session.workbench.screenshot(name).catch(() => undefined);
+    const screen = await session.workbench.describeScreen().catch((error: unknown) => [`(could not read the screen: ${String(error)})`]);
+    console.log(`      on screen when it failed:\n${screen.map((line) => `        ${line}`).join('\n')}`);
   });
 }

@@ -93,8 +93,19 @@ describe('Kube Journey: journey files (*.journey.json) open in the timeline and 
     const { workbench } = session;
     await workbench.runCommand('View: Close All Editors');
     await workbench.runCommand('View: Show Explorer');
-    await workbench.explorerRow('nginx-6-replicas.journey.json').click();
-    await workbench.explorerRow('nginx-3-replicas.journey.json').click({ modifiers: ['Control'] });
+    // A click opens the file (a preview), and the Explorer then reveals the active editor's file,
+    // selecting it alone: the second file joins the selection once the first one's editor is up.
+    const six = workbench.explorerRow('nginx-6-replicas.journey.json');
+    const three = workbench.explorerRow('nginx-3-replicas.journey.json');
+    await six.click();
+    await workbench.page.locator('.tabs-container .tab.active', { hasText: 'nginx-6-replicas.journey.json' }).waitFor({ timeout: uiTimeoutMs });
+    await waitFor(async () => {
+      const selected = async (row: typeof six): Promise<boolean> => (await row.getAttribute('aria-selected')) === 'true';
+      if ((await selected(six)) && (await selected(three))) return true;
+      if (!(await selected(six))) await six.click();
+      if (!(await selected(three))) await three.click({ modifiers: ['Control'] });
+      return undefined;
+    }, { timeoutMs: uiTimeoutMs, intervalMs: 500, what: 'both journey files selected in the Explorer' });
     await workbench.explorerRow('nginx-3-replicas.journey.json').click({ button: 'right' });
     const entry = workbench.page.getByRole('menuitem', { name: /^Compare With…$/ });
     await entry.waitFor({ timeout: uiTimeoutMs });

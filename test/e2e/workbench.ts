@@ -43,10 +43,19 @@ export class Workbench {
   }
 
   async runCommand(title: string): Promise<void> {
-    await this.page.keyboard.press('F1');
+    // The quick input is one widget: a save dialog or picker still closing can take back the palette
+    // F1 just opened. Opened again until it keeps the command's name, as a person would.
     const input = this.page.locator('.quick-input-widget input');
-    await input.waitFor({ timeout: uiTimeoutMs });
-    await input.fill(`>${title}`);
+    await waitFor(async () => {
+      await this.page.keyboard.press('F1');
+      const typed = await input.fill(`>${title}`, { timeout: 5_000 }).then(() => true, () => false);
+      if (typed && (await input.inputValue()) === `>${title}`) return true;
+      // A dialog is not to be escaped from: it is what the test must see.
+      const dialog = this.page.locator('.monaco-dialog-box').first();
+      if (await dialog.isVisible()) throw new Error(`a dialog covers the workbench: ${(await dialog.innerText()).replace(/\s+/g, ' ')}`);
+      await this.page.keyboard.press('Escape');
+      return undefined;
+    }, { timeoutMs: uiTimeoutMs, what: `the command palette to take "${title}"` });
     await this.page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first().waitFor({ timeout: uiTimeoutMs });
     await this.page.keyboard.press('Enter');
   }
@@ -94,6 +103,26 @@ export class Workbench {
   }
 
   /** Texts of the notification toasts on screen. */
+  /** One line per thing that covers the workbench or waits for input: dialogs, notifications, menus, quick inputs. */
+  async describeScreen(): Promise<string[]> {
+    const visible = async (selector: string): Promise<string[]> => {
+      const texts: string[] = [];
+      for (const element of await this.page.locator(selector).all()) {
+        if (await element.isVisible()) texts.push((await element.innerText()).replace(/\s+/g, ' ').trim().slice(0, 300));
+      }
+      return texts;
+    };
+    const lines = [
+      ...(await visible('.monaco-dialog-box')).map((t) => `dialog: ${t}`),
+      ...(await visible('.notifications-toasts .notification-toast')).map((t) => `notification: ${t}`),
+      ...(await visible('.quick-input-widget')).map((t) => `quick input: ${t}`),
+      ...(await visible('.action-widget')).map((t) => `action menu: ${t}`),
+      ...(await visible('.context-view .monaco-menu')).map((t) => `menu: ${t}`),
+      ...(await visible('.tabs-container .tab.active')).map((t) => `active tab: ${t}`),
+    ];
+    return lines.length > 0 ? lines : ['nothing covers the workbench'];
+  }
+
   async notificationTexts(): Promise<string[]> {
     return this.page.locator('.notifications-toasts .notification-toast').allInnerTexts();
   }

@@ -138,3 +138,32 @@ export function dependencyReferencePaths(spec: PodSpec | undefined, dependency: 
   }
   return out;
 }
+
+/** The ConfigMaps and Secrets a pod spec reads by name (env, envFrom, volumes, projected sources, pull secrets). */
+export function configSourceNames(spec: PodSpec | undefined): { configMaps: string[]; secrets: string[] } {
+  const configMaps = new Set<string>();
+  const secrets = new Set<string>();
+  const add = (set: Set<string>, name: string | undefined): void => {
+    if (name) set.add(name);
+  };
+  for (const container of [...(spec?.initContainers ?? []), ...(spec?.containers ?? [])]) {
+    for (const envFrom of container.envFrom ?? []) {
+      add(configMaps, envFrom.configMapRef?.name);
+      add(secrets, envFrom.secretRef?.name);
+    }
+    for (const env of container.env ?? []) {
+      add(configMaps, env.valueFrom?.configMapKeyRef?.name);
+      add(secrets, env.valueFrom?.secretKeyRef?.name);
+    }
+  }
+  for (const volume of spec?.volumes ?? []) {
+    add(configMaps, volume.configMap?.name);
+    add(secrets, volume.secret?.secretName);
+    for (const source of volume.projected?.sources ?? []) {
+      add(configMaps, source.configMap?.name);
+      add(secrets, source.secret?.name);
+    }
+  }
+  for (const ref of spec?.imagePullSecrets ?? []) add(secrets, ref.name);
+  return { configMaps: [...configMaps], secrets: [...secrets] };
+}

@@ -6,7 +6,8 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
-import type { KubeObject } from '../../core/k8s';
+import { configSourceNames, podSpecPath } from '../../core/journey/dependencies';
+import type { KubeObject, PodSpec } from '../../core/k8s';
 import type { ServerFailureLine, ServerReadyLine } from '../../protocol/simulator-server';
 
 export interface SimulatorLaunch {
@@ -52,12 +53,40 @@ function isFailureLine(value: unknown): value is ServerFailureLine {
   return typeof value === 'object' && value !== null && typeof (value as ServerFailureLine).failure === 'string';
 }
 
+type Identity = { apiVersion: string; kind: string; metadata: { name: string; namespace?: string } };
+
+/**
+ * What the twin copies for a manifest, as identities: each object, and the ConfigMaps and Secrets
+ * its pod templates read (the twin copies those that exist, src/cluster/twin-read.ts), in the
+ * object's namespace. A ConfigMap or Secret of the default namespace stays without one: the child
+ * reads it in its context's namespace, as the apply will.
+ */
+export function twinObjectIdentities(objects: readonly KubeObject[]): Identity[] {
+  const identities = new Map<string, Identity>();
+  const add = (apiVersion: string, kind: string, name: string, namespace: string | undefined): void => {
+    identities.set(`${kind} ${namespace ?? ''} ${name}`, { apiVersion, kind, metadata: { name, ...(namespace ? { namespace } : {}) } });
+  };
+  for (const object of objects) {
+    if (!object.apiVersion || !object.kind || !object.metadata?.name) continue;
+    const namespace = object.metadata.namespace;
+    add(object.apiVersion, object.kind, object.metadata.name, namespace);
+    const path = podSpecPath(object.kind);
+    if (!path) continue;
+    let spec: unknown = object;
+    for (const key of path.split('.')) spec = typeof spec === 'object' && spec !== null ? (spec as Record<string, unknown>)[key] : undefined;
+    const names = configSourceNames(spec as PodSpec | undefined);
+    for (const name of names.configMaps) add('v1', 'ConfigMap', name, namespace);
+    for (const name of names.secrets) add('v1', 'Secret', name, namespace);
+  }
+  return [...identities.values()];
+}
+
 /** The child's arguments for `options`; a manifest object goes as its identity only (no data on a command line). */
 export function simulatorArgs(options: SimulatorOptions): string[] {
   const args = ['--nodes', String(options.nodes), '--speed', String(options.speed), ...(options.maxPods === undefined ? [] : ['--max-pods', String(options.maxPods)]), ...(options.zones ? ['--zones', String(options.zones)] : []), '--kubeconfig', options.kubeconfigPath];
   const twin = options.twin;
   if (!twin) return args;
-  const identities = (twin.manifestObjects ?? []).flatMap((o) => (o.apiVersion && o.kind && o.metadata?.name ? [{ apiVersion: o.apiVersion, kind: o.kind, metadata: { name: o.metadata.name, ...(o.metadata.namespace ? { namespace: o.metadata.namespace } : {}) } }] : []));
+  const identities = twinObjectIdentities(twin.manifestObjects ?? []);
   return [...args, '--twin-context', twin.context, ...(twin.kubeconfig ? ['--twin-kubeconfig', twin.kubeconfig] : []), ...(identities.length > 0 ? ['--twin-objects', JSON.stringify(identities)] : [])];
 }
 

@@ -23,6 +23,21 @@ describe('simulator child arguments for a twin', () => {
     assert.doesNotMatch(args.join(' '), /hunter2|replicas/);
   });
 
+  it('add the ConfigMaps and Secrets the manifest’s pods read, in their namespace, once each', () => {
+    const deployment = {
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name: 'web', namespace: 'shop' },
+      spec: { template: { spec: { containers: [{ name: 'app', envFrom: [{ configMapRef: { name: 'web-config' } }], env: [{ name: 'P', valueFrom: { secretKeyRef: { name: 'db', key: 'password' } } }] }], volumes: [{ name: 'c', configMap: { name: 'web-config' } }] } } },
+    };
+    const args = simulatorArgs({ ...base, twin: { context: 'prod', manifestObjects: [deployment] } });
+    assert.deepEqual(JSON.parse(args[args.indexOf('--twin-objects') + 1]), [
+      { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'web', namespace: 'shop' } },
+      { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'web-config', namespace: 'shop' } },
+      { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'db', namespace: 'shop' } },
+    ]);
+  });
+
   it('leave the kubeconfig to the environment when none is set, and send no empty object list', () => {
     const args = simulatorArgs({ ...base, twin: { context: 'prod' } });
     assert.deepEqual(args.slice(-2), ['--twin-context', 'prod']);
