@@ -98,10 +98,11 @@ describe('Kube Journey: the twin of a context, and Apply for real', function () 
       if (!shown) await page.keyboard.press('Escape');
       return shown || undefined;
     }, { timeoutMs: uiTimeoutMs, what: 'the Quick Fix menu on the cpu line' });
-    await page.locator('.codelens-decoration a', { hasText: 'Re-simulate' }).first().waitFor({ timeout: uiTimeoutMs });
     await workbench.screenshot('51-twin-quick-fix');
     await fix.first().click();
     await workbench.editorLine(/cpu:\s\d+m\s+#\smore\sthan\sa\snode\shas/).first().waitFor({ timeout: uiTimeoutMs });
+    // The edit makes the editor ask for its CodeLenses again (a refresh that came while it had no focus may have been dropped).
+    await page.locator('.codelens-decoration a', { hasText: 'Re-simulate' }).first().waitFor({ timeout: uiTimeoutMs });
     assert.deepEqual(deploymentsInCluster(), [], 'the twin wrote nothing to the cluster');
 
     // Re-simulate on a twin: a fresh copy of the cluster, where the changed request fits.
