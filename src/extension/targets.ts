@@ -1,14 +1,14 @@
 /**
  * Where Apply and Trace sends manifests: the built-in simulator (the default, started as a child
  * process on first use), a kubeconfig context, or the twin of a context (the simulator child
- * started with a read-only copy of that cluster, docs/twin.md). Owns the status bar item that shows the target
- * and switches it, the simulator process, and the one live connection, whose watch feeds the
- * trace session. Switching the target forgets the session's journeys: they belong to a cluster.
+ * started with a read-only copy of that cluster, docs/twin.md). Owns the status bar item that
+ * shows the target and switches it, the simulator and twin processes, and the one live
+ * connection, whose watch feeds the trace session. Switching the target forgets the session's journeys: they belong to a cluster.
  */
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
-import { SIMULATOR_CONTEXT } from '../protocol/simulator-server';
+import { SIMULATOR_CONTEXT, type TwinSummary } from '../protocol/simulator-server';
 import { CONTEXT_KEYS, CATEGORY } from './commands';
 import { Disposable, type IDisposable } from './headless/disposable';
 import type { ContextSummary, JourneySource, TargetConnection } from './headless/journey-source';
@@ -83,7 +83,7 @@ export class TargetManager extends Disposable {
   }
 
   /** What the running twin holds of its cluster (undefined until the first Apply and Trace on a twin target). */
-  get twinSummary() {
+  get twinSummary(): TwinSummary | undefined {
     return this.twin?.running ? this.twin.ready.twin : undefined;
   }
 
@@ -110,8 +110,11 @@ export class TargetManager extends Disposable {
     this.statusItem.backgroundColor = problems ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
   }
 
-  /** The live connection to the target, connecting (and starting the simulator) when needed. */
-  /** `manifestObjects`: what is about to be applied; a twin made now copies those of them the cluster holds. */
+  /**
+   * The live connection to the target, connecting (and starting the simulator or the twin) when
+   * needed. `manifestObjects`: what is about to be applied; a twin made now copies those of them
+   * the cluster holds.
+   */
   async connect(progress?: ProgressReporter, manifestObjects?: readonly KubeObject[]): Promise<TargetConnection> {
     if (this.connection) return this.connection;
     if (!this.connecting) {
