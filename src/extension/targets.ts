@@ -3,7 +3,8 @@
  * process on first use), a kubeconfig context, or the twin of a context (the simulator child
  * started with a read-only copy of that cluster, docs/twin.md). Owns the status bar item that
  * shows the target and switches it, the simulator and twin processes, and the one live
- * connection, whose watch feeds the trace session. Switching the target forgets the session's journeys: they belong to a cluster.
+ * connection, whose watch feeds the trace session. Switching the target forgets the session's
+ * journeys: they belong to a cluster.
  */
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
