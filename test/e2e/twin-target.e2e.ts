@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { repoRoot } from '../../scripts/e2e/tools';
 import { productExtensionExists } from '../../scripts/e2e/vsix';
 import { waitFor } from '../../scripts/e2e/code-server';
+import { parse, stringify } from 'yaml';
 import { simulatorKubeconfig } from '../../src/server/kubeconfig';
 import { serveSimulator, type ServedSimulator } from '../cluster/served-simulator';
 import { screenshotFailures, startSession, type Session } from './harness';
@@ -50,7 +51,12 @@ describe('Kube Journey: the twin of a context, and Apply for real', function () 
     cluster.simulator.apply(RUNNING);
     await waitFor(() => Promise.resolve(runningPods() === 2 ? true : undefined), { timeoutMs: journeyTimeoutMs, what: 'the cluster to run its Deployment' });
     const kubeconfig = join(folder, 'staging.kubeconfig');
-    writeFileSync(kubeconfig, simulatorKubeconfig(`https://127.0.0.1:${cluster.port}`, cluster.token, cluster.certificate.certPem).replaceAll('kube-journey-simulator', 'staging'), { mode: 0o600 });
+    // Two contexts: "staging", the served simulator, and "gone", whose server does not answer.
+    const config = parse(simulatorKubeconfig(`https://127.0.0.1:${cluster.port}`, cluster.token, cluster.certificate.certPem).replaceAll('kube-journey-simulator', 'staging')) as { clusters: unknown[]; users: unknown[]; contexts: unknown[] };
+    config.clusters.push({ name: 'gone', cluster: { server: 'https://127.0.0.1:1' } });
+    config.users.push({ name: 'gone', user: { token: 'unused' } });
+    config.contexts.push({ name: 'gone', context: { cluster: 'gone', user: 'gone' } });
+    writeFileSync(kubeconfig, stringify(config), { mode: 0o600 });
     const settings = { 'kubeJourney.kubeconfig': kubeconfig, 'kubeJourney.simulator.speed': 5 };
     session = await startSession('twin-target', { files: { 'examples/fit-quick-fix.yaml': tooBig, '.vscode/settings.json': JSON.stringify(settings) } });
     await session.workbench.widenSideBar(480);
@@ -147,5 +153,20 @@ describe('Kube Journey: the twin of a context, and Apply for real', function () 
     assert.deepEqual(deploymentsInCluster(), ['nginx-deployment'], 'the cluster got the Deployment for real');
     await workbench.clearNotifications();
     await workbench.screenshot('54-predicted-vs-observed');
+  });
+
+  it('says in one line why there is no twin of a context it cannot reach', async () => {
+    const { workbench, workbench: { page } } = session;
+    await page.locator('.statusbar-item', { hasText: 'Twin of staging' }).first().click();
+    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Twin of gone' }).first().click();
+    await page.locator('.statusbar-item', { hasText: 'Twin of gone' }).first().waitFor({ timeout: uiTimeoutMs });
+    await page.locator('.tabs-container .tab', { hasText: 'nginx-deployment.yaml' }).first().click();
+    await workbench.editorContextMenu('kind: Deployment', applyAndTrace);
+    const toast = page.locator('.notifications-toasts .notification-toast', { hasText: 'Cannot make a twin of gone' });
+    await toast.first().waitFor({ timeout: journeyTimeoutMs });
+    const text = await toast.first().innerText();
+    assert.match(text, /Cannot make a twin of gone: context "gone" \(https:\/\/127\.0\.0\.1:1\): cannot reach the API server at https:\/\/127\.0\.0\.1:1/);
+    assert.doesNotMatch(text, / {4}at |Error:/, 'no stack');
+    await workbench.screenshot('55-twin-unreachable');
   });
 });
