@@ -4,7 +4,8 @@
 // warning on the cpu line with a Quick Fix, on the twin, while the cluster stays untouched;
 // taking the fix and Re-simulate (a fresh copy) schedules the pod; a
 // manifest that fits, then "Apply for real" (confirmed as any context apply), opens the compare
-// view with the prediction against what the cluster did.
+// view with the prediction against what the cluster did. A context whose server does not answer
+// gives one error line and no twin.
 import * as assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
