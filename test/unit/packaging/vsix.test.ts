@@ -12,9 +12,11 @@ import { join } from 'node:path';
 /**
  * What the VSIX may weigh (bytes, compressed): the download and install cost of the extension.
  * Raised from 700 kB when the simulator grew to every built-in kind people apply (admission,
- * storage, Services, protobuf decoding, CRDs): still a small download, and the test keeps it from drifting.
+ * storage, Services, protobuf decoding, CRDs), and to 800 kB when the extension gained the twin target
+ * (the simulator child's twin entry), journey files and the predicted/observed comparison: still a
+ * small download, and the test keeps it from drifting.
  */
-const VSIX_BUDGET_BYTES = 760 * 1000;
+const VSIX_BUDGET_BYTES = 800 * 1000;
 
 function run(command: string, args: string[]): string {
   const result = spawnSync(command, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
