@@ -81,6 +81,8 @@ export interface ReflectorOptions {
    * object is gone.
    */
   remember?(object: KubeObject): KubeObject;
+  /** What of each arriving object (listed or watched) goes any further (default: all of it). */
+  prepare?(object: KubeObject): KubeObject;
 }
 
 const MAX_RECORDED_DELAYS = 64;
@@ -95,6 +97,7 @@ export class Reflector {
   readonly synced: Promise<void>;
   private readonly known = new Map<string, KubeObject>();
   private readonly remember: (object: KubeObject) => KubeObject;
+  private readonly prepare: (object: KubeObject) => KubeObject;
   private readonly controller = new AbortController();
   private readonly policy: BackoffPolicy;
   private readonly now: () => number;
@@ -110,6 +113,7 @@ export class Reflector {
     this.policy = options.backoff ?? DEFAULT_BACKOFF;
     this.now = options.now ?? Date.now;
     this.remember = options.remember ?? ((object) => object);
+    this.prepare = options.prepare ?? ((object) => object);
     this.synced = new Promise((resolve) => (this.markSynced = resolve));
   }
 
@@ -257,7 +261,8 @@ export class Reflector {
   }
 
   /** List items carry no kind or apiVersion; the tracer and later consumers want both. */
-  private complete(object: KubeObject): KubeObject {
+  private complete(received: KubeObject): KubeObject {
+    const object = this.prepare(received);
     if (object.kind && object.apiVersion) return object;
     return { ...object, kind: object.kind ?? this.options.kind, apiVersion: object.apiVersion ?? this.options.apiVersion };
   }

@@ -6,12 +6,13 @@
  * cannot be watched is listed in `problems()` so that the journey can say what it does not see.
  */
 import type { InternalStep } from '../core/internals';
-import type { KubeObject, WatchEvent } from '../core/k8s';
+import type { WatchEvent } from '../core/k8s';
 import type { JourneySink, TraceableKind } from '../core/journey/types';
 import { TRACEABLE_KIND_NAMES } from '../common/traceable-kinds';
 import { abortableDelay, type BackoffPolicy } from './backoff';
 import { InternalsReader, type InternalsFunction, type InternalsState } from './internals-reader';
 import type { ServerClock } from './server-clock';
+import { eventIdentity, objectIdentity, withoutFieldSets } from './watched-object';
 import { Reflector, type DelayFunction, type ListFunction, type ReflectorStats, type StreamProblem, type WatchFunction } from './reflector';
 
 export type WatchedKind = TraceableKind | 'Event' | 'Node' | 'PersistentVolumeClaim';
@@ -321,7 +322,9 @@ export class ClusterWatcher {
       deliver: (event) => this.receiveEvent(event),
       onProblem: () => this.notifyProblems(),
       onWatching: () => this.checkWatching(),
-      remember: kind === 'Event' ? eventIdentity : undefined,
+      // A 10,000-pod journey would otherwise keep every pod whole here, beside the tracer's own record.
+      remember: kind === 'Event' ? eventIdentity : objectIdentity,
+      prepare: withoutFieldSets,
     });
     this.reflectors.set(path, { kind, namespace, reflector });
     reflector.start();
@@ -354,19 +357,4 @@ export class ClusterWatcher {
     const problems = this.problems();
     for (const listener of this.problemListeners.slice()) listener(problems);
   }
-}
-
-/**
- * What a reflector keeps of an Event: a relist delivers it again only as DELETED, its expiry, which
- * the tracer ignores, so its identity and subject are enough; a 10,000-pod rollout's tens of
- * thousands of Events are then not all kept whole in the extension host.
- */
-function eventIdentity(event: KubeObject): KubeObject {
-  const metadata = event.metadata;
-  return {
-    kind: event.kind,
-    apiVersion: event.apiVersion,
-    metadata: { name: metadata?.name, namespace: metadata?.namespace, uid: metadata?.uid, resourceVersion: metadata?.resourceVersion },
-    involvedObject: event.involvedObject,
-  };
 }
