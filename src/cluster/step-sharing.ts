@@ -1,0 +1,56 @@
+/**
+ * The simulator's internals steps as the tracer keeps them: in the simulator one object's steps
+ * share its reference and their few words (`watchDelivered`, `kube-scheduler`, `MODIFIED`), but
+ * each line parsed from the stream brings fresh copies of all of them. A 10,000-pod journey keeps
+ * over a hundred thousand steps as evidence, so the extension host shares them again on arrival:
+ * one reference object per object, one string per repeated word, a few bytes per step instead of
+ * a few hundred.
+ */
+import type { InternalStep, ObjectRef } from '../core/internals';
+
+/** Entries of each table before it starts afresh (the objects of a journey, a few words). */
+const DEFAULT_LIMIT = 50_000;
+
+/** Fields every kind of step may carry whose values repeat from step to step. */
+const REPEATED_WORDS = ['type', 'component', 'eventType', 'verb', 'actor', 'key', 'resourceVersion', 'result', 'node', 'reason', 'container'] as const;
+
+/** Returns a function that makes a parsed step share what earlier steps brought; it changes the step in place. */
+export function stepSharer(limit = DEFAULT_LIMIT): (step: InternalStep) => InternalStep {
+  const words = new Map<string, string>();
+  const refs = new Map<string, ObjectRef>();
+  const word = (value: string): string => {
+    const known = words.get(value);
+    if (known !== undefined) return known;
+    if (words.size >= limit) words.clear();
+    words.set(value, value);
+    return value;
+  };
+  const ref = (value: ObjectRef): ObjectRef => {
+    const key = `${value.kind}\0${value.namespace ?? ''}\0${value.name}\0${value.uid ?? ''}`;
+    const known = refs.get(key);
+    if (known) return known;
+    if (refs.size >= limit) refs.clear();
+    const shared: ObjectRef = { kind: word(value.kind), name: value.name };
+    if (value.namespace !== undefined) shared.namespace = word(value.namespace);
+    if (value.uid !== undefined) shared.uid = value.uid;
+    refs.set(key, shared);
+    return shared;
+  };
+  return (step) => {
+    const fields = step as unknown as Record<string, unknown>;
+    for (const field of REPEATED_WORDS) {
+      const value = fields[field];
+      if (typeof value === 'string') fields[field] = word(value);
+    }
+    if (step.type === 'schedulingCycle') {
+      if (isRef(step.pod)) step.pod = ref(step.pod);
+    } else if (isRef(step.object)) {
+      step.object = ref(step.object);
+    }
+    return step;
+  };
+}
+
+function isRef(value: unknown): value is ObjectRef {
+  return typeof value === 'object' && value !== null && typeof (value as ObjectRef).kind === 'string' && typeof (value as ObjectRef).name === 'string';
+}

@@ -1,0 +1,43 @@
+import assert from 'node:assert/strict';
+import type { EtcdWrite, InternalStep, SchedulingCycle, WatchDelivery } from '../../src/core/internals';
+import { stepSharer } from '../../src/cluster/step-sharing';
+
+/** As the stream brings them: every step parsed from its own line, sharing nothing. */
+function parsed<T extends InternalStep>(step: T): T {
+  return JSON.parse(JSON.stringify(step)) as T;
+}
+
+const pod = { kind: 'Pod', namespace: 'default', name: 'web-1', uid: 'uid-web-1' };
+
+describe('cluster step sharing (internals steps parsed from the stream)', () => {
+  it('gives the steps of one object one reference, and keeps every field as it came', () => {
+    const share = stepSharer();
+    const write: EtcdWrite = { type: 'etcdWrite', time: 1, key: '/registry/pods/default/web-1', verb: 'update', resourceVersion: '12', object: pod, actor: 'kubelet' };
+    const delivery: WatchDelivery = { type: 'watchDelivered', time: 2, component: 'kubelet', eventType: 'MODIFIED', resourceVersion: '12', object: pod };
+    const cycle = { type: 'schedulingCycle', time: 3, pod, attempt: 1, totalNodes: 2, evaluatedNodes: 2, feasibleNodes: 1, result: 'Scheduled', node: 'node-1' } as SchedulingCycle;
+    const shared = [write, delivery, cycle].map((step) => share(parsed(step)));
+    assert.deepEqual(shared, [write, delivery, cycle]);
+    const [first, second, third] = shared as [EtcdWrite, WatchDelivery, SchedulingCycle];
+    assert.equal(first.object, second.object);
+    assert.equal(second.object, third.pod);
+  });
+
+  it('tells apart objects of the same name with different uids, and objects in other namespaces', () => {
+    const share = stepSharer();
+    const step = (object: typeof pod): WatchDelivery => share(parsed({ type: 'watchDelivered', time: 1, component: 'kubelet', eventType: 'ADDED', resourceVersion: '1', object }));
+    const a = step(pod).object;
+    assert.notEqual(step({ ...pod, uid: 'uid-web-1-again' }).object, a);
+    assert.notEqual(step({ ...pod, namespace: 'shop' }).object, a);
+    assert.equal(step(pod).object, a);
+  });
+
+  it('starts its tables afresh past the limit, still sharing what comes next', () => {
+    const share = stepSharer(2);
+    const step = (name: string): WatchDelivery => share(parsed({ type: 'watchDelivered', time: 1, component: 'kubelet', eventType: 'ADDED', resourceVersion: '1', object: { ...pod, name } }));
+    const first = step('a').object;
+    step('b');
+    step('c');
+    assert.notEqual(step('a').object, first, 'forgotten');
+    assert.equal(step('a').object, step('a').object);
+  });
+});
