@@ -15,7 +15,7 @@ const DEFAULT_LIMIT = 50_000;
 const REPEATED_WORDS = ['type', 'component', 'eventType', 'verb', 'actor', 'key', 'resourceVersion', 'result', 'node', 'reason', 'container'] as const;
 
 /** Returns a function that makes a parsed step share what earlier steps brought; it changes the step in place. */
-export function stepSharer(limit = DEFAULT_LIMIT): (step: InternalStep) => InternalStep {
+export function stepSharer(limit = DEFAULT_LIMIT): <T extends InternalStep>(step: T) => T {
   const words = new Map<string, string>();
   const refs = new Map<string, ObjectRef>();
   const word = (value: string): string => {
@@ -36,7 +36,7 @@ export function stepSharer(limit = DEFAULT_LIMIT): (step: InternalStep) => Inter
     refs.set(key, shared);
     return shared;
   };
-  return (step) => {
+  return <T extends InternalStep>(step: T): T => {
     const fields = step as unknown as Record<string, unknown>;
     for (const field of REPEATED_WORDS) {
       const value = fields[field];
