@@ -17,7 +17,6 @@ const REPEATED_WORDS = ['type', 'component', 'eventType', 'verb', 'actor', 'key'
 /** Returns a function that makes a parsed step share what earlier steps brought; it changes the step in place. */
 export function stepSharer(limit = DEFAULT_LIMIT): <T extends InternalStep>(step: T) => T {
   const words = new Map<string, string>();
-  const refs = new Map<string, ObjectRef>();
   const word = (value: string): string => {
     const known = words.get(value);
     if (known !== undefined) return known;
@@ -25,10 +24,12 @@ export function stepSharer(limit = DEFAULT_LIMIT): <T extends InternalStep>(step
     words.set(value, value);
     return value;
   };
+  /** By uid (one per object, for ever); objects named without one by their kind, namespace and name. */
+  const refs = new Map<string, ObjectRef>();
   const ref = (value: ObjectRef): ObjectRef => {
-    const key = `${value.kind}\0${value.namespace ?? ''}\0${value.name}\0${value.uid ?? ''}`;
+    const key = value.uid ?? `${value.kind}/${value.namespace ?? ''}/${value.name}`;
     const known = refs.get(key);
-    if (known) return known;
+    if (known && known.kind === value.kind && known.name === value.name && known.namespace === value.namespace && known.uid === value.uid) return known;
     if (refs.size >= limit) refs.clear();
     const shared: ObjectRef = { kind: word(value.kind), name: value.name };
     if (value.namespace !== undefined) shared.namespace = word(value.namespace);

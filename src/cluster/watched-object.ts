@@ -6,7 +6,7 @@
  *   entries stay, with their manager, operation, subresource and time, which the tracer reads;
  *   nothing downstream reads the field sets (the recorded versions are shown without managedFields,
  *   as kubectl shows objects).
- * - `objectIdentity` / `eventIdentity`: what a reflector remembers of each object between relists.
+ * - `objectIdentity`: what a reflector remembers of each object between relists.
  */
 import type { KubeObject, ManagedFieldsEntry } from '../core/k8s';
 
@@ -32,7 +32,8 @@ function entryWithoutFieldSet(entry: ManagedFieldsEntry): ManagedFieldsEntry {
  * What a reflector remembers of an object between relists: what a relist compares (uid,
  * resourceVersion) and names the object by. When a relist finds the object gone, its DELETED
  * carries only this: as client-go's DeletedFinalStateUnknown says, its final state is not known,
- * and the tracer has its own record of the states it saw.
+ * and the tracer has its own record of the states it saw (an Event's DELETED, its expiry, the
+ * tracer ignores).
  */
 export function objectIdentity(object: KubeObject): KubeObject {
   const metadata = object.metadata;
@@ -41,12 +42,4 @@ export function objectIdentity(object: KubeObject): KubeObject {
     apiVersion: object.apiVersion,
     metadata: { name: metadata?.name, namespace: metadata?.namespace, uid: metadata?.uid, resourceVersion: metadata?.resourceVersion },
   };
-}
-
-/**
- * What a reflector keeps of an Event: its identity and subject. A relist delivers it again only as
- * DELETED, its expiry, which the tracer ignores.
- */
-export function eventIdentity(event: KubeObject): KubeObject {
-  return { ...objectIdentity(event), involvedObject: event.involvedObject };
 }

@@ -12,7 +12,7 @@ import { TRACEABLE_KIND_NAMES } from '../common/traceable-kinds';
 import { abortableDelay, type BackoffPolicy } from './backoff';
 import { InternalsReader, type InternalsFunction, type InternalsState } from './internals-reader';
 import type { ServerClock } from './server-clock';
-import { eventIdentity, objectIdentity, withoutFieldSets } from './watched-object';
+import { objectIdentity, withoutFieldSets } from './watched-object';
 import { Reflector, type DelayFunction, type ListFunction, type ReflectorStats, type StreamProblem, type WatchFunction } from './reflector';
 
 export type WatchedKind = TraceableKind | 'Event' | 'Node' | 'PersistentVolumeClaim';
@@ -322,8 +322,8 @@ export class ClusterWatcher {
       deliver: (event) => this.receiveEvent(event),
       onProblem: () => this.notifyProblems(),
       onWatching: () => this.checkWatching(),
-      // A 10,000-pod journey would otherwise keep every pod whole here, beside the tracer's own record.
-      remember: kind === 'Event' ? eventIdentity : objectIdentity,
+      // A 10,000-pod journey would otherwise keep every pod and Event whole here, beside the tracer's own record.
+      remember: objectIdentity,
       prepare: withoutFieldSets,
     });
     this.reflectors.set(path, { kind, namespace, reflector });

@@ -27,7 +27,8 @@ describe('cluster step sharing (internals steps parsed from the stream)', () => 
     const step = (object: typeof pod): WatchDelivery => share(parsed({ type: 'watchDelivered', time: 1, component: 'kubelet', eventType: 'ADDED', resourceVersion: '1', object }));
     const a = step(pod).object;
     assert.notEqual(step({ ...pod, uid: 'uid-web-1-again' }).object, a);
-    assert.notEqual(step({ ...pod, namespace: 'shop' }).object, a);
+    assert.notEqual(step({ ...pod, namespace: 'shop', uid: 'uid-shop-web-1' }).object, a);
+    assert.notEqual(step({ kind: 'Pod', namespace: 'default', name: 'web-1' }).object, a, 'a reference without a uid');
     assert.equal(step(pod).object, a);
   });
 

@@ -1,11 +1,9 @@
 /**
  * Every version of the traced objects the watch delivered, so that a tree node can show its
  * object as YAML at any recorded moment. The tracer keeps digests, not objects; this keeps the
- * objects themselves, each version as its JSON text (without managedFields, which the YAML leaves
- * out): a pod's text is a fraction of the heap its parsed objects take, and a version is read
- * back only when someone opens it. Bounded: a fixed number of versions per object and of objects
- * in all, the least recently changed object forgotten first, so a 150,000-pod simulation cannot
- * exhaust the extension host.
+ * objects themselves (the watch's own instances, never copied or changed). Bounded: a fixed
+ * number of versions per object and of objects in all, the least recently changed object
+ * forgotten first, so a 150,000-pod simulation cannot exhaust the extension host.
  */
 import { stringify } from 'yaml';
 import type { KubeObject, WatchEvent } from '../../core/k8s';
@@ -13,35 +11,10 @@ import { TRACEABLE_KINDS } from '../../common/traceable-kinds';
 
 export interface ObjectVersion {
   /** When the watch delivered it, ms. */
-  readonly receivedAt: number;
-  readonly type: WatchEvent['type'];
-  readonly resourceVersion: string;
-  /** The object as delivered, less its managedFields (parsed again from the kept text on each read). */
-  readonly object: KubeObject;
-}
-
-/** One version as kept: its text, parsed when read. */
-class RecordedVersion implements ObjectVersion {
-  private readonly text: string;
-
-  constructor(
-    readonly receivedAt: number,
-    readonly type: WatchEvent['type'],
-    readonly resourceVersion: string,
-    object: KubeObject,
-  ) {
-    this.text = JSON.stringify(withoutManagedFields(object));
-  }
-
-  get object(): KubeObject {
-    return JSON.parse(this.text) as KubeObject;
-  }
-}
-
-function withoutManagedFields(object: KubeObject): KubeObject {
-  if (!object.metadata?.managedFields) return object;
-  const { managedFields: _managed, ...metadata } = object.metadata;
-  return { ...object, metadata };
+  receivedAt: number;
+  type: WatchEvent['type'];
+  resourceVersion: string;
+  object: KubeObject;
 }
 
 export interface ObjectKey {
@@ -82,7 +55,7 @@ export class ObjectHistory {
     this.objects.set(key, versions);
     const resourceVersion = object.metadata?.resourceVersion ?? '';
     if (versions.length > 0 && versions[versions.length - 1].resourceVersion === resourceVersion && event.type !== 'DELETED') return;
-    versions.push(new RecordedVersion(receivedAt, event.type, resourceVersion, object));
+    versions.push({ receivedAt, type: event.type, resourceVersion, object });
     // Keep the first version (how the object was created) and the latest ones.
     if (versions.length > this.limits.versionsPerObject) versions.splice(1, 1);
     if (this.objects.size > this.limits.objects) {
@@ -174,7 +147,8 @@ export function describeChange(previous: ObjectVersion | undefined, current: Obj
  * default), under a comment saying which moment it is.
  */
 export function versionYaml(version: ObjectVersion, header: string): string {
-  const shown = withoutManagedFields(version.object);
+  const { managedFields: _managed, ...metadata } = version.object.metadata ?? {};
+  const shown: KubeObject = { ...version.object, metadata };
   const comment = header
     .split('\n')
     .map((line) => `# ${line}`.trimEnd())
