@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import type { EtcdWrite, InternalStep, SchedulingCycle, WatchDelivery } from '../../src/core/internals';
+import type { EtcdWrite, InternalStep, ObjectRef, SchedulingCycle, WatchDelivery } from '../../src/core/internals';
 import { stepSharer } from '../../src/cluster/step-sharing';
 
 /** As the stream brings them: every step parsed from its own line, sharing nothing. */
@@ -24,7 +24,7 @@ describe('cluster step sharing (internals steps parsed from the stream)', () => 
 
   it('tells apart objects of the same name with different uids, and objects in other namespaces', () => {
     const share = stepSharer();
-    const step = (object: typeof pod): WatchDelivery => share(parsed({ type: 'watchDelivered', time: 1, component: 'kubelet', eventType: 'ADDED', resourceVersion: '1', object }));
+    const step = (object: ObjectRef): WatchDelivery => share(parsed({ type: 'watchDelivered', time: 1, component: 'kubelet', eventType: 'ADDED', resourceVersion: '1', object }));
     const a = step(pod).object;
     assert.notEqual(step({ ...pod, uid: 'uid-web-1-again' }).object, a);
     assert.notEqual(step({ ...pod, namespace: 'shop', uid: 'uid-shop-web-1' }).object, a);
