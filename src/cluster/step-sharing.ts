@@ -7,6 +7,7 @@
  * a few hundred.
  */
 import type { InternalStep, ObjectRef } from '../core/internals';
+import { SharedWords } from './shared-words';
 
 /** Entries of each table before it starts afresh (the objects of a journey, a few words). */
 const DEFAULT_LIMIT = 50_000;
@@ -16,14 +17,8 @@ const REPEATED_WORDS = ['type', 'component', 'eventType', 'verb', 'actor', 'key'
 
 /** Returns a function that makes a parsed step share what earlier steps brought; it changes the step in place. */
 export function stepSharer(limit = DEFAULT_LIMIT): <T extends InternalStep>(step: T) => T {
-  const words = new Map<string, string>();
-  const word = (value: string): string => {
-    const known = words.get(value);
-    if (known !== undefined) return known;
-    if (words.size >= limit) words.clear();
-    words.set(value, value);
-    return value;
-  };
+  const words = new SharedWords(limit);
+  const word = (value: string): string => words.share(value);
   /** By uid (one per object, for ever); objects named without one by their kind, namespace and name. */
   const refs = new Map<string, ObjectRef>();
   const ref = (value: ObjectRef): ObjectRef => {

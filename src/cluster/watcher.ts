@@ -12,7 +12,8 @@ import { TRACEABLE_KIND_NAMES } from '../common/traceable-kinds';
 import { abortableDelay, type BackoffPolicy } from './backoff';
 import { InternalsReader, type InternalsFunction, type InternalsState } from './internals-reader';
 import type { ServerClock } from './server-clock';
-import { objectIdentity, withoutFieldSets } from './watched-object';
+import { SharedWords } from './shared-words';
+import { objectIdentity, shareEventWords, withoutFieldSets } from './watched-object';
 import { Reflector, type DelayFunction, type ListFunction, type ReflectorStats, type StreamProblem, type WatchFunction } from './reflector';
 
 export type WatchedKind = TraceableKind | 'Event' | 'Node' | 'PersistentVolumeClaim';
@@ -129,6 +130,8 @@ export class ClusterWatcher {
   private readonly delay: DelayFunction;
   private readonly internalsReader: InternalsReader | undefined;
   private readonly problemListeners: ((problems: WatchProblem[]) => void)[] = [];
+  /** Shared by the Events of every namespace. */
+  private readonly words = new SharedWords();
   private readonly stepWaiters = new Set<(step: InternalStep) => void>();
   private readonly watchingWaiters = new Set<() => void>();
   /**
@@ -342,7 +345,7 @@ export class ClusterWatcher {
       onWatching: () => this.checkWatching(),
       // A 10,000-pod journey would otherwise keep every pod and Event whole here, beside the tracer's own record.
       remember: objectIdentity,
-      prepare: withoutFieldSets,
+      prepare: kind === 'Event' ? (event) => shareEventWords(withoutFieldSets(event), this.words) : withoutFieldSets,
     });
     this.reflectors.set(path, { kind, namespace, reflector });
     reflector.start();

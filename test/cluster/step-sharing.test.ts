@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import type { EtcdWrite, InternalStep, ObjectRef, SchedulingCycle, WatchDelivery } from '../../src/core/internals';
+import { SharedWords } from '../../src/cluster/shared-words';
 import { stepSharer } from '../../src/cluster/step-sharing';
+import { shareEventWords } from '../../src/cluster/watched-object';
 
 /** As the stream brings them: every step parsed from its own line, sharing nothing. */
 function parsed<T extends InternalStep>(step: T): T {
@@ -40,5 +42,25 @@ describe('cluster step sharing (internals steps parsed from the stream)', () => 
     step('c');
     assert.notEqual(step('a').object, first, 'forgotten');
     assert.equal(step('a').object, step('a').object);
+  });
+});
+
+describe('cluster Event word sharing', () => {
+  it('leaves every field of an Event as it came, the long message included', () => {
+    const words = new SharedWords(4);
+    const event = {
+      kind: 'Event',
+      apiVersion: 'v1',
+      metadata: { name: 'web-1.17a', namespace: 'default' },
+      involvedObject: { kind: 'Pod', namespace: 'default', name: 'web-1', uid: 'uid-web-1', apiVersion: 'v1', fieldPath: 'spec.containers{app}' },
+      type: 'Normal',
+      reason: 'Pulled',
+      message: `Container image "nginx:1.25" already present on machine${' and more'.repeat(20)}`,
+      source: { component: 'kubelet', host: 'node-1' },
+      reportingComponent: 'kubelet',
+      reportingInstance: 'node-1',
+    };
+    const expected = structuredClone(event);
+    for (let i = 0; i < 3; i++) assert.deepEqual(shareEventWords(structuredClone(event), words), expected);
   });
 });
