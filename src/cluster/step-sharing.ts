@@ -3,10 +3,10 @@
  * share its reference and their few words (`watchDelivered`, `kube-scheduler`, `MODIFIED`), but
  * each line parsed from the stream brings fresh copies of all of them. A 10,000-pod journey keeps
  * over a hundred thousand steps as evidence, so the extension host shares them again on arrival:
- * one reference object per object, one string per repeated word, a few bytes per step instead of
- * a few hundred.
+ * one reference object per object, one string per repeated word, one list of filter and score
+ * plugins per content, a few bytes per step instead of a few hundred.
  */
-import type { InternalStep, ObjectRef } from '../core/internals';
+import type { InternalStep, ObjectRef, VerdictTable } from '../core/internals';
 import { SharedWords } from './shared-words';
 
 /** Entries of each table before it starts afresh (the objects of a journey, a few words). */
@@ -32,6 +32,22 @@ export function stepSharer(limit = DEFAULT_LIMIT): <T extends InternalStep>(step
     refs.set(key, shared);
     return shared;
   };
+  /** A verdict table's plugin lists are the same for most pods: one instance per content. */
+  const lists = new Map<string, readonly unknown[]>();
+  const list = <L extends readonly unknown[]>(value: L): L => {
+    if (!Array.isArray(value)) return value;
+    const key = JSON.stringify(value);
+    const known = lists.get(key);
+    if (known) return known as L;
+    if (lists.size >= limit) lists.clear();
+    lists.set(key, value);
+    return value;
+  };
+  const shareTableLists = (table: VerdictTable): void => {
+    table.filters = list(table.filters);
+    table.scorePlugins = list(table.scorePlugins);
+    table.failures = list(table.failures);
+  };
   return <T extends InternalStep>(step: T): T => {
     const fields = step as unknown as Record<string, unknown>;
     for (const field of REPEATED_WORDS) {
@@ -40,6 +56,7 @@ export function stepSharer(limit = DEFAULT_LIMIT): <T extends InternalStep>(step
     }
     if (step.type === 'schedulingCycle') {
       if (isRef(step.pod)) step.pod = ref(step.pod);
+      if (step.table) shareTableLists(step.table);
     } else if (isRef(step.object)) {
       step.object = ref(step.object);
     }

@@ -24,6 +24,18 @@ describe('cluster step sharing (internals steps parsed from the stream)', () => 
     assert.equal(second.object, third.pod);
   });
 
+  it('gives scheduling cycles with equal plugin lists one instance of each list', () => {
+    const share = stepSharer();
+    const table = { nodes: { names: ['node-1'] }, filters: ['NodeName', 'NodeResourcesFit'], outcomes: '1*0', failures: [], scorePlugins: [{ plugin: 'NodeResourcesFit', weight: 1 }], scored: [0, 100, 100] };
+    const cycle = (name: string): SchedulingCycle => share(parsed({ type: 'schedulingCycle', time: 3, pod: { ...pod, name, uid: `uid-${name}` }, attempt: 1, totalNodes: 1, evaluatedNodes: 1, feasibleNodes: 1, result: 'Scheduled', node: 'node-1', table } as SchedulingCycle));
+    const first = cycle('web-1').table!;
+    const second = cycle('web-2').table!;
+    assert.deepEqual(second, table);
+    assert.equal(second.filters, first.filters);
+    assert.equal(second.scorePlugins, first.scorePlugins);
+    assert.notEqual(second.scored, first.scored, 'scores are each pod\'s own');
+  });
+
   it('tells apart objects of the same name with different uids, and objects in other namespaces', () => {
     const share = stepSharer();
     const step = (object: ObjectRef): WatchDelivery => share(parsed({ type: 'watchDelivered', time: 1, component: 'kubelet', eventType: 'ADDED', resourceVersion: '1', object }));
