@@ -7,7 +7,6 @@
  *   nothing downstream reads the field sets (the recorded versions are shown without managedFields,
  *   as kubectl shows objects).
  * - `shareEventWords`: an Event's repeated words as one string each, since the tracer keeps them.
- * - `objectIdentity`: what a reflector remembers of each object between relists.
  */
 import type { KubeObject, ManagedFieldsEntry } from '../core/k8s';
 import type { SharedWords } from './shared-words';
@@ -28,22 +27,6 @@ function entryWithoutFieldSet(entry: ManagedFieldsEntry): ManagedFieldsEntry {
   if (!hasFieldSet(entry)) return entry;
   const { fieldsV1: _fieldSet, ...rest } = entry;
   return rest;
-}
-
-/**
- * What a reflector remembers of an object between relists: what a relist compares (uid,
- * resourceVersion) and names the object by. When a relist finds the object gone, its DELETED
- * carries only this: as client-go's DeletedFinalStateUnknown says, its final state is not known,
- * and the tracer has its own record of the states it saw (an Event's DELETED, its expiry, the
- * tracer ignores).
- */
-export function objectIdentity(object: KubeObject): KubeObject {
-  const metadata = object.metadata;
-  return {
-    kind: object.kind,
-    apiVersion: object.apiVersion,
-    metadata: { name: metadata?.name, namespace: metadata?.namespace, uid: metadata?.uid, resourceVersion: metadata?.resourceVersion },
-  };
 }
 
 /** Longer messages are rarely repeated word for word (they name pods and nodes). */

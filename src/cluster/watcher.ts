@@ -13,7 +13,7 @@ import { abortableDelay, type BackoffPolicy } from './backoff';
 import { InternalsReader, type InternalsFunction, type InternalsState } from './internals-reader';
 import type { ServerClock } from './server-clock';
 import { SharedWords } from './shared-words';
-import { objectIdentity, shareEventWords, withoutFieldSets } from './watched-object';
+import { shareEventWords, withoutFieldSets } from './watched-object';
 import { Reflector, type DelayFunction, type ListFunction, type ReflectorStats, type StreamProblem, type WatchFunction } from './reflector';
 
 export type WatchedKind = TraceableKind | 'Event' | 'Node' | 'PersistentVolumeClaim';
@@ -343,8 +343,6 @@ export class ClusterWatcher {
       deliver: (event) => this.receiveEvent(event),
       onProblem: () => this.notifyProblems(),
       onWatching: () => this.checkWatching(),
-      // A 10,000-pod journey would otherwise keep every pod and Event whole here, beside the tracer's own record.
-      remember: objectIdentity,
       prepare: kind === 'Event' ? (event) => shareEventWords(withoutFieldSets(event), this.words) : withoutFieldSets,
     });
     this.reflectors.set(path, { kind, namespace, reflector });
