@@ -15,6 +15,7 @@ import { INTERNALS_STREAM_PATH, type InternalsFunction } from './internals-reade
 import { loadKubeconfig, type ContextInfo, type KubeconfigSource } from './kubeconfig';
 import type { ListFunction, WatchFunction } from './reflector';
 import type { JourneySink } from '../core/journey/types';
+import { stepSharer } from './step-sharing';
 import { ClusterWatcher, type ClusterWatcherOptions, type WatchIo } from './watcher';
 
 export interface ServerVersion {
@@ -122,6 +123,7 @@ export class ClusterConnection {
 
   readonly internals: InternalsFunction = (request) => {
     const resolveNodeLists = nodeListResolver();
+    const share = stepSharer();
     return this.http.stream(INTERNALS_STREAM_PATH, {
       query: { since: request.since },
       signal: request.signal,
@@ -130,7 +132,7 @@ export class ClusterConnection {
         const entry = parseLine(line) as { seq?: unknown; step?: unknown } | undefined;
         if (!entry || typeof entry.seq !== 'number' || !entry.step || typeof entry.step !== 'object') return;
         resolveNodeLists(entry.step);
-        request.onStep(entry.seq, entry.step as InternalStep);
+        request.onStep(entry.seq, share(entry.step as InternalStep));
       },
     });
   };

@@ -75,26 +75,36 @@ export interface ReflectorOptions {
   onProblem?(problem: StreamProblem | undefined): void;
   /** A watch opened (true) or ended (false). */
   onWatching?(watching: boolean): void;
-  /**
-   * What of each object is kept for relists (default: all of it). It must keep the uid and the
-   * resourceVersion, which a relist compares; it is what a relist delivers as DELETED when the
-   * object is gone.
-   */
-  remember?(object: KubeObject): KubeObject;
+  /** What of each arriving object (listed or watched) goes any further (default: all of it). */
+  prepare?(object: KubeObject): KubeObject;
 }
 
 const MAX_RECORDED_DELAYS = 64;
 
+function uidOf(version: string): string {
+  return version.slice(0, version.indexOf(' '));
+}
+
 function keyOf(object: KubeObject): string {
   return `${object.metadata?.namespace ?? ''}/${object.metadata?.name ?? ''}`;
+}
+
+/** What is known of an object between relists, in one string: `uid resourceVersion` (neither holds a space). */
+function versionOf(object: KubeObject): string {
+  return `${object.metadata?.uid ?? ''} ${object.metadata?.resourceVersion ?? ''}`;
 }
 
 export class Reflector {
   readonly stats: ReflectorStats = { lists: 0, watches: 0, expired: 0, failures: 0, delays: [] };
   /** Resolves once listed and watching (or once the server answered that the collection cannot be watched). */
   readonly synced: Promise<void>;
-  private readonly known = new Map<string, KubeObject>();
-  private readonly remember: (object: KubeObject) => KubeObject;
+  /**
+   * `namespace/name` → `uid resourceVersion` of each object listed or watched: what a relist
+   * compares. Not the objects: a 10,000-pod journey would keep every pod whole here, beside the
+   * tracer's own record of it.
+   */
+  private readonly known = new Map<string, string>();
+  private readonly prepare: (object: KubeObject) => KubeObject;
   private readonly controller = new AbortController();
   private readonly policy: BackoffPolicy;
   private readonly now: () => number;
@@ -109,7 +119,7 @@ export class Reflector {
   constructor(private readonly options: ReflectorOptions) {
     this.policy = options.backoff ?? DEFAULT_BACKOFF;
     this.now = options.now ?? Date.now;
-    this.remember = options.remember ?? ((object) => object);
+    this.prepare = options.prepare ?? ((object) => object);
     this.synced = new Promise((resolve) => (this.markSynced = resolve));
   }
 
@@ -224,9 +234,9 @@ export class Reflector {
     if (type === 'DELETED') {
       this.known.delete(key);
     } else {
-      const previous = this.known.get(key);
-      if (previous && previous.metadata?.uid === object.metadata?.uid && previous.metadata?.resourceVersion === object.metadata?.resourceVersion) return;
-      this.known.set(key, this.remember(object));
+      const version = versionOf(object);
+      if (this.known.get(key) === version) return;
+      this.known.set(key, version);
     }
     this.options.deliver({ type, object });
   }
@@ -239,25 +249,45 @@ export class Reflector {
       const key = keyOf(object);
       seen.add(key);
       const previous = this.known.get(key);
-      this.known.set(key, this.remember(object));
-      if (!previous) {
+      const version = versionOf(object);
+      this.known.set(key, version);
+      if (previous === undefined) {
         this.options.deliver({ type: 'ADDED', object });
-      } else if (previous.metadata?.uid !== object.metadata?.uid) {
-        this.options.deliver({ type: 'DELETED', object: previous });
+      } else if (uidOf(previous) !== (object.metadata?.uid ?? '')) {
+        this.options.deliver({ type: 'DELETED', object: this.identity(key, previous) });
         this.options.deliver({ type: 'ADDED', object });
-      } else if (previous.metadata?.resourceVersion !== object.metadata?.resourceVersion) {
+      } else if (previous !== version) {
         this.options.deliver({ type: 'MODIFIED', object });
       }
     }
     for (const [key, previous] of this.known) {
       if (seen.has(key)) continue;
       this.known.delete(key);
-      this.options.deliver({ type: 'DELETED', object: previous });
+      this.options.deliver({ type: 'DELETED', object: this.identity(key, previous) });
     }
   }
 
+  /**
+   * A relist's DELETED of an object it no longer finds: its identity only. As client-go's
+   * DeletedFinalStateUnknown says, its final state is not known; the tracer has its own record of
+   * the states it saw (and ignores an Event's DELETED, its expiry).
+   */
+  private identity(key: string, version: string): KubeObject {
+    const slash = key.indexOf('/');
+    const space = version.indexOf(' ');
+    const namespace = key.slice(0, slash);
+    const uid = version.slice(0, space);
+    const resourceVersion = version.slice(space + 1);
+    return {
+      kind: this.options.kind,
+      apiVersion: this.options.apiVersion,
+      metadata: { name: key.slice(slash + 1), ...(namespace ? { namespace } : {}), ...(uid ? { uid } : {}), ...(resourceVersion ? { resourceVersion } : {}) },
+    };
+  }
+
   /** List items carry no kind or apiVersion; the tracer and later consumers want both. */
-  private complete(object: KubeObject): KubeObject {
+  private complete(received: KubeObject): KubeObject {
+    const object = this.prepare(received);
     if (object.kind && object.apiVersion) return object;
     return { ...object, kind: object.kind ?? this.options.kind, apiVersion: object.apiVersion ?? this.options.apiVersion };
   }

@@ -6,12 +6,14 @@
  * cannot be watched is listed in `problems()` so that the journey can say what it does not see.
  */
 import type { InternalStep } from '../core/internals';
-import type { KubeObject, WatchEvent } from '../core/k8s';
+import type { WatchEvent } from '../core/k8s';
 import type { JourneySink, TraceableKind } from '../core/journey/types';
 import { TRACEABLE_KIND_NAMES } from '../common/traceable-kinds';
 import { abortableDelay, type BackoffPolicy } from './backoff';
 import { InternalsReader, type InternalsFunction, type InternalsState } from './internals-reader';
 import type { ServerClock } from './server-clock';
+import { SharedWords } from './shared-words';
+import { shareEventWords, withoutFieldSets } from './watched-object';
 import { Reflector, type DelayFunction, type ListFunction, type ReflectorStats, type StreamProblem, type WatchFunction } from './reflector';
 
 export type WatchedKind = TraceableKind | 'Event' | 'Node' | 'PersistentVolumeClaim';
@@ -128,11 +130,18 @@ export class ClusterWatcher {
   private readonly delay: DelayFunction;
   private readonly internalsReader: InternalsReader | undefined;
   private readonly problemListeners: ((problems: WatchProblem[]) => void)[] = [];
+  /** Shared by the Events of every namespace. */
+  private readonly words = new SharedWords();
   private readonly stepWaiters = new Set<(step: InternalStep) => void>();
   private readonly watchingWaiters = new Set<() => void>();
-  private holds = 0;
-  private held: Held[] = [];
-  /** Deliveries of `held` already made by a release in slices. */
+  /**
+   * Per hold that lasts, where it begins in `held`: what arrived before it is none of its business
+   * (its objects were not applied yet) and is delivered meanwhile; what arrived after waits.
+   */
+  private readonly fences = new Map<object, number>();
+  /** Arrivals queued behind a hold or a release in slices; delivered ones are cleared at once. */
+  private held: (Held | undefined)[] = [];
+  /** Deliveries of `held` already made. */
   private releasedCount = 0;
   private releaseScheduled = false;
   private started = false;
@@ -201,44 +210,57 @@ export class ClusterWatcher {
   }
 
   /**
-   * Holds deliveries to the sink until the returned function is called; what arrives meanwhile is
-   * delivered then, in order, with its arrival time. Hold around an apply so that `begin` is called
+   * Holds deliveries to the sink of what arrives from now on until the returned function is called;
+   * what arrives meanwhile is delivered then, in order, with its arrival time. What arrived before
+   * the hold goes on being delivered while it lasts. Hold around an apply so that `begin` is called
    * before the first watch event of the applied object reaches the tracer, and so that arrival
    * times are put on the server's clock with what the apply taught about it.
    */
   hold(): () => void {
-    this.holds++;
-    let released = false;
+    const token = {};
+    this.fences.set(token, this.held.length);
     return () => {
-      if (released) return;
-      released = true;
-      this.holds--;
-      if (this.holds === 0 && !this.releaseScheduled) this.releaseHeld();
+      if (!this.fences.delete(token)) return;
+      if (!this.releaseScheduled) this.releaseHeld();
     };
   }
 
-  /** Delivers what was held, in order; in slices when `releaseSliceMs` is set, pausing while a new hold lasts. */
+  /** How far `held` may be delivered now: up to the oldest hold that lasts. */
+  private get deliverable(): number {
+    let limit = this.held.length;
+    for (const fence of this.fences.values()) limit = Math.min(limit, fence);
+    return limit;
+  }
+
+  /** Delivers what was held, in order, up to the oldest hold that lasts; in slices when `releaseSliceMs` is set. */
   private releaseHeld(): void {
     this.releaseScheduled = false;
     const sliceMs = this.options.releaseSliceMs;
     const started = performance.now();
     const queue = this.held;
-    while (this.releasedCount < queue.length && !this.stopped && this.holds === 0) {
-      this.forward(queue[this.releasedCount++]);
-      if (sliceMs !== undefined && this.releasedCount % RELEASE_CLOCK_EVERY === 0 && this.releasedCount < queue.length && performance.now() - started >= sliceMs) {
+    let limit = this.deliverable;
+    while (this.releasedCount < limit && !this.stopped) {
+      const item = queue[this.releasedCount];
+      // Delivered items are not kept until the whole queue is: it can hold a whole apply's events.
+      queue[this.releasedCount++] = undefined;
+      this.forward(item!);
+      limit = this.deliverable;
+      if (sliceMs !== undefined && this.releasedCount % RELEASE_CLOCK_EVERY === 0 && this.releasedCount < limit && performance.now() - started >= sliceMs) {
         this.releaseScheduled = true;
         setImmediate(() => this.releaseHeld());
         return;
       }
     }
-    if (this.holds > 0 && !this.stopped) return;
+    if (this.stopped || this.releasedCount < this.held.length) return;
     this.held = [];
     this.releasedCount = 0;
+    // Every fence lay within what was delivered.
+    for (const token of this.fences.keys()) this.fences.set(token, 0);
   }
 
   /** Whether an arrival must queue: a hold lasts, or what was held is still being delivered. */
   private get queueing(): boolean {
-    return this.holds > 0 || this.held.length > 0;
+    return this.fences.size > 0 || this.held.length > 0;
   }
 
   /**
@@ -321,7 +343,7 @@ export class ClusterWatcher {
       deliver: (event) => this.receiveEvent(event),
       onProblem: () => this.notifyProblems(),
       onWatching: () => this.checkWatching(),
-      remember: kind === 'Event' ? eventIdentity : undefined,
+      prepare: kind === 'Event' ? (event) => shareEventWords(withoutFieldSets(event), this.words) : withoutFieldSets,
     });
     this.reflectors.set(path, { kind, namespace, reflector });
     reflector.start();
@@ -354,19 +376,4 @@ export class ClusterWatcher {
     const problems = this.problems();
     for (const listener of this.problemListeners.slice()) listener(problems);
   }
-}
-
-/**
- * What a reflector keeps of an Event: a relist delivers it again only as DELETED, its expiry, which
- * the tracer ignores, so its identity and subject are enough; a 10,000-pod rollout's tens of
- * thousands of Events are then not all kept whole in the extension host.
- */
-function eventIdentity(event: KubeObject): KubeObject {
-  const metadata = event.metadata;
-  return {
-    kind: event.kind,
-    apiVersion: event.apiVersion,
-    metadata: { name: metadata?.name, namespace: metadata?.namespace, uid: metadata?.uid, resourceVersion: metadata?.resourceVersion },
-    involvedObject: event.involvedObject,
-  };
 }

@@ -64,7 +64,11 @@ export interface TargetConnection extends IDisposable {
   apply(objects: readonly KubeObject[], fieldManager: string, onResult: (outcome: ApplyOutcome, index: number) => void, source?: string): Promise<ApplyOutcome[]>;
   /** Also watch this namespace. */
   watchNamespace(namespace: string): void;
-  /** Holds watch deliveries until the returned function is called (journeys begin before their first event). */
+  /**
+   * Until the returned function is called, what each apply brings on the watch waits until the
+   * journey can begin (call `begin` as soon as the apply resolves): journeys begin before their first
+   * event. What arrived before an apply is delivered meanwhile.
+   */
   hold(): () => void;
   /** Why some collections cannot be watched, as sentences. */
   problems(): string[];

@@ -1,12 +1,15 @@
 /**
  * Every version of the traced objects the watch delivered, so that a tree node can show its
  * object as YAML at any recorded moment. The tracer keeps digests, not objects; this keeps the
- * objects themselves (the watch's own instances, never copied or changed). Bounded: a fixed
+ * objects themselves (the watch's own instances, never changed), each version sharing the parts
+ * equal to the version before (a pod's spec, its labels, its unchanged conditions), so that a
+ * version costs what changed, not a whole pod. Bounded: a fixed
  * number of versions per object and of objects in all, the least recently changed object
  * forgotten first, so a 150,000-pod simulation cannot exhaust the extension host.
  */
 import { stringify } from 'yaml';
 import type { KubeObject, WatchEvent } from '../../core/k8s';
+import { deepEqual } from '../../common/json';
 import { TRACEABLE_KINDS } from '../../common/traceable-kinds';
 
 export interface ObjectVersion {
@@ -55,7 +58,7 @@ export class ObjectHistory {
     this.objects.set(key, versions);
     const resourceVersion = object.metadata?.resourceVersion ?? '';
     if (versions.length > 0 && versions[versions.length - 1].resourceVersion === resourceVersion && event.type !== 'DELETED') return;
-    versions.push({ receivedAt, type: event.type, resourceVersion, object });
+    versions.push({ receivedAt, type: event.type, resourceVersion, object: versions.length > 0 ? sharingParts(versions[versions.length - 1].object, object) : object });
     // Keep the first version (how the object was created) and the latest ones.
     if (versions.length > this.limits.versionsPerObject) versions.splice(1, 1);
     if (this.objects.size > this.limits.objects) {
@@ -89,6 +92,37 @@ export class ObjectHistory {
   clear(): void {
     this.objects.clear();
   }
+}
+
+/** How deep parts are compared: top-level fields, theirs (`spec.containers`), and their items. */
+const SHARING_DEPTH = 3;
+
+/**
+ * `next`, with each part deep-equal to the same part of `previous` replaced by it: shallow copies
+ * of `next` and of its changed parts, neither object changed.
+ */
+export function sharingParts(previous: KubeObject, next: KubeObject): KubeObject {
+  return sharePart(previous, next, SHARING_DEPTH) as KubeObject;
+}
+
+function sharePart(before: unknown, after: unknown, depth: number): unknown {
+  // Equal strings too: the earlier instance is kept, the new one left to the collector.
+  if (before === after) return before;
+  if (typeof before !== 'object' || before === null || typeof after !== 'object' || after === null || Array.isArray(before) !== Array.isArray(after)) return after;
+  if (depth === 0) return deepEqual(before, after) ? before : after;
+  const was = before as Record<string, unknown>;
+  const is = after as Record<string, unknown>;
+  let copy: Record<string, unknown> | unknown[] | undefined;
+  let changed = Object.keys(was).length !== Object.keys(is).length;
+  for (const key of Object.keys(is)) {
+    const part = is[key];
+    const shared = key in was ? sharePart(was[key], part, depth - 1) : part;
+    if (shared !== was[key]) changed = true;
+    if (shared !== part) (copy ??= Array.isArray(after) ? [...after] : { ...is })[key as never] = shared as never;
+  }
+  // Every part equal: the earlier version's whole object.
+  if (!changed) return before;
+  return copy ?? after;
 }
 
 function statusOf(object: KubeObject): Record<string, unknown> {

@@ -23,6 +23,23 @@ describe('object history', () => {
     assert.equal(history.version(key, '2')?.receivedAt, 120);
   });
 
+  it('shares the parts of a version equal to the version before, and changes neither object', () => {
+    const history = new ObjectHistory();
+    const first = pod(1, { spec: { nodeName: 'node-1', containers: [{ name: 'app', image: 'nginx' }] }, status: { phase: 'Pending', conditions: [{ type: 'PodScheduled', status: 'True' }] } });
+    const second = pod(2, { spec: { nodeName: 'node-1', containers: [{ name: 'app', image: 'nginx' }] }, status: { phase: 'Running', conditions: [{ type: 'PodScheduled', status: 'True' }, { type: 'Ready', status: 'True' }] } });
+    const delivered = structuredClone(second);
+    history.record({ type: 'ADDED', object: first }, 1);
+    history.record({ type: 'MODIFIED', object: second }, 2);
+    const [v1, v2] = history.versions(key);
+    assert.equal(v1.object, first);
+    assert.deepEqual(v2.object, second, 'the version reads as delivered');
+    assert.deepEqual(second, delivered, 'the delivered object is not changed');
+    assert.equal(v2.object.spec, first.spec);
+    assert.equal((v2.object.status as { conditions: unknown[] }).conditions[0], (first.status as { conditions: unknown[] }).conditions[0]);
+    assert.notEqual(v2.object.status, first.status);
+    assert.equal(v2.object.metadata?.managedFields, first.metadata?.managedFields);
+  });
+
   it('ignores kinds it does not trace', () => {
     const history = new ObjectHistory();
     history.record({ type: 'ADDED', object: { kind: 'Event', metadata: { name: 'e', namespace: 'default', resourceVersion: '1' } } }, 1);
