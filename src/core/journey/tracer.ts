@@ -37,7 +37,9 @@ import {
   compactStageRecord,
   findStage,
   makeStage,
+  newObjectRecord,
   newStageRecord,
+  packRecord,
   NO_EVIDENCE,
   reposition,
   resolveTime,
@@ -174,7 +176,10 @@ function foldEvidence(record: ObjectRecord): void {
   });
   record.recentVersions = undefined;
   record.earlyInternals = undefined;
+  record.pendingCycles = undefined;
+  record.pendingAssumptions = undefined;
   record.evidenceFolded = true;
+  packRecord(record);
 }
 
 /** Whether this object's stages keep the etcd writes and watch deliveries behind them (see `TracerOptions.internalsDetailPods`). */
@@ -442,7 +447,7 @@ export class JourneyTracer {
   }
 
   private createRecord(kind: TraceableKind, digest: ObjectDigest, journey: JourneyRecord, parent: ObjectRecord | undefined): ObjectRecord {
-    const record: ObjectRecord = {
+    const record = newObjectRecord({
       kind,
       namespace: digest.namespace,
       name: digest.name,
@@ -451,14 +456,8 @@ export class JourneyTracer {
       journey,
       parent,
       children: kind === 'Pod' ? NO_CHILDREN : [],
-      stages: [],
-      status: 'pending',
-      deleted: false,
       preexisting: digest.created !== undefined && digest.created.ms < journey.appliedAt - PREEXISTING_MARGIN_MS,
-      podIndex: -1,
-      counted: emptyCounters(),
-      stageSeq: 0,
-    };
+    });
     this.byUid.set(record.uid, record);
     this.byKey.set(record.key, record);
     if (kind === 'Service') {
@@ -1014,7 +1013,11 @@ export class JourneyTracer {
       if (result.own && (result.status === 'stuck' || result.status === 'failed')) journey.stuckObjects.add(r);
       else journey.stuckObjects.delete(r);
       if (r.kind === 'Pod') this.updatePod(r);
-      if (r.status === 'complete' && r.podIndex >= journey.evidenceDetailPods && !r.evidenceFolded) foldEvidence(r);
+      if (r.status === 'complete' && r.podIndex >= journey.evidenceDetailPods) {
+        // A folded pod that changed again is packed again once it settles.
+        if (!r.evidenceFolded) foldEvidence(r);
+        else if (!r.packed && !r.pendingCycles?.length && !r.pendingAssumptions?.length) packRecord(r);
+      }
       r.snapshot = undefined;
     }
     if (record.kind === 'Pod') this.tellServices(record);

@@ -1,0 +1,230 @@
+/**
+ * A folded pod's stages packed into a few arrays instead of two objects per stage (a StageRecord
+ * and its Stage, each with boxed numbers). At 150,000 pods the stage objects were most of the
+ * tracer's memory, yet a folded pod is read once more, when its journey is printed. What repeats
+ * from pod to pod (stage keys, kinds, components, which optional parts a stage has) is one shared
+ * layout; each pod keeps only its numbers, its texts and its evidence.
+ *
+ * Packing loses nothing: `unpackStages` gives back records equal to the packed ones, and
+ * `packedStage` the same public Stage (property for property, in the same order).
+ */
+import { makeStage, NO_EVIDENCE, type StageRecord } from './records';
+import type { TimeValue } from './time';
+import type { Component, Stage, StageEvidence, StageKind, TimeSource } from './types';
+
+/** What one stage shares with the same stage of other pods. */
+interface LayoutEntry {
+  key: string;
+  kind: StageKind;
+  timeSource: TimeSource;
+  component: Component;
+  rank: number;
+  /** Which optional parts the stage has (the bits below). */
+  flags: number;
+  /** Where its numbers start in `PackedStages.numbers`, and its texts in `texts`. */
+  numbersAt: number;
+  textsAt: number;
+}
+
+/** The shared part of a pod's stages: one entry per stage, in the pod's order. */
+interface StageLayout {
+  entries: readonly LayoutEntry[];
+  numberCount: number;
+  textCount: number;
+}
+
+/** A pod's stages, packed (see the file comment). */
+export interface PackedStages {
+  layout: StageLayout;
+  /** Per stage: time, seq, observedAt, then the optional numbers its flags name, in the order below. */
+  numbers: number[];
+  /** Per stage: title, then message, reason, container and assumed where its flags name them. */
+  texts: string[];
+  /** Per stage, its evidence; absent when no stage has any. */
+  evidence?: StageEvidence[];
+}
+
+// Texts a stage has beyond its title.
+const MESSAGE = 1 << 0;
+const REASON = 1 << 1;
+const CONTAINER = 1 << 2;
+const ASSUMED = 1 << 3;
+const WARNING = 1 << 4;
+// Numbers a stage has beyond time, seq and observedAt (in this order in `numbers`).
+const COUNT = 1 << 5;
+const LAST_TIME = 1 << 6;
+const OBJECT_TIME = 1 << 7;
+const EVENT_TIME = 1 << 8;
+const INTERNAL_TIME = 1 << 9;
+const APPLIED_TIME = 1 << 10;
+const FLOAT_BASE = 1 << 11;
+const OBJECT_TIME_PRECISE = 1 << 12;
+const EVENT_TIME_PRECISE = 1 << 13;
+// Who wrote the message, and whether the event was a secondary one (undefined, false, true).
+const MESSAGE_FROM_SHIFT = 14;
+const MESSAGE_FROM: readonly (StageRecord['messageFrom'] | undefined)[] = [undefined, 'event', 'state', 'secondary'];
+const EVENT_SECONDARY_SHIFT = 16;
+const EVENT_SECONDARY: readonly (boolean | undefined)[] = [undefined, false, true];
+
+const OPTIONAL_NUMBERS = [COUNT, LAST_TIME, OBJECT_TIME, EVENT_TIME, INTERNAL_TIME, APPLIED_TIME, FLOAT_BASE];
+const OPTIONAL_TEXTS = [MESSAGE, REASON, CONTAINER, ASSUMED];
+
+/** Layouts are shared by every pod of a template; the table is bounded and starts over when full (sharing lost, nothing else). */
+const LAYOUT_LIMIT = 4096;
+const layouts = new Map<string, StageLayout>();
+
+function bitCount(flags: number, bits: readonly number[]): number {
+  let n = 0;
+  for (const bit of bits) if (flags & bit) n++;
+  return n;
+}
+
+function flagsOf(record: StageRecord): number {
+  const { stage } = record;
+  let flags = 0;
+  if (stage.message !== undefined) flags |= MESSAGE;
+  if (stage.reason !== undefined) flags |= REASON;
+  if (stage.container !== undefined) flags |= CONTAINER;
+  if (stage.assumed !== undefined) flags |= ASSUMED;
+  if (stage.warning) flags |= WARNING;
+  if (stage.count !== undefined) flags |= COUNT;
+  if (stage.lastTime !== undefined) flags |= LAST_TIME;
+  if (record.objectTime) flags |= OBJECT_TIME | (record.objectTime.precise ? OBJECT_TIME_PRECISE : 0);
+  if (record.eventTime) flags |= EVENT_TIME | (record.eventTime.precise ? EVENT_TIME_PRECISE : 0);
+  if (record.internalTime !== undefined) flags |= INTERNAL_TIME;
+  if (record.appliedTime !== undefined) flags |= APPLIED_TIME;
+  if (record.floatBase !== undefined) flags |= FLOAT_BASE;
+  flags |= MESSAGE_FROM.indexOf(record.messageFrom) << MESSAGE_FROM_SHIFT;
+  flags |= EVENT_SECONDARY.indexOf(record.eventSecondary) << EVENT_SECONDARY_SHIFT;
+  return flags;
+}
+
+function layoutOf(records: readonly StageRecord[], flags: readonly number[]): StageLayout {
+  let id = '';
+  for (let i = 0; i < records.length; i++) {
+    const { stage, rank } = records[i];
+    id += `${stage.key}\u0000${stage.kind}\u0000${stage.timeSource}\u0000${stage.component}\u0000${rank}\u0000${flags[i]}\u0001`;
+  }
+  const found = layouts.get(id);
+  if (found) return found;
+  const entries: LayoutEntry[] = [];
+  let numberCount = 0;
+  let textCount = 0;
+  for (let i = 0; i < records.length; i++) {
+    const { stage, rank } = records[i];
+    entries.push({ key: stage.key, kind: stage.kind, timeSource: stage.timeSource, component: stage.component, rank, flags: flags[i], numbersAt: numberCount, textsAt: textCount });
+    numberCount += 3 + bitCount(flags[i], OPTIONAL_NUMBERS);
+    textCount += 1 + bitCount(flags[i], OPTIONAL_TEXTS);
+  }
+  const layout: StageLayout = { entries, numberCount, textCount };
+  if (layouts.size >= LAYOUT_LIMIT) layouts.clear();
+  layouts.set(id, layout);
+  return layout;
+}
+
+/** Packs a pod's stage records (they are left as they are). */
+export function packStages(records: readonly StageRecord[]): PackedStages {
+  const flags = records.map(flagsOf);
+  const layout = layoutOf(records, flags);
+  // Filled by index from a list of doubles: V8 keeps such an array unboxed, 8 bytes a number.
+  const numbers = new Array<number>(layout.numberCount).fill(0.5);
+  const texts = new Array<string>(layout.textCount);
+  let evidence: StageEvidence[] | undefined;
+  for (let i = 0; i < records.length; i++) {
+    const record = records[i];
+    const { stage } = record;
+    const entry = layout.entries[i];
+    const f = flags[i];
+    let n = entry.numbersAt;
+    numbers[n++] = stage.time;
+    numbers[n++] = record.seq;
+    numbers[n++] = record.observedAt;
+    if (f & COUNT) numbers[n++] = stage.count!;
+    if (f & LAST_TIME) numbers[n++] = stage.lastTime!;
+    if (f & OBJECT_TIME) numbers[n++] = record.objectTime!.ms;
+    if (f & EVENT_TIME) numbers[n++] = record.eventTime!.ms;
+    if (f & INTERNAL_TIME) numbers[n++] = record.internalTime!;
+    if (f & APPLIED_TIME) numbers[n++] = record.appliedTime!;
+    if (f & FLOAT_BASE) numbers[n++] = record.floatBase!;
+    let t = entry.textsAt;
+    texts[t++] = stage.title;
+    if (f & MESSAGE) texts[t++] = stage.message!;
+    if (f & REASON) texts[t++] = stage.reason!;
+    if (f & CONTAINER) texts[t++] = stage.container!;
+    if (f & ASSUMED) texts[t++] = stage.assumed!;
+    if (stage.evidence !== NO_EVIDENCE) (evidence ??= new Array<StageEvidence>(records.length).fill(NO_EVIDENCE))[i] = stage.evidence;
+  }
+  return evidence ? { layout, numbers, texts, evidence } : { layout, numbers, texts };
+}
+
+/** How many stages are packed. */
+export function packedCount(packed: PackedStages): number {
+  return packed.layout.entries.length;
+}
+
+/** The index of the packed stage with this key, or -1. */
+export function packedIndex(packed: PackedStages, key: string): number {
+  const entries = packed.layout.entries;
+  for (let i = entries.length - 1; i >= 0; i--) if (entries[i].key === key) return i;
+  return -1;
+}
+
+/** The public Stage at `index`, made afresh: equal to the one that was packed. */
+export function packedStage(packed: PackedStages, index: number): Stage {
+  const entry = packed.layout.entries[index];
+  const f = entry.flags;
+  const { numbers, texts } = packed;
+  const n = entry.numbersAt;
+  let t = entry.textsAt;
+  const base: Stage = {
+    key: entry.key,
+    kind: entry.kind,
+    time: numbers[n],
+    timeSource: entry.timeSource,
+    component: entry.component,
+    title: texts[t++],
+    evidence: NO_EVIDENCE,
+  };
+  if (f & MESSAGE) base.message = texts[t++];
+  if (f & REASON) base.reason = texts[t++];
+  if (f & CONTAINER) base.container = texts[t++];
+  if (f & ASSUMED) base.assumed = texts[t++];
+  if (f & WARNING) base.warning = true;
+  let optional = n + 3;
+  if (f & COUNT) base.count = numbers[optional++];
+  if (f & LAST_TIME) base.lastTime = numbers[optional++];
+  return makeStage(base, packed.evidence?.[index] ?? NO_EVIDENCE);
+}
+
+function timeValue(ms: number, precise: boolean): TimeValue {
+  return Object.freeze({ ms, precise });
+}
+
+/** The stage records back, to be changed again. */
+export function unpackStages(packed: PackedStages): StageRecord[] {
+  const { numbers } = packed;
+  return packed.layout.entries.map((entry, index) => {
+    const f = entry.flags;
+    const n = entry.numbersAt;
+    // Past the optional stage numbers (count, lastTime), the record's own, in packing order.
+    let at = n + 3 + bitCount(f, [COUNT, LAST_TIME]);
+    const objectTime = f & OBJECT_TIME ? timeValue(numbers[at++], (f & OBJECT_TIME_PRECISE) !== 0) : undefined;
+    const eventTime = f & EVENT_TIME ? timeValue(numbers[at++], (f & EVENT_TIME_PRECISE) !== 0) : undefined;
+    const internalTime = f & INTERNAL_TIME ? numbers[at++] : undefined;
+    const appliedTime = f & APPLIED_TIME ? numbers[at++] : undefined;
+    const floatBase = f & FLOAT_BASE ? numbers[at++] : undefined;
+    return {
+      stage: packedStage(packed, index),
+      rank: entry.rank,
+      seq: numbers[n + 1],
+      objectTime,
+      eventTime,
+      internalTime,
+      appliedTime,
+      observedAt: numbers[n + 2],
+      messageFrom: MESSAGE_FROM[(f >> MESSAGE_FROM_SHIFT) & 3],
+      eventSecondary: EVENT_SECONDARY[(f >> EVENT_SECONDARY_SHIFT) & 3],
+      floatBase,
+    };
+  });
+}
