@@ -36,12 +36,17 @@ interface StageLayout {
 /** A pod's stages, packed (see the file comment). */
 export interface PackedStages {
   layout: StageLayout;
-  /** Per stage: time, seq, observedAt, then the optional numbers its flags name, in the order below. */
+  /**
+   * Per stage: time, seq, observedAt, then the optional numbers its flags name, in the order
+   * below. Times are kept as offsets from `base` (whole milliseconds fit a small integer, which
+   * V8 stores in 4 bytes instead of 8); seq and count as they are.
+   */
   numbers: number[];
+  base: number;
   /** Per stage: title, then message, reason, container and assumed where its flags name them. */
   texts: string[];
-  /** Per stage, its evidence; absent when no stage has any. */
-  evidence?: StageEvidence[];
+  /** The stages that have evidence: index, evidence, index, evidence…; absent when none has. */
+  evidence?: (number | StageEvidence)[];
 }
 
 // Texts a stage has beyond its title.
@@ -122,39 +127,63 @@ function layoutOf(records: readonly StageRecord[], flags: readonly number[]): St
   return layout;
 }
 
+/** Offsets V8 keeps as small integers (31 bits with pointer compression). */
+const SMALL = 2 ** 30;
+
+function timesOf(record: StageRecord, f: number): number[] {
+  const { stage } = record;
+  const times = [stage.time, record.observedAt];
+  if (f & LAST_TIME) times.push(stage.lastTime!);
+  if (f & OBJECT_TIME) times.push(record.objectTime!.ms);
+  if (f & EVENT_TIME) times.push(record.eventTime!.ms);
+  if (f & INTERNAL_TIME) times.push(record.internalTime!);
+  if (f & APPLIED_TIME) times.push(record.appliedTime!);
+  if (f & FLOAT_BASE) times.push(record.floatBase!);
+  return times;
+}
+
 /** Packs a pod's stage records (they are left as they are). */
 export function packStages(records: readonly StageRecord[]): PackedStages {
   const flags = records.map(flagsOf);
   const layout = layoutOf(records, flags);
-  // Filled by index from a list of doubles: V8 keeps such an array unboxed, 8 bytes a number.
-  const numbers = new Array<number>(layout.numberCount).fill(0.5);
+  // Offsets from the first stage's time when every time is a whole millisecond near it; else the times themselves.
+  let base = records.length > 0 ? records[0].stage.time : 0;
+  const small = (value: number): boolean => Number.isInteger(value - base) && Math.abs(value - base) < SMALL;
+  if (!Number.isInteger(base) || !records.every((record, i) => timesOf(record, flags[i]).every(small))) base = 0;
+  const numbers = new Array<number>(layout.numberCount).fill(0);
   const texts = new Array<string>(layout.textCount);
-  let evidence: StageEvidence[] | undefined;
+  let evidence: (number | StageEvidence)[] | undefined;
   for (let i = 0; i < records.length; i++) {
     const record = records[i];
     const { stage } = record;
     const entry = layout.entries[i];
     const f = flags[i];
     let n = entry.numbersAt;
-    numbers[n++] = stage.time;
+    numbers[n++] = stage.time - base;
     numbers[n++] = record.seq;
-    numbers[n++] = record.observedAt;
+    numbers[n++] = record.observedAt - base;
     if (f & COUNT) numbers[n++] = stage.count!;
-    if (f & LAST_TIME) numbers[n++] = stage.lastTime!;
-    if (f & OBJECT_TIME) numbers[n++] = record.objectTime!.ms;
-    if (f & EVENT_TIME) numbers[n++] = record.eventTime!.ms;
-    if (f & INTERNAL_TIME) numbers[n++] = record.internalTime!;
-    if (f & APPLIED_TIME) numbers[n++] = record.appliedTime!;
-    if (f & FLOAT_BASE) numbers[n++] = record.floatBase!;
+    if (f & LAST_TIME) numbers[n++] = stage.lastTime! - base;
+    if (f & OBJECT_TIME) numbers[n++] = record.objectTime!.ms - base;
+    if (f & EVENT_TIME) numbers[n++] = record.eventTime!.ms - base;
+    if (f & INTERNAL_TIME) numbers[n++] = record.internalTime! - base;
+    if (f & APPLIED_TIME) numbers[n++] = record.appliedTime! - base;
+    if (f & FLOAT_BASE) numbers[n++] = record.floatBase! - base;
     let t = entry.textsAt;
     texts[t++] = stage.title;
     if (f & MESSAGE) texts[t++] = stage.message!;
     if (f & REASON) texts[t++] = stage.reason!;
     if (f & CONTAINER) texts[t++] = stage.container!;
     if (f & ASSUMED) texts[t++] = stage.assumed!;
-    if (stage.evidence !== NO_EVIDENCE) (evidence ??= new Array<StageEvidence>(records.length).fill(NO_EVIDENCE))[i] = stage.evidence;
+    if (stage.evidence !== NO_EVIDENCE) (evidence ??= []).push(i, stage.evidence);
   }
-  return evidence ? { layout, numbers, texts, evidence } : { layout, numbers, texts };
+  return { layout, numbers, base, texts, evidence };
+}
+
+function evidenceAt(packed: PackedStages, index: number): StageEvidence {
+  const list = packed.evidence;
+  if (list) for (let i = 0; i < list.length; i += 2) if (list[i] === index) return list[i + 1] as StageEvidence;
+  return NO_EVIDENCE;
 }
 
 /** How many stages are packed. */
@@ -179,7 +208,7 @@ export function packedStage(packed: PackedStages, index: number): Stage {
   const base: Stage = {
     key: entry.key,
     kind: entry.kind,
-    time: numbers[n],
+    time: packed.base + numbers[n],
     timeSource: entry.timeSource,
     component: entry.component,
     title: texts[t++],
@@ -192,8 +221,8 @@ export function packedStage(packed: PackedStages, index: number): Stage {
   if (f & WARNING) base.warning = true;
   let optional = n + 3;
   if (f & COUNT) base.count = numbers[optional++];
-  if (f & LAST_TIME) base.lastTime = numbers[optional++];
-  return makeStage(base, packed.evidence?.[index] ?? NO_EVIDENCE);
+  if (f & LAST_TIME) base.lastTime = packed.base + numbers[optional++];
+  return makeStage(base, evidenceAt(packed, index));
 }
 
 function timeValue(ms: number, precise: boolean): TimeValue {
@@ -202,17 +231,17 @@ function timeValue(ms: number, precise: boolean): TimeValue {
 
 /** The stage records back, to be changed again. */
 export function unpackStages(packed: PackedStages): StageRecord[] {
-  const { numbers } = packed;
+  const { numbers, base } = packed;
   return packed.layout.entries.map((entry, index) => {
     const f = entry.flags;
     const n = entry.numbersAt;
     // Past the optional stage numbers (count, lastTime), the record's own, in packing order.
     let at = n + 3 + bitCount(f, [COUNT, LAST_TIME]);
-    const objectTime = f & OBJECT_TIME ? timeValue(numbers[at++], (f & OBJECT_TIME_PRECISE) !== 0) : undefined;
-    const eventTime = f & EVENT_TIME ? timeValue(numbers[at++], (f & EVENT_TIME_PRECISE) !== 0) : undefined;
-    const internalTime = f & INTERNAL_TIME ? numbers[at++] : undefined;
-    const appliedTime = f & APPLIED_TIME ? numbers[at++] : undefined;
-    const floatBase = f & FLOAT_BASE ? numbers[at++] : undefined;
+    const objectTime = f & OBJECT_TIME ? timeValue(base + numbers[at++], (f & OBJECT_TIME_PRECISE) !== 0) : undefined;
+    const eventTime = f & EVENT_TIME ? timeValue(base + numbers[at++], (f & EVENT_TIME_PRECISE) !== 0) : undefined;
+    const internalTime = f & INTERNAL_TIME ? base + numbers[at++] : undefined;
+    const appliedTime = f & APPLIED_TIME ? base + numbers[at++] : undefined;
+    const floatBase = f & FLOAT_BASE ? base + numbers[at++] : undefined;
     return {
       stage: packedStage(packed, index),
       rank: entry.rank,
@@ -221,7 +250,7 @@ export function unpackStages(packed: PackedStages): StageRecord[] {
       eventTime,
       internalTime,
       appliedTime,
-      observedAt: numbers[n + 2],
+      observedAt: base + numbers[n + 2],
       messageFrom: MESSAGE_FROM[(f >> MESSAGE_FROM_SHIFT) & 3],
       eventSecondary: EVENT_SECONDARY[(f >> EVENT_SECONDARY_SHIFT) & 3],
       floatBase,

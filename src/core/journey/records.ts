@@ -171,6 +171,9 @@ export function emptyCounters(): Counters {
   return { live: 0, scheduled: 0, running: 0, ready: 0, stuck: 0, terminating: 0, deleted: 0, restarts: 0 };
 }
 
+/** What a record counts before it is counted: shared, never changed (counts are replaced, not updated). */
+const NO_COUNTS: Counters = Object.freeze(emptyCounters());
+
 export interface ObjectRecord {
   kind: TraceableKind;
   namespace: string;
@@ -245,7 +248,7 @@ class TracedObjectRecord implements ObjectRecord {
   preexisting: boolean;
   podIndex = -1;
   watchedRunningAt: number | undefined = undefined;
-  counted: Counters = emptyCounters();
+  counted: Counters = NO_COUNTS;
   podCounters: Counters | undefined = undefined;
   recentVersions: ObjectRecord['recentVersions'] = undefined;
   earlyInternals: ObjectRecord['earlyInternals'] = undefined;
@@ -289,6 +292,9 @@ export function newObjectRecord(init: ObjectRecordInit): ObjectRecord {
   return new TracedObjectRecord(init);
 }
 
+/** A packed record's stage list until it is unpacked (reading `stages` replaces it). */
+const NO_STAGES: StageRecord[] = Object.freeze([]) as unknown as StageRecord[];
+
 /**
  * Packs a settled pod's stages (see packed-stages.ts). Nothing may hold its stage records across
  * this: the remembered resourceVersions that point at them are dropped, as folding drops them.
@@ -297,7 +303,7 @@ export function packRecord(record: ObjectRecord): void {
   if (record.packed || record.stages.length === 0) return;
   record.recentVersions = undefined;
   const packed = packStages(record.stages);
-  record.stages = [];
+  record.stages = NO_STAGES;
   record.packed = packed;
 }
 
