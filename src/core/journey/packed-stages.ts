@@ -31,6 +31,8 @@ interface StageLayout {
   entries: readonly LayoutEntry[];
   numberCount: number;
   textCount: number;
+  /** The texts of the first pod packed with this layout: equal texts of later pods share these strings. */
+  texts?: readonly string[];
 }
 
 /** A pod's stages, packed (see the file comment). */
@@ -38,11 +40,12 @@ export interface PackedStages {
   layout: StageLayout;
   /**
    * Per stage: time, seq, observedAt, then the optional numbers its flags name, in the order
-   * below. Times are kept as offsets from `base` (whole milliseconds fit a small integer, which
-   * V8 stores in 4 bytes instead of 8); seq and count as they are.
+   * below; seq and count as they are, times as offsets from `base` in steps of 1/4096 ms when
+   * they are exactly that (see `SCALE`), else `scale` is 1 and `base` 0.
    */
   numbers: number[];
   base: number;
+  scale: number;
   /** Per stage: title, then message, reason, container and assumed where its flags name them. */
   texts: string[];
   /** The stages that have evidence: index, evidence, index, evidence…; absent when none has. */
@@ -121,14 +124,19 @@ function layoutOf(records: readonly StageRecord[], flags: readonly number[]): St
     numberCount += 3 + bitCount(flags[i], OPTIONAL_NUMBERS);
     textCount += 1 + bitCount(flags[i], OPTIONAL_TEXTS);
   }
-  const layout: StageLayout = { entries, numberCount, textCount };
+  const layout: StageLayout = { entries, numberCount, textCount, texts: undefined };
   if (layouts.size >= LAYOUT_LIMIT) layouts.clear();
   layouts.set(id, layout);
   return layout;
 }
 
-/** Offsets V8 keeps as small integers (31 bits with pointer compression). */
+/** Offsets V8 keeps as small integers, 4 bytes instead of 8 (31 bits with pointer compression). */
 const SMALL = 2 ** 30;
+/**
+ * Times since the epoch are doubles whose last bit is 1/4096 ms (from 2^40 ms, the year 2004, to
+ * 2^41): offsets in those steps are whole numbers. Any time that does not fit is kept as it is.
+ */
+const SCALE = 4096;
 
 function timesOf(record: StageRecord, f: number): number[] {
   const { stage } = record;
@@ -146,12 +154,21 @@ function timesOf(record: StageRecord, f: number): number[] {
 export function packStages(records: readonly StageRecord[]): PackedStages {
   const flags = records.map(flagsOf);
   const layout = layoutOf(records, flags);
-  // Offsets from the first stage's time when every time is a whole millisecond near it; else the times themselves.
+  // Offsets from the first stage's time when every time is one exactly (checked by reading it back); else the times themselves.
   let base = records.length > 0 ? records[0].stage.time : 0;
-  const small = (value: number): boolean => Number.isInteger(value - base) && Math.abs(value - base) < SMALL;
-  if (!Number.isInteger(base) || !records.every((record, i) => timesOf(record, flags[i]).every(small))) base = 0;
+  let scale = SCALE;
+  const fits = (value: number): boolean => {
+    const offset = (value - base) * scale;
+    return Number.isInteger(offset) && Math.abs(offset) < SMALL && base + offset / scale === value;
+  };
+  if (!records.every((record, i) => timesOf(record, flags[i]).every(fits))) {
+    base = 0;
+    scale = 1;
+  }
+  const time = (value: number): number => (value - base) * scale;
   const numbers = new Array<number>(layout.numberCount).fill(0);
   const texts = new Array<string>(layout.textCount);
+  const shared = layout.texts;
   let evidence: (number | StageEvidence)[] | undefined;
   for (let i = 0; i < records.length; i++) {
     const record = records[i];
@@ -159,16 +176,16 @@ export function packStages(records: readonly StageRecord[]): PackedStages {
     const entry = layout.entries[i];
     const f = flags[i];
     let n = entry.numbersAt;
-    numbers[n++] = stage.time - base;
+    numbers[n++] = time(stage.time);
     numbers[n++] = record.seq;
-    numbers[n++] = record.observedAt - base;
+    numbers[n++] = time(record.observedAt);
     if (f & COUNT) numbers[n++] = stage.count!;
-    if (f & LAST_TIME) numbers[n++] = stage.lastTime! - base;
-    if (f & OBJECT_TIME) numbers[n++] = record.objectTime!.ms - base;
-    if (f & EVENT_TIME) numbers[n++] = record.eventTime!.ms - base;
-    if (f & INTERNAL_TIME) numbers[n++] = record.internalTime! - base;
-    if (f & APPLIED_TIME) numbers[n++] = record.appliedTime! - base;
-    if (f & FLOAT_BASE) numbers[n++] = record.floatBase! - base;
+    if (f & LAST_TIME) numbers[n++] = time(stage.lastTime!);
+    if (f & OBJECT_TIME) numbers[n++] = time(record.objectTime!.ms);
+    if (f & EVENT_TIME) numbers[n++] = time(record.eventTime!.ms);
+    if (f & INTERNAL_TIME) numbers[n++] = time(record.internalTime!);
+    if (f & APPLIED_TIME) numbers[n++] = time(record.appliedTime!);
+    if (f & FLOAT_BASE) numbers[n++] = time(record.floatBase!);
     let t = entry.textsAt;
     texts[t++] = stage.title;
     if (f & MESSAGE) texts[t++] = stage.message!;
@@ -177,7 +194,10 @@ export function packStages(records: readonly StageRecord[]): PackedStages {
     if (f & ASSUMED) texts[t++] = stage.assumed!;
     if (stage.evidence !== NO_EVIDENCE) (evidence ??= []).push(i, stage.evidence);
   }
-  return { layout, numbers, base, texts, evidence };
+  // Messages built per event are equal strings, not one: keep one of them.
+  if (!shared) layout.texts = texts.slice();
+  else for (let i = 0; i < texts.length; i++) if (texts[i] === shared[i]) texts[i] = shared[i];
+  return { layout, numbers, base, scale, texts, evidence };
 }
 
 function evidenceAt(packed: PackedStages, index: number): StageEvidence {
@@ -208,7 +228,7 @@ export function packedStage(packed: PackedStages, index: number): Stage {
   const base: Stage = {
     key: entry.key,
     kind: entry.kind,
-    time: packed.base + numbers[n],
+    time: packed.base + numbers[n] / packed.scale,
     timeSource: entry.timeSource,
     component: entry.component,
     title: texts[t++],
@@ -221,7 +241,7 @@ export function packedStage(packed: PackedStages, index: number): Stage {
   if (f & WARNING) base.warning = true;
   let optional = n + 3;
   if (f & COUNT) base.count = numbers[optional++];
-  if (f & LAST_TIME) base.lastTime = packed.base + numbers[optional++];
+  if (f & LAST_TIME) base.lastTime = packed.base + numbers[optional++] / packed.scale;
   return makeStage(base, evidenceAt(packed, index));
 }
 
@@ -231,17 +251,18 @@ function timeValue(ms: number, precise: boolean): TimeValue {
 
 /** The stage records back, to be changed again. */
 export function unpackStages(packed: PackedStages): StageRecord[] {
-  const { numbers, base } = packed;
+  const { numbers, base, scale } = packed;
+  const time = (offset: number): number => base + offset / scale;
   return packed.layout.entries.map((entry, index) => {
     const f = entry.flags;
     const n = entry.numbersAt;
     // Past the optional stage numbers (count, lastTime), the record's own, in packing order.
     let at = n + 3 + bitCount(f, [COUNT, LAST_TIME]);
-    const objectTime = f & OBJECT_TIME ? timeValue(base + numbers[at++], (f & OBJECT_TIME_PRECISE) !== 0) : undefined;
-    const eventTime = f & EVENT_TIME ? timeValue(base + numbers[at++], (f & EVENT_TIME_PRECISE) !== 0) : undefined;
-    const internalTime = f & INTERNAL_TIME ? base + numbers[at++] : undefined;
-    const appliedTime = f & APPLIED_TIME ? base + numbers[at++] : undefined;
-    const floatBase = f & FLOAT_BASE ? base + numbers[at++] : undefined;
+    const objectTime = f & OBJECT_TIME ? timeValue(time(numbers[at++]), (f & OBJECT_TIME_PRECISE) !== 0) : undefined;
+    const eventTime = f & EVENT_TIME ? timeValue(time(numbers[at++]), (f & EVENT_TIME_PRECISE) !== 0) : undefined;
+    const internalTime = f & INTERNAL_TIME ? time(numbers[at++]) : undefined;
+    const appliedTime = f & APPLIED_TIME ? time(numbers[at++]) : undefined;
+    const floatBase = f & FLOAT_BASE ? time(numbers[at++]) : undefined;
     return {
       stage: packedStage(packed, index),
       rank: entry.rank,
@@ -250,7 +271,7 @@ export function unpackStages(packed: PackedStages): StageRecord[] {
       eventTime,
       internalTime,
       appliedTime,
-      observedAt: base + numbers[n + 2],
+      observedAt: time(numbers[n + 2]),
       messageFrom: MESSAGE_FROM[(f >> MESSAGE_FROM_SHIFT) & 3],
       eventSecondary: EVENT_SECONDARY[(f >> EVENT_SECONDARY_SHIFT) & 3],
       floatBase,
