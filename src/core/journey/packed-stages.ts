@@ -41,15 +41,50 @@ export interface PackedStages {
   /**
    * Per stage: time, seq, observedAt, then the optional numbers its flags name, in the order
    * below; seq and count as they are, times as offsets from `base` in steps of 1/4096 ms when
-   * they are exactly that (see `SCALE`), else `scale` is 1 and `base` 0.
+   * they are exactly that (see `SCALE`), else `scale` is 1 and `base` 0. They are a stretch of
+   * the journey's column from `at` when they all fit 32 bits, else in `numbers`.
    */
-  numbers: number[];
+  column: PackedColumn | undefined;
+  at: number;
+  numbers: number[] | undefined;
   base: number;
   scale: number;
-  /** Per stage: title, then message, reason, container and assumed where its flags name them. */
-  texts: string[];
+  /**
+   * Per stage: title, then message, reason, container and assumed where its flags name them.
+   * Only those that differ from the layout's (`StageLayout.texts`): index, text, index, text…
+   */
+  texts: (number | string)[] | undefined;
   /** The stages that have evidence: index, evidence, index, evidence…; absent when none has. */
-  evidence?: (number | StageEvidence)[];
+  evidence: (number | StageEvidence)[] | undefined;
+}
+
+const CHUNK = 65_536;
+const INT32 = 2 ** 31;
+
+/**
+ * The numbers of many packed pods in chunks of 32-bit integers, 4 bytes a number: one array per
+ * pod would cost 8 bytes a number and its own header. A pod's numbers never straddle two chunks.
+ */
+export class PackedColumn {
+  private readonly chunks: Int32Array[] = [];
+  private used = CHUNK;
+
+  /** Stores the numbers; returns where they start. */
+  append(values: readonly number[]): number {
+    if (this.used + values.length > CHUNK) {
+      this.chunks.push(new Int32Array(CHUNK));
+      this.used = 0;
+    }
+    const chunk = this.chunks.length - 1;
+    this.chunks[chunk].set(values, this.used);
+    const at = chunk * CHUNK + this.used;
+    this.used += values.length;
+    return at;
+  }
+
+  get(at: number): number {
+    return this.chunks[Math.floor(at / CHUNK)][at % CHUNK];
+  }
 }
 
 // Texts a stage has beyond its title.
@@ -150,8 +185,8 @@ function timesOf(record: StageRecord, f: number): number[] {
   return times;
 }
 
-/** Packs a pod's stage records (they are left as they are). */
-export function packStages(records: readonly StageRecord[]): PackedStages {
+/** Packs a pod's stage records (they are left as they are); its numbers go to `column` when they fit. */
+export function packStages(records: readonly StageRecord[], column: PackedColumn): PackedStages {
   const flags = records.map(flagsOf);
   const layout = layoutOf(records, flags);
   // Offsets from the first stage's time when every time is one exactly (checked by reading it back); else the times themselves.
@@ -194,10 +229,23 @@ export function packStages(records: readonly StageRecord[]): PackedStages {
     if (f & ASSUMED) texts[t++] = stage.assumed!;
     if (stage.evidence !== NO_EVIDENCE) (evidence ??= []).push(i, stage.evidence);
   }
-  // Messages built per event are equal strings, not one: keep one of them.
-  if (!shared) layout.texts = texts.slice();
-  else for (let i = 0; i < texts.length; i++) if (texts[i] === shared[i]) texts[i] = shared[i];
-  return { layout, numbers, base, scale, texts, evidence };
+  // Texts repeat from pod to pod (even the messages built per event are equal strings): keep those that differ.
+  let differing: (number | string)[] | undefined;
+  if (!shared) layout.texts = texts;
+  else for (let i = 0; i < texts.length; i++) if (texts[i] !== shared[i]) (differing ??= []).push(i, texts[i]);
+  const inColumn = numbers.length <= CHUNK && numbers.every((value) => Number.isInteger(value) && value >= -INT32 && value < INT32);
+  const at = inColumn ? column.append(numbers) : 0;
+  return { layout, column: inColumn ? column : undefined, at, numbers: inColumn ? undefined : numbers, base, scale, texts: differing, evidence };
+}
+
+function numberAt(packed: PackedStages, index: number): number {
+  return packed.column ? packed.column.get(packed.at + index) : packed.numbers![index];
+}
+
+function textAt(packed: PackedStages, index: number): string {
+  const list = packed.texts;
+  if (list) for (let i = 0; i < list.length; i += 2) if (list[i] === index) return list[i + 1] as string;
+  return packed.layout.texts![index];
 }
 
 function evidenceAt(packed: PackedStages, index: number): StageEvidence {
@@ -222,26 +270,25 @@ export function packedIndex(packed: PackedStages, key: string): number {
 export function packedStage(packed: PackedStages, index: number): Stage {
   const entry = packed.layout.entries[index];
   const f = entry.flags;
-  const { numbers, texts } = packed;
   const n = entry.numbersAt;
   let t = entry.textsAt;
   const base: Stage = {
     key: entry.key,
     kind: entry.kind,
-    time: packed.base + numbers[n] / packed.scale,
+    time: packed.base + numberAt(packed, n) / packed.scale,
     timeSource: entry.timeSource,
     component: entry.component,
-    title: texts[t++],
+    title: textAt(packed, t++),
     evidence: NO_EVIDENCE,
   };
-  if (f & MESSAGE) base.message = texts[t++];
-  if (f & REASON) base.reason = texts[t++];
-  if (f & CONTAINER) base.container = texts[t++];
-  if (f & ASSUMED) base.assumed = texts[t++];
+  if (f & MESSAGE) base.message = textAt(packed, t++);
+  if (f & REASON) base.reason = textAt(packed, t++);
+  if (f & CONTAINER) base.container = textAt(packed, t++);
+  if (f & ASSUMED) base.assumed = textAt(packed, t++);
   if (f & WARNING) base.warning = true;
   let optional = n + 3;
-  if (f & COUNT) base.count = numbers[optional++];
-  if (f & LAST_TIME) base.lastTime = packed.base + numbers[optional++] / packed.scale;
+  if (f & COUNT) base.count = numberAt(packed, optional++);
+  if (f & LAST_TIME) base.lastTime = packed.base + numberAt(packed, optional++) / packed.scale;
   return makeStage(base, evidenceAt(packed, index));
 }
 
@@ -251,27 +298,28 @@ function timeValue(ms: number, precise: boolean): TimeValue {
 
 /** The stage records back, to be changed again. */
 export function unpackStages(packed: PackedStages): StageRecord[] {
-  const { numbers, base, scale } = packed;
+  const { base, scale } = packed;
   const time = (offset: number): number => base + offset / scale;
+  const number = (index: number): number => numberAt(packed, index);
   return packed.layout.entries.map((entry, index) => {
     const f = entry.flags;
     const n = entry.numbersAt;
     // Past the optional stage numbers (count, lastTime), the record's own, in packing order.
     let at = n + 3 + bitCount(f, [COUNT, LAST_TIME]);
-    const objectTime = f & OBJECT_TIME ? timeValue(time(numbers[at++]), (f & OBJECT_TIME_PRECISE) !== 0) : undefined;
-    const eventTime = f & EVENT_TIME ? timeValue(time(numbers[at++]), (f & EVENT_TIME_PRECISE) !== 0) : undefined;
-    const internalTime = f & INTERNAL_TIME ? time(numbers[at++]) : undefined;
-    const appliedTime = f & APPLIED_TIME ? time(numbers[at++]) : undefined;
-    const floatBase = f & FLOAT_BASE ? time(numbers[at++]) : undefined;
+    const objectTime = f & OBJECT_TIME ? timeValue(time(number(at++)), (f & OBJECT_TIME_PRECISE) !== 0) : undefined;
+    const eventTime = f & EVENT_TIME ? timeValue(time(number(at++)), (f & EVENT_TIME_PRECISE) !== 0) : undefined;
+    const internalTime = f & INTERNAL_TIME ? time(number(at++)) : undefined;
+    const appliedTime = f & APPLIED_TIME ? time(number(at++)) : undefined;
+    const floatBase = f & FLOAT_BASE ? time(number(at++)) : undefined;
     return {
       stage: packedStage(packed, index),
       rank: entry.rank,
-      seq: numbers[n + 1],
+      seq: number(n + 1),
       objectTime,
       eventTime,
       internalTime,
       appliedTime,
-      observedAt: time(numbers[n + 2]),
+      observedAt: time(number(n + 2)),
       messageFrom: MESSAGE_FROM[(f >> MESSAGE_FROM_SHIFT) & 3],
       eventSecondary: EVENT_SECONDARY[(f >> EVENT_SECONDARY_SHIFT) & 3],
       floatBase,

@@ -5,7 +5,7 @@
 import { STAGE_RANK as LIFECYCLE_RANK } from '../../common/stage-rank';
 import type { AssumedExit, AssumedRunning, EtcdWrite, SchedulingCycle, WatchDelivery } from '../internals';
 import type { ObjectDigest } from './digest';
-import { packedIndex, packedStage, packStages, packedCount, unpackStages, type PackedStages } from './packed-stages';
+import { PackedColumn, packedIndex, packedStage, packStages, packedCount, unpackStages, type PackedStages } from './packed-stages';
 import type { ServiceTrace } from './service-status';
 import type { TimeValue } from './time';
 import type {
@@ -302,7 +302,7 @@ const NO_STAGES: StageRecord[] = Object.freeze([]) as unknown as StageRecord[];
 export function packRecord(record: ObjectRecord): void {
   if (record.packed || record.stages.length === 0) return;
   record.recentVersions = undefined;
-  const packed = packStages(record.stages);
+  const packed = packStages(record.stages, (record.journey.packedColumn ??= new PackedColumn()));
   record.stages = NO_STAGES;
   record.packed = packed;
 }
@@ -347,6 +347,8 @@ export interface JourneyRecord {
   snapshot?: Journey;
   /** The tracer's node-readiness version the cached snapshots were built with. */
   nodesVersion: number;
+  /** Where the journey's packed pods keep their numbers (see packed-stages.ts). */
+  packedColumn?: PackedColumn;
 }
 
 /** Finds the stage with this key (searching from the newest: recent stages change most). */

@@ -266,6 +266,7 @@ export class JourneyTracer {
       evidenceDetailPods: this.options.evidenceDetailPods,
       assumptions: [],
       nodesVersion: this.nodesVersion,
+      packedColumn: undefined,
     };
     this.journeys.set(id, journey);
     const previous = this.rootIndex.get(key);
