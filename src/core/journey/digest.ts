@@ -288,7 +288,8 @@ function conditions(status: Record<string, unknown> | undefined): ConditionDiges
     if (!type || !value) continue;
     out.push(conditionDigest(type, value, str(c?.reason), str(c?.message), c?.lastTransitionTime, c?.lastUpdateTime));
   }
-  return out;
+  // Without the spare slots of an array grown by push: every traced pod keeps its latest digest.
+  return out.slice();
 }
 
 function termination(value: unknown): TerminationDigest | undefined {
@@ -420,7 +421,8 @@ export function digestPod(object: KubeObject): PodDigest | undefined {
     statusMessage: str(status?.message),
     podIP: str(status?.podIP),
     conditions: conditions(status),
-    containers,
+    // Without the spare slots of an array grown by push.
+    containers: containers.slice(),
     // Read only: pods of one template share one list.
     specContainers: shared(specContainerLists, specKey, () => specContainers),
     labels: record(record(object.metadata)?.labels) as Record<string, string> | undefined,

@@ -235,7 +235,8 @@ export function packStages(records: readonly StageRecord[], column: PackedColumn
   else for (let i = 0; i < texts.length; i++) if (texts[i] !== shared[i]) (differing ??= []).push(i, texts[i]);
   const inColumn = numbers.length <= CHUNK && numbers.every((value) => Number.isInteger(value) && value >= -INT32 && value < INT32);
   const at = inColumn ? column.append(numbers) : 0;
-  return { layout, column: inColumn ? column : undefined, at, numbers: inColumn ? undefined : numbers, base, scale, texts: differing, evidence };
+  // slice(): an array grown by push keeps spare slots (17 for 2 items); a copy has none.
+  return { layout, column: inColumn ? column : undefined, at, numbers: inColumn ? undefined : numbers, base, scale, texts: differing?.slice(), evidence: evidence?.slice() };
 }
 
 function numberAt(packed: PackedStages, index: number): number {
