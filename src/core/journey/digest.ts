@@ -224,7 +224,8 @@ function shared<T>(table: Map<string, T>, key: string, make: () => T): T {
 }
 
 function sharedOwner(kind: string, name: string, uid: string): OwnerDigest {
-  return shared(owners, uid, () => ({ kind, name, uid }));
+  // Keyed by all three: a replayed or recorded stream may reuse a uid for another object.
+  return shared(owners, `${uid}\u0000${kind}\u0000${name}`, () => ({ kind, name, uid }));
 }
 
 function managers(metadata: Record<string, unknown> | undefined): ManagerDigest[] {
