@@ -852,7 +852,7 @@ export class JourneyTracer {
   }
 
   private addClaimBound(record: ObjectRecord, draft: StageDraft, observedAt: number): void {
-    if (record.journey.superseded || findStage(record, draft.key)) return;
+    if (record.journey.superseded || stageOf(record, draft.key)) return;
     this.upsert(record, draft, observedAt, undefined, true);
     this.touch(record);
   }
@@ -904,7 +904,8 @@ export class JourneyTracer {
     for (const podName of step.endpoints) {
       const pod = this.byKey.get(objectKey('Pod', record.namespace, podName));
       const key = `servingTraffic:${record.name}`;
-      if (!pod || pod.journey.superseded || findStage(pod, key)) continue;
+      // stageOf, not findStage: a folded pod already serving stays packed.
+      if (!pod || pod.journey.superseded || stageOf(pod, key)) continue;
       this.upsert(pod, { key, kind: 'servingTraffic', component: 'kube-proxy', title: `Serving traffic for Service ${record.name}` }, step.time, undefined, true);
       this.refresh(pod, step.time);
     }
