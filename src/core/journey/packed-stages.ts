@@ -165,7 +165,7 @@ function layoutOf(records: readonly StageRecord[], flags: readonly number[]): St
   return layout;
 }
 
-/** Offsets V8 keeps as small integers, 4 bytes instead of 8 (31 bits with pointer compression). */
+/** Time offsets this small fit the column's 32-bit integers (with room for seq and count). */
 const SMALL = 2 ** 30;
 /**
  * Times since the epoch are doubles whose last bit is 1/4096 ms (from 2^40 ms, the year 2004, to
