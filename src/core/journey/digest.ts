@@ -202,10 +202,30 @@ function controllerOwner(metadata: Record<string, unknown> | undefined): OwnerDi
     const name = str(ref?.name);
     const uid = str(ref?.uid);
     if (!kind || !name || !uid) continue;
-    if (ref?.controller === true) return { kind, name, uid };
-    fallback ??= { kind, name, uid };
+    if (ref?.controller === true) return sharedOwner(kind, name, uid);
+    fallback ??= sharedOwner(kind, name, uid);
   }
   return fallback;
+}
+
+/** Digests made from many objects share their small equal parts (an owner, a pod's spec containers): each traced pod keeps its digest. */
+const SHARED_LIMIT = 4096;
+const owners = new Map<string, OwnerDigest>();
+const specContainerLists = new Map<string, PodDigest['specContainers']>();
+
+function shared<T>(table: Map<string, T>, key: string, make: () => T): T {
+  let value = table.get(key);
+  if (value === undefined) {
+    value = make();
+    if (table.size >= SHARED_LIMIT) table.clear();
+    table.set(key, value);
+  }
+  return value;
+}
+
+function sharedOwner(kind: string, name: string, uid: string): OwnerDigest {
+  // Keyed by all three: a replayed or recorded stream may reuse a uid for another object.
+  return shared(owners, `${uid}\u0000${kind}\u0000${name}`, () => ({ kind, name, uid }));
 }
 
 function managers(metadata: Record<string, unknown> | undefined): ManagerDigest[] {
@@ -269,7 +289,8 @@ function conditions(status: Record<string, unknown> | undefined): ConditionDiges
     if (!type || !value) continue;
     out.push(conditionDigest(type, value, str(c?.reason), str(c?.message), c?.lastTransitionTime, c?.lastUpdateTime));
   }
-  return out;
+  // Without the spare slots of an array grown by push: every traced pod keeps its latest digest.
+  return out.slice();
 }
 
 function termination(value: unknown): TerminationDigest | undefined {
@@ -365,16 +386,23 @@ export function digestPod(object: KubeObject): PodDigest | undefined {
     if (c) containers.push(c);
   }
   const specContainers: { name: string; image?: string; sidecar?: true }[] = [];
+  let specKey = '';
   // Sidecars (init containers with restartPolicy Always) run beside the containers and count in READY, as kubectl counts them.
   for (const raw of list(spec?.initContainers)) {
     const c = record(raw);
     const name = str(c?.name);
-    if (name && c?.restartPolicy === 'Always') specContainers.push({ name, image: str(c?.image), sidecar: true });
+    if (name && c?.restartPolicy === 'Always') {
+      specContainers.push({ name, image: str(c?.image), sidecar: true });
+      specKey += `${name}\u0000${str(c?.image) ?? '\u0001'}\u0000s\u0002`;
+    }
   }
   for (const raw of list(spec?.containers)) {
     const c = record(raw);
     const name = str(c?.name);
-    if (name) specContainers.push({ name, image: str(c?.image) });
+    if (name) {
+      specContainers.push({ name, image: str(c?.image) });
+      specKey += `${name}\u0000${str(c?.image) ?? '\u0001'}\u0002`;
+    }
   }
   const digest: PodDigest = {
     kind: 'Pod',
@@ -394,8 +422,10 @@ export function digestPod(object: KubeObject): PodDigest | undefined {
     statusMessage: str(status?.message),
     podIP: str(status?.podIP),
     conditions: conditions(status),
-    containers,
-    specContainers,
+    // Without the spare slots of an array grown by push.
+    containers: containers.slice(),
+    // Read only: pods of one template share one list.
+    specContainers: shared(specContainerLists, specKey, () => specContainers),
     labels: record(record(object.metadata)?.labels) as Record<string, string> | undefined,
   };
   const claims = podClaimNames(spec);

@@ -5,6 +5,7 @@
 import { STAGE_RANK as LIFECYCLE_RANK } from '../../common/stage-rank';
 import type { AssumedExit, AssumedRunning, EtcdWrite, SchedulingCycle, WatchDelivery } from '../internals';
 import type { ObjectDigest } from './digest';
+import { PackedColumn, packedIndex, packedStage, packStages, packedCount, unpackStages, type PackedStages } from './packed-stages';
 import type { ServiceTrace } from './service-status';
 import type { TimeValue } from './time';
 import type {
@@ -170,6 +171,9 @@ export function emptyCounters(): Counters {
   return { live: 0, scheduled: 0, running: 0, ready: 0, stuck: 0, terminating: 0, deleted: 0, restarts: 0 };
 }
 
+/** What a record counts before it is counted: shared, never changed (counts are replaced, not updated). */
+const NO_COUNTS: Counters = Object.freeze(emptyCounters());
+
 export interface ObjectRecord {
   kind: TraceableKind;
   namespace: string;
@@ -213,6 +217,103 @@ export interface ObjectRecord {
   service?: ServiceTrace;
   snapshot?: ObjectJourney;
   stageSeq: number;
+  /** A folded pod's stages, packed (see `packRecord`); `stages` unpacks them when read. */
+  packed?: PackedStages;
+}
+
+/** What a new record starts from; the rest starts empty. */
+export type ObjectRecordInit = Pick<ObjectRecord, 'kind' | 'namespace' | 'name' | 'uid' | 'key' | 'journey' | 'parent' | 'children' | 'preexisting'>;
+
+/**
+ * The tracer's record of an object. A class rather than a literal for two reasons: every record
+ * has every property from the start (properties added later would take a separate property array
+ * each, about 80 bytes a pod), and `stages` can be kept packed for a folded pod: reading it
+ * unpacks them, so code that changes a stage never sees the packed form.
+ */
+class TracedObjectRecord implements ObjectRecord {
+  kind: TraceableKind;
+  namespace: string;
+  name: string;
+  uid: string;
+  key: string;
+  journey: JourneyRecord;
+  parent: ObjectRecord | undefined;
+  children: ObjectRecord[];
+  digest: ObjectDigest | undefined = undefined;
+  status: JourneyStatus = 'pending';
+  stuck: StuckDetail | undefined = undefined;
+  createdAt: number | undefined = undefined;
+  deletedAt: number | undefined = undefined;
+  deleted = false;
+  preexisting: boolean;
+  podIndex = -1;
+  watchedRunningAt: number | undefined = undefined;
+  counted: Counters = NO_COUNTS;
+  podCounters: Counters | undefined = undefined;
+  recentVersions: ObjectRecord['recentVersions'] = undefined;
+  earlyInternals: ObjectRecord['earlyInternals'] = undefined;
+  pendingCycles: ObjectRecord['pendingCycles'] = undefined;
+  pendingAssumptions: ObjectRecord['pendingAssumptions'] = undefined;
+  deleterHint: Component | undefined = undefined;
+  evidenceFolded: boolean | undefined = undefined;
+  service: ServiceTrace | undefined = undefined;
+  snapshot: ObjectJourney | undefined = undefined;
+  stageSeq = 0;
+  packed: PackedStages | undefined = undefined;
+  private stageRecords: StageRecord[] = [];
+
+  constructor(init: ObjectRecordInit) {
+    this.kind = init.kind;
+    this.namespace = init.namespace;
+    this.name = init.name;
+    this.uid = init.uid;
+    this.key = init.key;
+    this.journey = init.journey;
+    this.parent = init.parent;
+    this.children = init.children;
+    this.preexisting = init.preexisting;
+  }
+
+  get stages(): StageRecord[] {
+    if (this.packed) {
+      this.stageRecords = unpackStages(this.packed);
+      this.packed = undefined;
+    }
+    return this.stageRecords;
+  }
+
+  set stages(records: StageRecord[]) {
+    this.stageRecords = records;
+    this.packed = undefined;
+  }
+}
+
+export function newObjectRecord(init: ObjectRecordInit): ObjectRecord {
+  return new TracedObjectRecord(init);
+}
+
+/** A packed record's stage list until it is unpacked (reading `stages` replaces it). */
+const NO_STAGES: StageRecord[] = Object.freeze([]) as unknown as StageRecord[];
+
+/**
+ * Packs a settled pod's stages (see packed-stages.ts). Nothing may hold its stage records across
+ * this: the remembered resourceVersions that point at them are dropped, as folding drops them.
+ */
+export function packRecord(record: ObjectRecord): void {
+  if (record.packed || record.stages.length === 0) return;
+  record.recentVersions = undefined;
+  const packed = packStages(record.stages, (record.journey.packedColumn ??= new PackedColumn()));
+  record.stages = NO_STAGES;
+  record.packed = packed;
+}
+
+/** The public stages of an object, in order, without unpacking a packed pod. */
+export function stageList(record: ObjectRecord): Stage[] {
+  const packed = record.packed;
+  if (!packed) return record.stages.map((r) => r.stage);
+  const out: Stage[] = [];
+  for (let i = 0; i < packedCount(packed); i++) out.push(packedStage(packed, i));
+  return out;
 }
 
 export interface JourneyRecord {
@@ -246,6 +347,8 @@ export interface JourneyRecord {
   snapshot?: Journey;
   /** The tracer's node-readiness version the cached snapshots were built with. */
   nodesVersion: number;
+  /** Where the journey's packed pods keep their numbers (see packed-stages.ts). */
+  packedColumn?: PackedColumn;
 }
 
 /** Finds the stage with this key (searching from the newest: recent stages change most). */
@@ -255,8 +358,13 @@ export function findStage(record: ObjectRecord, key: string): StageRecord | unde
   return undefined;
 }
 
-/** The public stage with this key. */
+/** The public stage with this key (read only: a packed pod stays packed). */
 export function stageOf(record: ObjectRecord, key: string): Stage | undefined {
+  const packed = record.packed;
+  if (packed) {
+    const index = packedIndex(packed, key);
+    return index < 0 ? undefined : packedStage(packed, index);
+  }
   return findStage(record, key)?.stage;
 }
 

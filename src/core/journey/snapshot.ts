@@ -4,7 +4,7 @@
  * journey after one pod moved rebuilds that pod and the arrays above it, not every pod.
  */
 import { containerStateLabel, findCondition, type CronJobFields, type JobFields, type PodDigest, type WorkloadDigest } from './digest';
-import { emptyCounters, type Counters, type JourneyRecord, type ObjectRecord } from './records';
+import { emptyCounters, stageList, type Counters, type JourneyRecord, type ObjectRecord } from './records';
 import { podMarks, podPhases, refOf } from './status';
 import { serviceEndpoints } from './service-status';
 import { selectorText } from './derive-service';
@@ -153,7 +153,7 @@ export function objectSnapshot(record: ObjectRecord, ctx: SnapshotContext): Obje
     ref: refOf(record),
     status: record.status,
     // Stage objects are immutable (replaced on change): shared, not copied.
-    stages: record.stages.map((r) => r.stage),
+    stages: stageList(record),
     children: children.map((child) => objectSnapshot(child, ctx)),
   };
   // Stuck details are made afresh on every status change and never mutated: shared.

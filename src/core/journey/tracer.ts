@@ -37,7 +37,9 @@ import {
   compactStageRecord,
   findStage,
   makeStage,
+  newObjectRecord,
   newStageRecord,
+  packRecord,
   NO_EVIDENCE,
   reposition,
   resolveTime,
@@ -174,7 +176,10 @@ function foldEvidence(record: ObjectRecord): void {
   });
   record.recentVersions = undefined;
   record.earlyInternals = undefined;
+  record.pendingCycles = undefined;
+  record.pendingAssumptions = undefined;
   record.evidenceFolded = true;
+  packRecord(record);
 }
 
 /** Whether this object's stages keep the etcd writes and watch deliveries behind them (see `TracerOptions.internalsDetailPods`). */
@@ -261,6 +266,7 @@ export class JourneyTracer {
       evidenceDetailPods: this.options.evidenceDetailPods,
       assumptions: [],
       nodesVersion: this.nodesVersion,
+      packedColumn: undefined,
     };
     this.journeys.set(id, journey);
     const previous = this.rootIndex.get(key);
@@ -442,7 +448,7 @@ export class JourneyTracer {
   }
 
   private createRecord(kind: TraceableKind, digest: ObjectDigest, journey: JourneyRecord, parent: ObjectRecord | undefined): ObjectRecord {
-    const record: ObjectRecord = {
+    const record = newObjectRecord({
       kind,
       namespace: digest.namespace,
       name: digest.name,
@@ -451,14 +457,8 @@ export class JourneyTracer {
       journey,
       parent,
       children: kind === 'Pod' ? NO_CHILDREN : [],
-      stages: [],
-      status: 'pending',
-      deleted: false,
       preexisting: digest.created !== undefined && digest.created.ms < journey.appliedAt - PREEXISTING_MARGIN_MS,
-      podIndex: -1,
-      counted: emptyCounters(),
-      stageSeq: 0,
-    };
+    });
     this.byUid.set(record.uid, record);
     this.byKey.set(record.key, record);
     if (kind === 'Service') {
@@ -852,7 +852,7 @@ export class JourneyTracer {
   }
 
   private addClaimBound(record: ObjectRecord, draft: StageDraft, observedAt: number): void {
-    if (record.journey.superseded || findStage(record, draft.key)) return;
+    if (record.journey.superseded || stageOf(record, draft.key)) return;
     this.upsert(record, draft, observedAt, undefined, true);
     this.touch(record);
   }
@@ -904,7 +904,8 @@ export class JourneyTracer {
     for (const podName of step.endpoints) {
       const pod = this.byKey.get(objectKey('Pod', record.namespace, podName));
       const key = `servingTraffic:${record.name}`;
-      if (!pod || pod.journey.superseded || findStage(pod, key)) continue;
+      // stageOf, not findStage: a folded pod already serving stays packed.
+      if (!pod || pod.journey.superseded || stageOf(pod, key)) continue;
       this.upsert(pod, { key, kind: 'servingTraffic', component: 'kube-proxy', title: `Serving traffic for Service ${record.name}` }, step.time, undefined, true);
       this.refresh(pod, step.time);
     }
@@ -1014,7 +1015,11 @@ export class JourneyTracer {
       if (result.own && (result.status === 'stuck' || result.status === 'failed')) journey.stuckObjects.add(r);
       else journey.stuckObjects.delete(r);
       if (r.kind === 'Pod') this.updatePod(r);
-      if (r.status === 'complete' && r.podIndex >= journey.evidenceDetailPods && !r.evidenceFolded) foldEvidence(r);
+      if (r.status === 'complete' && r.podIndex >= journey.evidenceDetailPods) {
+        // A folded pod that changed again is packed again once it settles.
+        if (!r.evidenceFolded) foldEvidence(r);
+        else if (!r.packed && !r.pendingCycles?.length && !r.pendingAssumptions?.length) packRecord(r);
+      }
       r.snapshot = undefined;
     }
     if (record.kind === 'Pod') this.tellServices(record);
