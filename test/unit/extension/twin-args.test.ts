@@ -1,5 +1,7 @@
 /** The twin child's command line: the context and kubeconfig, and the manifest's objects as identities only (a Secret's data never reaches it). */
 import assert from 'node:assert/strict';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { simulatorArgs } from '../../../src/extension/headless/simulator-child';
 
 describe('simulator child arguments for a twin', () => {
@@ -12,10 +14,10 @@ describe('simulator child arguments for a twin', () => {
   it('name the context, the kubeconfig it is read from, and the identities of the manifest’s objects', () => {
     const secret = { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'db', namespace: 'shop' }, stringData: { password: 'hunter2' } };
     const deployment = { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'web' }, spec: { replicas: 3 } };
-    const args = simulatorArgs({ ...base, twin: { context: 'prod', kubeconfig: '/home/me/.kube/config', manifestObjects: [secret, deployment, { kind: 'Broken' }] } });
+    const args = simulatorArgs({ ...base, twin: { context: 'prod', kubeconfig: join(tmpdir(), 'me', 'kube-config'), manifestObjects: [secret, deployment, { kind: 'Broken' }] } });
     const at = (flag: string): string | undefined => args[args.indexOf(flag) + 1];
     assert.equal(at('--twin-context'), 'prod');
-    assert.equal(at('--twin-kubeconfig'), '/home/me/.kube/config');
+    assert.equal(at('--twin-kubeconfig'), join(tmpdir(), 'me', 'kube-config'));
     assert.deepEqual(JSON.parse(at('--twin-objects')!), [
       { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'db', namespace: 'shop' } },
       { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'web' } },
