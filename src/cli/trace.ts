@@ -22,8 +22,7 @@ import { tuneHeapForSimulator } from '../server/heap-tuning';
 import { TRACEABLE_KIND_NAMES, isTraceableKind } from '../common/traceable-kinds';
 import { ClaimEventMemory, claimNotes, claimsSettled, type AppliedClaim } from './claim-notes';
 import { probeRestartHorizon } from './probe-horizon';
-import { HeapGuard, heapAdvice, heapAfterFullCollections, podCount, type HeapNumbers } from '../server/heap-guard';
-import { HeapGrowthCap } from './trace-heap-growth';
+import { HeapGuard, heapAdvice, podCount, type HeapNumbers } from '../server/heap-guard';
 import { tracedPodBudget } from './trace-budget';
 import { OutputWriter } from './output';
 import { journeyRecord, line, objectRecords, summaryRecord } from './trace-json';
@@ -66,11 +65,6 @@ export interface TraceOptions {
 // Claims: the journey shows each pod's claims binding (see core/journey/claims.ts).
 const TRACED_KINDS: readonly ResourceKind[] = [...TRACEABLE_KIND_NAMES, 'Event', 'Node', 'PersistentVolumeClaim'];
 /** Kinds an applied object starts a journey from. */
-/**
- * Used heap (garbage included) from which the heap is read after each full collection: where the
- * growth cap could first apply (a live heap above 640 MB, growing at 60 %), with a margin.
- */
-const GROWTH_PROFILE_FROM = 0.1;
 /** Pods of each journey that keep their evidence when `trace` prints none. */
 const PODS_WITH_EVIDENCE = 50;
 /** Changes the store keeps per kind for resuming watches: `trace` serves none. */
@@ -220,16 +214,8 @@ export async function runTrace(options: TraceOptions): Promise<number> {
 
   const budgetHint = 'kube-journey trace --max-pods';
   tuneHeapForSimulator({ watch: false });
-  // One reading of the heap after full collections serves the out-of-memory guard and the growth cap.
-  const readHeap = options.heapStatistics ?? heapAfterFullCollections(GROWTH_PROFILE_FROM);
-  const growth = options.heapStatistics ? undefined : new HeapGrowthCap();
-  let heapRead: HeapNumbers | undefined;
-  const heapGuard = new HeapGuard({ statistics: () => heapRead, doing: () => `while tracing ${podCount(simulator.podBudget.used)}`, advice: heapAdvice(budgetHint) });
-  const guard = (): void => {
-    heapRead = readHeap();
-    if (heapRead) growth?.afterFullCollection(heapRead.used_heap_size);
-    heapGuard.check();
-  };
+  const heapGuard = new HeapGuard({ statistics: options.heapStatistics, doing: () => `while tracing ${podCount(simulator.podBudget.used)}`, advice: heapAdvice(budgetHint) });
+  const guard = (): void => heapGuard.check();
   // The tracer listens to every change and internal step as it happens: no watch resumes and
   // nobody reads the internals log later, so neither keeps more than a little history.
   const simulatorOptions: SimulatorOptions = { nodes: options.nodes, zones: options.zones, seed: options.seed, retainInternals: false, historyPerKind: TRACE_HISTORY_PER_KIND, eventTtlMs: TRACE_EVENT_TTL_MS, maxPods: options.maxPods ?? tracedPodBudget(options.nodes), maxPodsHint: budgetHint, guard };
