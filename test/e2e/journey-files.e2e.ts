@@ -18,6 +18,7 @@ const uiTimeoutMs = 60_000;
 describe('Kube Journey: journey files (*.journey.json) open in the timeline and compare', function () {
   let session: Session;
   before(async function () {
+    // Skipped only to check the harness alone (KUBE_JOURNEY_E2E_WITHOUT_PRODUCT=1), see productExtensionExists.
     if (!productExtensionExists()) this.skip();
     session = await startSession('journey-files', {
       files: {

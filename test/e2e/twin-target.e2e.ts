@@ -45,6 +45,7 @@ describe('Kube Journey: the twin of a context, and Apply for real', function () 
   const runningPods = (): number => cluster.simulator.store.list('Pod').items.filter((p) => (p as { status?: { phase?: string } }).status?.phase === 'Running').length;
 
   before(async function () {
+    // Skipped only to check the harness alone (KUBE_JOURNEY_E2E_WITHOUT_PRODUCT=1), see productExtensionExists.
     if (!productExtensionExists()) this.skip();
     folder = mkdtempSync(join(tmpdir(), 'kj-twin-e2e-'));
     cluster = await serveSimulator({ nodes: 3, seed: 7, speed: 5 });
