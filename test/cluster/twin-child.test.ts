@@ -6,11 +6,10 @@
  * and pods; nothing but GET reached the cluster; a refused credential is one line.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SimulatorChild, SimulatorStartError, type SimulatorLaunch } from '../../src/extension/headless/simulator-child';
-import { serveSimulator, startFaultProxy, type FaultProxy, type ServedSimulator } from './served-simulator';
+import { startFaultProxy, type FaultProxy, type ServedSimulator } from './served-simulator';
+import { startTwinSource, type TwinSource } from './twin-source';
 import { installedKubectls, kubectlFor, succeeds, until, type Kubectl } from '../kubectl/kubectl-harness';
 
 const kubectlBinary = installedKubectls().at(-1);
@@ -18,29 +17,10 @@ const kubectlBinary = installedKubectls().at(-1);
 /** The child's entry from source, as the bundle runs it. */
 const launch: SimulatorLaunch = { command: process.execPath, args: ['--import', 'tsx', 'src/cli/simulator-server.ts'] };
 
-const HOG = `apiVersion: apps/v1
-kind: Deployment
-metadata:
-  name: hog
-spec:
-  replicas: 2
-  selector:
-    matchLabels: {app: hog}
-  template:
-    metadata:
-      labels: {app: hog}
-    spec:
-      containers:
-      - name: app
-        image: nginx:1.25
-        resources:
-          requests:
-            cpu: "3"
-`;
-
 // Skipped only on a machine without kubectl: the source cluster is set up with the real client.
 (kubectlBinary ? describe : describe.skip)('the simulator child as a twin of a context', function () {
   this.timeout(120_000);
+  let cluster: TwinSource;
   let dir: string;
   let source: ServedSimulator;
   let proxy: FaultProxy;
@@ -48,26 +28,12 @@ spec:
   let proxied: string;
 
   before(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'kj-twin-child-'));
-    source = await serveSimulator({ nodes: 4, seed: 5, speed: 20 });
-    proxy = await startFaultProxy(source);
-    const direct = join(dir, 'direct.kubeconfig');
-    proxied = join(dir, 'proxied.kubeconfig');
-    source.writeKubeconfig(direct);
-    source.writeKubeconfig(proxied, proxy.url);
-    kubectl = kubectlFor(kubectlBinary!.path, direct, dir);
-    await succeeds(kubectl, 'label', 'node', 'node-1', 'dedicated=db');
-    await succeeds(kubectl, 'taint', 'node', 'node-1', 'dedicated=db:NoSchedule');
-    await succeeds(kubectl, 'cordon', 'node-2');
-    writeFileSync(join(dir, 'hog.yaml'), HOG);
-    await succeeds(kubectl, 'apply', '-f', join(dir, 'hog.yaml'));
-    await succeeds(kubectl, 'rollout', 'status', 'deployment/hog', '--timeout=60s');
+    cluster = await startTwinSource({ kubectlPath: kubectlBinary!.path, seed: 5, folderPrefix: 'kj-twin-child-' });
+    ({ dir, source, proxy, kubectl, proxied } = cluster);
   });
 
   after(async () => {
-    await proxy?.close();
-    await source?.stop();
-    rmSync(dir, { recursive: true, force: true });
+    await cluster?.close();
   });
 
   it('copies the cluster before it serves, says what it copied, and sends the cluster GET requests only', async () => {

@@ -7,15 +7,14 @@
  * forbids are left out with a note; a 401 is one line and exit 2; lists are read in pages.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { runTwinTrace } from '../../src/cli/twin';
 import { ClusterConnection } from '../../src/cluster/connection';
 import { readClusterForTwin } from '../../src/cluster/twin-read';
-import { serveSimulator, startFaultProxy, type FaultProxy, type ServedSimulator } from './served-simulator';
-import { installedKubectls, kubectlFor, succeeds, until, type Kubectl } from '../kubectl/kubectl-harness';
+import { startFaultProxy, type FaultProxy, type ServedSimulator } from './served-simulator';
+import { startTwinSource, type TwinSource } from './twin-source';
+import { installedKubectls, succeeds, until, type Kubectl } from '../kubectl/kubectl-harness';
 
 const kubectlBinary = installedKubectls().at(-1);
 
@@ -65,26 +64,6 @@ spec:
         cpu: "2"
 `;
 
-const hog = (image: string, replicas: number): string => `apiVersion: apps/v1
-kind: Deployment
-metadata:
-  name: hog
-spec:
-  replicas: ${replicas}
-  selector:
-    matchLabels: {app: hog}
-  template:
-    metadata:
-      labels: {app: hog}
-    spec:
-      containers:
-      - name: app
-        image: ${image}
-        resources:
-          requests:
-            cpu: "3"
-`;
-
 const web = (image: string, replicas: number): string => `apiVersion: apps/v1
 kind: Deployment
 metadata:
@@ -109,34 +88,20 @@ spec:
 // Skipped only on a machine without kubectl: the source cluster is set up with the real client.
 (kubectlBinary ? describe : describe.skip)('trace --twin: a twin of a served simulator, read through a recording proxy', function () {
   this.timeout(120_000);
+  let cluster: TwinSource;
   let dir: string;
   let source: ServedSimulator;
   let proxy: FaultProxy;
   let kubectl: Kubectl;
   /** The kubeconfig pointing at the proxy: what the twin reads through. */
   let proxied: string;
-  const file = (name: string, text: string): string => {
-    const path = join(dir, name);
-    writeFileSync(path, text);
-    return path;
-  };
+  const file = (name: string, text: string): string => cluster.file(name, text);
   const twin = (manifest: string, json: boolean, kubeconfig = proxied, timeoutMs = 120_000): Promise<Captured> =>
     capture((out, err) => runTwinTrace({ file: manifest, kubeconfig, timeoutMs, json, evidence: false, width: 100, out, err }));
 
   before(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'kj-twin-'));
-    source = await serveSimulator({ nodes: 4, seed: 3, speed: 20 });
-    proxy = await startFaultProxy(source);
-    const direct = join(dir, 'direct.kubeconfig');
-    proxied = join(dir, 'proxied.kubeconfig');
-    source.writeKubeconfig(direct);
-    source.writeKubeconfig(proxied, proxy.url);
-    kubectl = kubectlFor(kubectlBinary!.path, direct, dir);
-    await succeeds(kubectl, 'label', 'node', 'node-1', 'dedicated=db');
-    await succeeds(kubectl, 'taint', 'node', 'node-1', 'dedicated=db:NoSchedule');
-    await succeeds(kubectl, 'cordon', 'node-2');
-    await succeeds(kubectl, 'apply', '-f', file('hog.yaml', hog('nginx:1.25', 2)));
-    await succeeds(kubectl, 'rollout', 'status', 'deployment/hog', '--timeout=60s');
+    cluster = await startTwinSource({ kubectlPath: kubectlBinary!.path, seed: 3, folderPrefix: 'kj-twin-' });
+    ({ dir, source, proxy, kubectl, proxied } = cluster);
     await succeeds(kubectl, 'create', 'namespace', 'shop');
     await succeeds(kubectl, 'create', 'namespace', 'team-b');
     await succeeds(kubectl, 'apply', '-f', file('web.yaml', web('nginx:1.25', 4)));
@@ -144,8 +109,7 @@ spec:
   });
 
   after(async () => {
-    await proxy?.close();
-    await source?.stop();
+    await cluster?.close();
   });
 
   afterEach(() => {
