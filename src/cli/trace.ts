@@ -221,8 +221,10 @@ export async function runTrace(options: TraceOptions): Promise<number> {
   const simulatorOptions: SimulatorOptions = { nodes: options.nodes, zones: options.zones, seed: options.seed, retainInternals: false, historyPerKind: TRACE_HISTORY_PER_KIND, eventTtlMs: TRACE_EVENT_TTL_MS, maxPods: options.maxPods ?? tracedPodBudget(options.nodes), maxPodsHint: budgetHint, guard };
   const simulator = options.makeSimulator ? options.makeSimulator(simulatorOptions) : new Simulator(simulatorOptions);
   // Without --evidence nothing prints a complete pod's evidence: past each journey's first pods it
-  // is dropped. A saved trace keeps it all, for `show --evidence`.
-  const tracer = new JourneyTracer({ evidenceDetailPods: options.evidence || options.save ? undefined : PODS_WITH_EVIDENCE });
+  // is dropped, and so is the per-node verdict table of a pod that was placed (while it starts,
+  // 150,000 of them weighed about a hundred megabytes). A saved trace keeps it all, for `show --evidence`.
+  const detail = options.evidence || options.save ? undefined : PODS_WITH_EVIDENCE;
+  const tracer = new JourneyTracer({ evidenceDetailPods: detail, schedulingDetailPods: detail });
   const recording = options.save ? new TraceRecording() : undefined;
   const target = { type: 'simulator' as const, nodes: options.nodes, seed: options.seed, ...(options.zones ? { zones: options.zones } : {}), ...(options.speed ? { speed: options.speed } : {}), ...(options.maxPods ? { maxPods: options.maxPods } : {}) };
   const finish = async (code: number): Promise<number> => (recording && options.save ? saveRecording(recording, { path: options.save, source: options.file, target, exitCode: code, err: options.err }) : code);

@@ -53,7 +53,8 @@ export function applySchedulingCycle(record: ObjectRecord, target: StageRecord, 
   const edit = beginEdit(target);
   const internals = copyInternals(edit.evidence.internals);
   edit.evidence.internals = internals;
-  internals.scheduling = record.podIndex < record.journey.schedulingDetailPods ? cycle : withoutVerdicts(cycle);
+  // A cycle that placed nothing keeps its table whatever the pod: it says why the pod is Pending (and what would fit).
+  internals.scheduling = record.podIndex < record.journey.schedulingDetailPods || cycle.result !== 'Scheduled' ? cycle : withoutVerdicts(cycle);
   internals.schedulingAttempts = Math.max(internals.schedulingAttempts ?? 0, cycle.attempt);
   if (edit.stage.key === 'failedScheduling' && edit.stage.message === undefined && cycle.message) edit.stage.message = cycle.message;
   if (edit.stage.key === 'scheduled' && target.internalTime === undefined && target.objectTime === undefined) target.internalTime = cycle.time;

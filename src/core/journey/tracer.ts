@@ -70,7 +70,10 @@ import {
 import { TRACEABLE_KINDS, TRACEABLE_PARENTS, isTraceableKind } from '../../common/traceable-kinds';
 
 export interface TracerOptions {
-  /** Pods per journey whose scheduling cycles keep their per-node verdict tables (default: every pod; a table is a few hundred bytes). */
+  /**
+   * Pods per journey whose successful scheduling cycles keep their per-node verdict tables
+   * (default: every pod; a table is a few hundred bytes). A cycle that placed nothing always keeps it.
+   */
   schedulingDetailPods?: number;
   /**
    * Pods per journey whose stages keep the etcd writes and watch deliveries behind them (default

@@ -395,6 +395,17 @@ describe('JourneyTracer', () => {
       assert.equal(cycleVerdicts(detailed ?? {}).length, 1);
       assert.equal(cycleVerdicts(stripped ?? {}).length, 0);
       assert.equal(stripped?.node, 'node-1');
+
+      // Past the detail pods a cycle that placed nothing keeps its table: it says why the pod is Pending.
+      const unplaced = 'web-5d567cc74c-ccccc';
+      tracer.ingest({ type: 'ADDED', object: podObject({ name: unplaced, uid: 'p2' }) }, T0 + 60);
+      const message = '0/3 nodes are available: 3 Insufficient cpu.';
+      tracer.ingestInternal({ ...cycle({ name: unplaced, uid: 'p2' }), result: 'Unschedulable', node: undefined, feasibleNodes: 0, message });
+      tracer.ingest({ type: 'MODIFIED', object: podObject({ name: unplaced, uid: 'p2', conditions: [{ type: 'PodScheduled', status: 'False', reason: 'Unschedulable', message, at: T0 + 52 }] }) }, T0 + 61);
+      const pending = (tracer.journey(id)?.tree?.children[0] as ObjectJourney).children.find((p) => p.ref.name === unplaced) as ObjectJourney;
+      const failed = pending.stages.find((s) => s.evidence.internals?.scheduling)?.evidence.internals?.scheduling;
+      assert.equal(failed?.result, 'Unschedulable');
+      assert.equal(cycleVerdicts(failed ?? {}).length, 1);
     });
   });
 
