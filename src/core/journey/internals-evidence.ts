@@ -14,6 +14,9 @@ const EARLY_INTERNALS = 32;
 const WATCH_DELIVERIES_PER_STAGE = 8;
 const ETCD_WRITES_PER_STAGE = 4;
 
+/** The versions of a pod past the detail pods once its creating write arrived: none are remembered again (see `ObjectRecord.recentVersions`). */
+const NO_MORE_VERSIONS: NonNullable<ObjectRecord['recentVersions']> = Object.freeze([]) as unknown as NonNullable<ObjectRecord['recentVersions']>;
+
 /** A step whose resourceVersion the tracer has not seen yet: kept (bounded) until the change arrives. */
 export function rememberEarlyStep(record: ObjectRecord, step: EtcdWrite | WatchDelivery): void {
   const early = (record.earlyInternals ??= []);
@@ -27,6 +30,9 @@ export function addStepEvidence(record: ObjectRecord, target: StageRecord, creat
     // Past the journey's first pods only the time of the write that created the pod is used.
     if (step.type !== 'etcdWrite' || !created || target.internalTime !== undefined) return;
     target.internalTime = step.time;
+    // Nothing more will be matched to this pod's versions; while it starts (at 150,000 pods all of
+    // them at once) the remembered version would only hold on to its first stage.
+    record.recentVersions = NO_MORE_VERSIONS;
     const edit = beginEdit(target);
     resolveTime(target, edit);
     commitEdit(target, edit);

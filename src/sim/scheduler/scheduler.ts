@@ -49,8 +49,9 @@ export interface SchedulerOptions {
    */
   fitErrorStyle?: FitErrorStyle;
   /**
-   * How many pods' latest cycles keep their per-node verdicts for `lastCycle` (default 1,000); older
-   * ones keep the counts only. One full cycle on 5,000 nodes holds 500 rows.
+   * How many pods' latest cycles `lastCycle` keeps, verdicts and all (default 1,000); older ones are
+   * forgotten. One full cycle on 5,000 nodes holds 500 rows, and even counts alone for each of
+   * 150,000 pods weighed 27 MB. The journey of a pod has its cycles from the internals stream.
    */
   verdictRetention?: number;
   /** Backoff and flush timings; upstream defaults (1 s → 10 s backoff, 5 min leftover flush every 30 s). */
@@ -96,9 +97,8 @@ export class Scheduler {
   private readonly queue: SchedulingQueue;
   private readonly algorithm: SchedulingAlgorithm;
   private readonly volumeBinder: VolumeBinder;
+  /** The latest cycle of the `verdictRetention` pods scheduled last, oldest first. */
   private readonly cycles = new Map<string, SchedulingCycle>();
-  /** Pods whose stored cycle still has verdicts, oldest first. */
-  private readonly withVerdicts = new Set<string>();
   private readonly verdictRetention: number;
   private readonly fullVerdicts: boolean;
   private readonly fitErrorStyle: FitErrorStyle;
@@ -143,7 +143,7 @@ export class Scheduler {
     this.queue.close();
   }
 
-  /** The most recent attempt for a pod: why its node was chosen, or why every node refused it. */
+  /** The most recent attempt for a pod among the last `verdictRetention` scheduled: why its node was chosen, or why every node refused it. */
   lastCycle(podUid: string): SchedulingCycle | undefined {
     return this.cycles.get(podUid);
   }
@@ -188,7 +188,6 @@ export class Scheduler {
     if (change.type === 'DELETED') {
       const uid = pod.metadata?.uid ?? '';
       this.cycles.delete(uid);
-      this.withVerdicts.delete(uid);
       this.forget(uid);
       return;
     }
@@ -334,22 +333,14 @@ export class Scheduler {
       ...(chosen ? { node: chosen.name } : { message }),
     };
     if (this.fullVerdicts && placement) cycle.table = buildVerdictTable(placement, this.cache.nodeList(), info.volumes?.plugins);
-    this.cycles.set(info.uid, cycle);
     this.ctx.internals.record(cycle);
-    if (cycle.table) this.retainVerdicts(info.uid);
+    this.retainCycle(info.uid, cycle);
   }
 
-  private retainVerdicts(uid: string): void {
-    this.withVerdicts.delete(uid);
-    this.withVerdicts.add(uid);
-    if (this.withVerdicts.size <= this.verdictRetention) return;
-    const oldest = this.withVerdicts.values().next().value!;
-    this.withVerdicts.delete(oldest);
-    const cycle = this.cycles.get(oldest);
-    // The recorded step is shared with the internals stream: replace, never mutate.
-    if (cycle) {
-      const { table: _dropped, ...counts } = cycle;
-      this.cycles.set(oldest, counts);
-    }
+  private retainCycle(uid: string, cycle: SchedulingCycle): void {
+    // Deleted first so that a pod's newer attempt moves it to the end of the insertion order.
+    this.cycles.delete(uid);
+    this.cycles.set(uid, cycle);
+    if (this.cycles.size > this.verdictRetention) this.cycles.delete(this.cycles.keys().next().value!);
   }
 }
