@@ -3,7 +3,6 @@
 import * as assert from 'node:assert/strict';
 import { waitFor } from '../../scripts/e2e/code-server';
 import { productExtensionExists } from '../../scripts/e2e/vsix';
-import type { Workbench } from './workbench';
 import { screenshotFailures, startSession, type Session } from './harness';
 
 const applyAndTrace = /^(Kube Journey: )?Apply and Trace$/;
@@ -54,7 +53,7 @@ describe('Kube Journey at scale: a 10,000-pod Deployment on 1,000 nodes', functi
     // Opened as a person would: the manifest, the Deployment and its ReplicaSet, then the largest group of pods.
     const rows = await waitFor(
       async () => {
-        await expandRows(workbench, /web-10000\.yaml|Deployment|ReplicaSet/);
+        await workbench.expandSidebarRowsMatching(/web-10000\.yaml|Deployment|ReplicaSet/);
         const texts = await workbench.sidebarRowTexts();
         return texts.some((t) => /^web\s*Deployment/.test(t) && /10000\/10000 ready/.test(t)) && texts.some((t) => /^Running/.test(t)) ? texts : undefined;
       },
@@ -64,7 +63,7 @@ describe('Kube Journey at scale: a 10,000-pod Deployment on 1,000 nodes', functi
     const running = rows.find((t) => /^Running/.test(t)) ?? '';
     console.log(`      group: ${running.replace(/\s+/g, ' ')}`);
     assert.match(running, /10,000/);
-    await expandRows(workbench, /^Running/);
+    await workbench.expandSidebarRowsMatching(/^Running/);
     const ranges = await waitFor(
       async () => {
         const found = (await workbench.sidebarRowTexts()).filter((t) => /^node-\d+ – node-\d+/.test(t));
@@ -90,13 +89,3 @@ describe('Kube Journey at scale: a 10,000-pod Deployment on 1,000 nodes', functi
   });
 });
 
-/** Clicks open the collapsed side-bar rows whose text matches, as a person opens what they look for. */
-async function expandRows(workbench: Workbench, matching: RegExp): Promise<void> {
-  const collapsed = workbench.page.locator('.part.sidebar .monaco-list-row[aria-expanded="false"]');
-  for (let i = 0; i < (await collapsed.count()); i++) {
-    const row = collapsed.nth(i);
-    if (!matching.test(await row.innerText())) continue;
-    await row.locator('.monaco-tl-twistie').click();
-    i = -1;
-  }
-}

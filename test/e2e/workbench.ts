@@ -177,6 +177,20 @@ export class Workbench {
     }
   }
 
+  /**
+   * Clicks open the collapsed side-bar rows whose text matches, as a person opens what they look for.
+   * The tree re-renders while a journey runs, so the rows are read in one go and a row that went
+   * away before its click is looked for again in the next read, instead of waiting on a stale index.
+   */
+  async expandSidebarRowsMatching(matching: RegExp): Promise<void> {
+    const collapsed = this.page.locator('.part.sidebar .monaco-list-row[aria-expanded="false"]');
+    for (let attempt = 0; attempt < 50; attempt++) {
+      const index = (await collapsed.allInnerTexts()).findIndex((text) => matching.test(text));
+      if (index < 0) return;
+      await collapsed.nth(index).locator('.monaco-tl-twistie').click({ timeout: 2_000 }).catch(() => undefined);
+    }
+  }
+
   async clearNotifications(): Promise<void> {
     if ((await this.page.locator('.notifications-toasts .notification-toast').count()) === 0) return;
     await this.runCommand('Notifications: Clear All Notifications');
