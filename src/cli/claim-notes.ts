@@ -18,7 +18,7 @@ const PENDING_REASONS = ['ProvisioningFailed', 'FailedBinding', 'WaitForFirstCon
 
 /**
  * The last pending reason the controller gave each claim, kept as the Events are written: `trace`
- * lets Events expire after 10 s of virtual time (eventTtlMs), and a journey applied beside the
+ * lets Events expire after 2 s of virtual time (eventTtlMs), and a journey applied beside the
  * claim can take longer than that, so reading the store at the end would lose the reason.
  */
 export class ClaimEventMemory {

@@ -79,7 +79,7 @@ describe('kube-journey trace: storage', () => {
     assert.match(bound.out, /^persistentvolumeclaim\/mysql-pv-claim: Bound to volume mysql-pv-volume \(20Gi, class manual\)$/m);
   });
 
-  it("keeps a lone claim's pending reason when a Deployment beside it takes longer than trace keeps Events (10 s)", async () => {
+  it("keeps a lone claim's pending reason when a Deployment beside it takes longer than trace keeps Events (2 s)", async () => {
     const claim = 'apiVersion: v1\nkind: PersistentVolumeClaim\nmetadata: {name: data}\nspec: {accessModes: [ReadWriteOnce], resources: {requests: {storage: 1Gi}}}\n';
     // Ready only after a 30 s probe delay: the claim's only Event is long expired when the trace ends.
     const slow = 'apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: slow}\nspec:\n  selector: {matchLabels: {app: slow}}\n  template:\n    metadata: {labels: {app: slow}}\n    spec:\n      containers:\n      - name: web\n        image: nginx:1.25\n        readinessProbe: {httpGet: {path: /, port: 80}, initialDelaySeconds: 30}\n';
