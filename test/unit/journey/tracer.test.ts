@@ -460,6 +460,39 @@ describe('JourneyTracer', () => {
       assert.ok(secondFolding.stages.every((stage) => stage.evidence.conditions === undefined && stage.evidence.fields === undefined && stage.evidence.event === undefined));
     });
 
+    it('gathers no field changes or conditions for a pod past evidenceDetailPods while it starts, and shows the same stages', () => {
+      const lean = deploymentJourney(new JourneyTracer({ evidenceDetailPods: 1 }));
+      const keeping = deploymentJourney();
+      const startingPod = (name: string, uid: string): KubeObject =>
+        podObject({
+          name,
+          uid,
+          nodeName: 'node-1',
+          conditions: [
+            { type: 'PodScheduled', status: 'True', at: T0 + 60 },
+            { type: 'Initialized', status: 'True', at: T0 + 100 },
+            { type: 'Ready', status: 'False', at: T0 + 100, reason: 'ContainersNotReady' },
+          ],
+          containers: [{ waiting: { reason: 'ContainerCreating' } }],
+        });
+      for (const { tracer } of [lean, keeping]) {
+        for (const [i, name] of ['web-5d567cc74c-aaaaa', 'web-5d567cc74c-bbbbb'].entries()) {
+          tracer.ingest({ type: 'ADDED', object: podObject({ name, uid: `p${i}` }) }, T0 + 30);
+          tracer.ingest({ type: 'MODIFIED', object: startingPod(name, `p${i}`) }, T0 + 200);
+        }
+      }
+      const pods = (j: Journey): ObjectJourney[] => j.tree?.children[0]?.children ?? [];
+      const [firstLean, secondLean] = pods(lean.journey());
+      const [firstKeeping, secondKeeping] = pods(keeping.journey());
+      assert.notEqual(secondLean.status, 'complete');
+      const shown = (pod: ObjectJourney) => pod.stages.map(({ key, kind, time, timeSource, component, title, message, reason }) => ({ key, kind, time, timeSource, component, title, message, reason }));
+      assert.deepEqual(shown(secondLean), shown(secondKeeping), 'the pod shows the same stages');
+      assert.deepEqual(firstLean, firstKeeping, 'the journey’s first pods gather everything');
+      const gathered = (pod: ObjectJourney) => pod.stages.filter((stage) => stage.evidence.conditions !== undefined || stage.evidence.fields !== undefined).length;
+      assert.ok(gathered(secondKeeping) > 0, 'a pod within the detail pods gathers conditions');
+      assert.equal(gathered(secondLean), 0);
+    });
+
     it('builds a released journey again, equal to the one it forgot', () => {
       const { tracer, journey, id } = deploymentJourney();
       tracer.ingest({ type: 'ADDED', object: podObject({ name: 'web-5d567cc74c-aaaaa', uid: 'a' }) }, T0 + 30);
