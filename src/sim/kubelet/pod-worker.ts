@@ -43,7 +43,7 @@ import {
   type PodRuntimeView,
   type PodStatus,
 } from './pod-status';
-import type { ContainerRuntime } from './runtime';
+import type { ContainerRuntime, PullJob, PullOutcome, PullRequester } from './runtime';
 import { startProbing, type ProbeHost, type ProbeKind } from './prober';
 import { containerConfigError, missingPullSecrets, pullSecretsWarning, volumeSetUpError, type SourceLookup } from './pod-sources';
 import { PodVolumeMounts } from './volume-mounts';
@@ -111,6 +111,30 @@ const presentMessage = messagesByName((image) => `Container image "${image}" alr
 /** An image the container can run with, resolved from its reference. */
 type ImageFound = Extract<ImageLookup, { ok: true }>;
 type ImageResult = ImageFound | { ok: false; reason: string; message: string };
+
+/** A pull a worker waits for in its node's queue, with what the worker needs once it ends. */
+interface ImagePull extends PullJob {
+  readonly record: TrackedRecord;
+  readonly lookup: ImageFound;
+  /** When the pull was queued: the Pulled event tells how long it waited. */
+  readonly requestedAt: number;
+}
+
+/**
+ * A sync's run through the containers it starts, one after another in spec order. It lives on the
+ * worker (syncs never overlap), and a start that ends goes on with `containerStartEnded` instead of
+ * a `done` callback handed down every step: while a pull waits in the node's queue, as most pods of
+ * a big trace do at once, the pod then costs this record and the pull's job, not a closure chain.
+ */
+interface ContainerStarts {
+  readonly toStart: readonly TrackedRecord[];
+  /** The container being started. */
+  index: number;
+  /** Some container failed to start: the sync ends failed. */
+  failed: boolean;
+  /** This sync created the sandbox. */
+  readonly sandboxCreated: boolean;
+}
 
 /**
  * A container record with what the last status write saw of it: the status manager's "unchanged,
@@ -188,7 +212,7 @@ function adoptedInstance(status: ContainerStatusOf, podStartedAt: number): Conta
 /** What the kubelet assumed of a container since its last status write: an exit it could not read, or a run it keeps going unread. */
 type UnreportedAssumption = { container: string; exitCode: number; runMs: number; reason: string } | { container: string; reason: string; probe?: ProbeKind; hook?: 'postStart' | 'preStop' };
 
-export class PodWorker {
+export class PodWorker implements PullRequester<ImagePull> {
   readonly uid: string;
   private pod: PodObject;
   private readonly initContainers: readonly TrackedRecord[];
@@ -218,6 +242,8 @@ export class PodWorker {
   private volumesMounted = false;
   /** The volume manager's work for this pod while some volume cannot be set up. */
   private volumeMounts: PodVolumeMounts | undefined;
+  /** The running sync's container starts, once it has come to them. */
+  private starts: ContainerStarts | undefined;
 
   /**
    * `adopted`: the pod was started by the kubelet of the cluster it was copied from (a twin): its
@@ -457,7 +483,7 @@ export class PodWorker {
     }
     if (this.pod.spec?.imagePullSecrets?.length) this.warnMissingPullSecrets();
     const toStart = this.containersToStart();
-    if (this.sandboxReady) return this.startContainers(toStart, 0, false, false);
+    if (this.sandboxReady) return this.startContainers(toStart, false);
     // WaitForAttachAndMount: the pod's claims are mounted before its sandbox exists.
     const mountError = claimMountError(this.ctx.store, this.pod);
     if (mountError === undefined) return this.createSandbox(toStart);
@@ -502,14 +528,30 @@ export class PodWorker {
     if (missing.length > 0) this.event('Warning', 'FailedToRetrieveImagePullSecret', pullSecretsWarning(missing));
   }
 
-  /** Start `toStart[index…]` one after another, in spec order, then end the sync. */
-  private startContainers(toStart: readonly TrackedRecord[], index: number, failed: boolean, sandboxCreated: boolean): void {
+  /** Start `toStart` one after another, in spec order, then end the sync. */
+  private startContainers(toStart: readonly TrackedRecord[], sandboxCreated: boolean): void {
+    this.starts = { toStart, index: 0, failed: false, sandboxCreated };
+    this.startNextContainer();
+  }
+
+  /** Start the sync's next container, or end the sync once every one has had its try. */
+  private startNextContainer(): void {
     if (this.aborted()) return;
-    if (index >= toStart.length) {
-      this.completeSync(failed, sandboxCreated);
+    const starts = this.starts!;
+    if (starts.index >= starts.toStart.length) {
+      this.starts = undefined;
+      this.completeSync(starts.failed, starts.sandboxCreated);
       return;
     }
-    this.startContainer(toStart[index], (ok) => this.startContainers(toStart, index + 1, failed || !ok, sandboxCreated));
+    this.startContainer(starts.toStart[starts.index]);
+  }
+
+  /** The current container's start is over: it runs (`ok`), or it failed. On to the next one. */
+  private containerStartEnded(ok: boolean): void {
+    const starts = this.starts!;
+    if (!ok) starts.failed = true;
+    starts.index++;
+    this.startNextContainer();
   }
 
   private completeSync(failed: boolean, sandboxCreated: boolean): void {
@@ -557,7 +599,7 @@ export class PodWorker {
       if (this.aborted()) return;
       this.sandboxReady = true;
       this.podIP ??= this.node.allocatePodIP(this.uid);
-      this.startContainers(toStart, 0, false, true);
+      this.startContainers(toStart, true);
     });
   }
 
@@ -576,8 +618,11 @@ export class PodWorker {
     this.ctx.events.record(this.pod, type, reason, message, this.node.eventSource);
   }
 
-  /** `startContainer` with the restart back-off check before it (`doBackOff`). */
-  private startContainer(record: TrackedRecord, done: (ok: boolean) => void): void {
+  /**
+   * `startContainer` with the restart back-off check before it (`doBackOff`). Each step of a start
+   * ends it with `containerStartEnded`, or stops when the pod is deleted (see `ContainerStarts`).
+   */
+  private startContainer(record: TrackedRecord): void {
     const clock = this.ctx.clock;
     const previous = record.current;
     if (previous && hasExited(previous)) {
@@ -590,33 +635,36 @@ export class PodWorker {
           reason: 'CrashLoopBackOff',
           message: `back-off ${formatGoDuration(backoff.get(key))} restarting failed container=${name} pod=${this.podDescription}`,
         };
-        done(false);
+        this.containerStartEnded(false);
         return;
       }
       backoff.next(key, previous.finishedAt!, clock.now());
     }
-    this.ensureImage(record.spec, (image) => {
-      if (this.aborted()) return;
-      if (!image.ok) {
-        this.event('Warning', 'Failed', `Error: ${image.reason}`);
-        record.waiting = { reason: image.reason, message: image.message };
-        done(false);
-        return;
-      }
-      // generateContainerConfig: the environment is made after the image is there, before the container is created.
-      const configError = containerConfigError(record.spec, this.namespace, this.sourceLookup());
-      if (configError !== undefined) {
-        this.event('Warning', 'Failed', `Error: ${configError}`);
-        record.waiting = { reason: 'CreateContainerConfigError', message: configError };
-        done(false);
-        return;
-      }
-      this.ctx.clock.after(this.jittered(this.ctx.timings.containerCreate), () => this.createContainer(record, image, done));
-    });
+    this.ensureImage(record);
+  }
+
+  /** `ensureImage` is done: create the container with the image, or fail the start. */
+  private imageEnsured(record: TrackedRecord, image: ImageResult): void {
+    if (this.aborted()) return;
+    if (!image.ok) {
+      this.event('Warning', 'Failed', `Error: ${image.reason}`);
+      record.waiting = { reason: image.reason, message: image.message };
+      this.containerStartEnded(false);
+      return;
+    }
+    // generateContainerConfig: the environment is made after the image is there, before the container is created.
+    const configError = containerConfigError(record.spec, this.namespace, this.sourceLookup());
+    if (configError !== undefined) {
+      this.event('Warning', 'Failed', `Error: ${configError}`);
+      record.waiting = { reason: 'CreateContainerConfigError', message: configError };
+      this.containerStartEnded(false);
+      return;
+    }
+    this.ctx.clock.after(this.jittered(this.ctx.timings.containerCreate), () => this.createContainer(record, image));
   }
 
   /** The runtime creates the container (a new instance, the old one kept as lastState), then starts it. */
-  private createContainer(record: TrackedRecord, image: ImageFound, done: (ok: boolean) => void): void {
+  private createContainer(record: TrackedRecord, image: ImageFound): void {
     if (this.aborted()) return;
     const name = record.spec.name;
     // Only this chain replaces `current`, and syncs never overlap: it is still the instance the start began with.
@@ -626,10 +674,10 @@ export class PodWorker {
     const instance = newInstance(this.node.runtime.containerId(this.uid, name, attempt), attempt, image.image.name, image.image.id);
     record.current = instance;
     this.event('Normal', 'Created', createdMessage(name));
-    this.ctx.clock.after(this.jittered(this.ctx.timings.containerStart), () => this.containerStarted(record, instance, done));
+    this.ctx.clock.after(this.jittered(this.ctx.timings.containerStart), () => this.containerStarted(record, instance));
   }
 
-  private containerStarted(record: TrackedRecord, instance: ContainerInstance, done: (ok: boolean) => void): void {
+  private containerStarted(record: TrackedRecord, instance: ContainerInstance): void {
     if (this.aborted()) return;
     instance.startedAt = this.ctx.clock.now();
     record.waiting = undefined;
@@ -638,18 +686,18 @@ export class PodWorker {
     record.startupPending = false;
     this.event('Normal', 'Started', startedMessage(spec.name));
     const postStart = spec.lifecycle?.postStart;
-    if (postStart) this.runPostStart(record, instance, postStart, done);
-    else this.containerRunning(record, instance, done);
+    if (postStart) this.runPostStart(record, instance, postStart);
+    else this.containerRunning(record, instance);
   }
 
   /** The container runs (its postStart hook, if any, done): its exit, its probes, the next sync. */
-  private containerRunning(record: TrackedRecord, instance: ContainerInstance, done: (ok: boolean) => void): void {
+  private containerRunning(record: TrackedRecord, instance: ContainerInstance): void {
     const spec = record.spec;
     const probed = (!record.init || isSidecar(record)) && (spec.readinessProbe || spec.livenessProbe || spec.startupProbe);
     this.scheduleExit(record, instance);
     if (probed) startProbing(this.probeHost(), record, instance, this.gracePeriodMs());
     this.requestSync(this.jittered(this.ctx.timings.statusSync));
-    done(true);
+    this.containerStartEnded(true);
   }
 
   /**
@@ -657,7 +705,7 @@ export class PodWorker {
    * running until it is done); a failed hook gets the container killed and its start failed with
    * `PostStartHookError`.
    */
-  private runPostStart(record: TrackedRecord, instance: ContainerInstance, postStart: LifecycleHandler, done: (ok: boolean) => void): void {
+  private runPostStart(record: TrackedRecord, instance: ContainerInstance, postStart: LifecycleHandler): void {
     const hook = hookOutcome(postStart, record.spec, this.podIP ?? '', 0);
     const graceMs = (this.pod.spec?.terminationGracePeriodSeconds ?? 30) * 1000;
     // A hook that never ends holds the container until it is deleted.
@@ -666,7 +714,7 @@ export class PodWorker {
       if (this.aborted() || !isRunning(instance)) return;
       if (hook.assumed !== undefined) (this.unreportedAssumptions ??= []).push({ container: record.spec.name, reason: hook.assumed, hook: 'postStart' });
       if (hook.error === undefined) {
-        this.containerRunning(record, instance, done);
+        this.containerRunning(record, instance);
         return;
       }
       const message = hookFailureMessage(postStart, record.spec.name, this.podDescription, hook.error);
@@ -675,66 +723,70 @@ export class PodWorker {
       this.killContainer(record, instance, graceMs, () => {
         if (this.aborted()) return;
         record.waiting = { reason: 'PostStartHookError', message };
-        done(false);
+        this.containerStartEnded(false);
       });
     });
   }
 
-  /** `EnsureImageExists`: pull policy, pull back-off, the pull itself and its events. */
-  private ensureImage(container: Container, done: (result: ImageResult) => void): void {
-    const image = container.image ?? '';
+  /** `EnsureImageExists`: pull policy, pull back-off, the pull itself and its events; then `imageEnsured`. */
+  private ensureImage(record: TrackedRecord): void {
+    const image = record.spec.image ?? '';
     const lookup = lookupImage(image);
     if (!lookup.ok) {
       const message = `Failed to apply default image tag "${image}": couldn't parse image name "${image}": ${lookup.error}`;
       this.event('Warning', 'InspectFailed', message);
-      done({ ok: false, reason: 'InvalidImageName', message });
+      this.imageEnsured(record, { ok: false, reason: 'InvalidImageName', message });
       return;
     }
-    const policy = container.imagePullPolicy ?? defaultPullPolicy(image);
+    const policy = record.spec.imagePullPolicy ?? defaultPullPolicy(image);
     this.ctx.clock.after(this.jittered(this.ctx.timings.imagePresentCheck), () => {
       if (this.aborted()) return;
       const present = this.node.runtime.hasImage(lookup.image);
       if (policy === 'Never' || (policy === 'IfNotPresent' && present)) {
         if (present) {
           this.event('Normal', 'Pulled', presentMessage(image));
-          done(lookup);
+          this.imageEnsured(record, lookup);
         } else {
           const message = `Container image "${image}" is not present with pull policy of Never`;
           this.event('Warning', 'ErrImageNeverPull', message);
-          done({ ok: false, reason: 'ErrImageNeverPull', message });
+          this.imageEnsured(record, { ok: false, reason: 'ErrImageNeverPull', message });
         }
         return;
       }
-      this.pullImage(container, lookup, done);
+      this.pullImage(record, lookup);
     });
   }
 
   /** Pull back-off, else a pull through the runtime's queue, with the events the kubelet records. */
-  private pullImage(container: Container, lookup: ImageFound, done: (result: ImageResult) => void): void {
-    const image = container.image ?? '';
-    const clock = this.ctx.clock;
-    const key = this.imageKey(container);
-    const backoff = this.node.imageBackoff;
-    if (backoff.isInBackOffSinceUpdate(key, clock.now())) {
+  private pullImage(record: TrackedRecord, lookup: ImageFound): void {
+    const image = record.spec.image ?? '';
+    const now = this.ctx.clock.now();
+    if (this.node.imageBackoff.isInBackOffSinceUpdate(this.imageKey(record.spec), now)) {
       const message = `Back-off pulling image "${image}"`;
       this.event('Normal', 'BackOff', message);
-      done({ ok: false, reason: 'ImagePullBackOff', message });
+      this.imageEnsured(record, { ok: false, reason: 'ImagePullBackOff', message });
       return;
     }
     this.event('Normal', 'Pulling', pullingMessage(image));
-    const requestedAt = clock.now();
-    this.node.runtime.pull(lookup.image, (outcome) => {
-      if (this.aborted()) return;
-      if (!outcome.ok) {
-        this.event('Warning', 'Failed', `Failed to pull image "${image}": ${outcome.error}`);
-        backoff.next(key, clock.now(), clock.now());
-        done({ ok: false, reason: 'ErrImagePull', message: outcome.error });
-        return;
-      }
-      const waited = formatGoDuration(clock.now() - requestedAt);
-      this.event('Normal', 'Pulled', `Successfully pulled image "${image}" in ${formatGoDuration(outcome.pullMs)} (${waited} including waiting). Image size: ${outcome.sizeBytes} bytes.`);
-      done(lookup);
-    });
+    const pull: ImagePull = { image: lookup.image, requester: this, record, lookup, requestedAt: now };
+    this.node.runtime.pull(pull);
+  }
+
+  /** The runtime is done with a pull `pullImage` queued. */
+  imagePulled(pull: ImagePull, outcome: PullOutcome): void {
+    if (this.aborted()) return;
+    const { record, lookup } = pull;
+    const image = record.spec.image ?? '';
+    const now = this.ctx.clock.now();
+    if (!outcome.ok) {
+      this.event('Warning', 'Failed', `Failed to pull image "${image}": ${outcome.error}`);
+      this.node.imageBackoff.next(this.imageKey(record.spec), now, now);
+      this.imageEnsured(record, { ok: false, reason: 'ErrImagePull', message: outcome.error });
+      return;
+    }
+    const waited = formatGoDuration(now - pull.requestedAt);
+    this.event('Normal', 'Pulled', `Successfully pulled image "${image}" in ${formatGoDuration(outcome.pullMs)} (${waited} including waiting). Image size: ${outcome.sizeBytes} bytes.`);
+    this.imageEnsured(record, lookup);
   }
 
   private scheduleExit(record: ContainerRecord, instance: ContainerInstance): void {

@@ -18,9 +18,18 @@ export type PullOutcome =
   | { ok: true; pullMs: number; sizeBytes: number }
   | { ok: false; pullMs: number; error: string };
 
-interface PullJob {
-  image: ResolvedImage;
-  done: (outcome: PullOutcome) => void;
+/**
+ * A queued pull. Most pods of a big trace wait in some node's queue at once, so a waiting pull is a
+ * small record rather than a callback: a requester's jobs add the fields it needs once the pull ends.
+ */
+export interface PullJob {
+  readonly image: ResolvedImage;
+  readonly requester: PullRequester<this>;
+}
+
+/** Who queued a pull: told when the pull finishes, in virtual time. */
+export interface PullRequester<Job extends PullJob> {
+  imagePulled(job: Job, outcome: PullOutcome): void;
 }
 
 /** Registry round-trips before any layer moves: token, HEAD manifest, GET manifest and config. */
@@ -50,9 +59,9 @@ export class ContainerRuntime {
     return this.images.has(image.name);
   }
 
-  /** Queue a pull; `done` is called when it finishes, in virtual time. */
-  pull(image: ResolvedImage, done: (outcome: PullOutcome) => void): void {
-    this.queue.push({ image, done });
+  /** Queue a pull; its requester's `imagePulled` is called when it finishes. */
+  pull(job: PullJob): void {
+    this.queue.push(job);
     if (!this.pulling) this.pullNext();
   }
 
@@ -81,10 +90,10 @@ export class ContainerRuntime {
     else if (this.hasImage(job.image)) pullMs = Math.round(random.around(PRESENT_PULL_MS, 0.4));
     else pullMs = Math.round(random.around(RESOLVE_MS, 0.4) + random.around((sizeBytes / 1_000_000) * this.timings.pullMsPerMB, 0.3));
     this.clock.after(pullMs, () => {
-      if (failure) job.done({ ok: false, pullMs, error: failure.message });
+      if (failure) job.requester.imagePulled(job, { ok: false, pullMs, error: failure.message });
       else {
         this.store(job.image);
-        job.done({ ok: true, pullMs, sizeBytes });
+        job.requester.imagePulled(job, { ok: true, pullMs, sizeBytes });
       }
       this.pullNext();
     });
