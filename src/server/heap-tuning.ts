@@ -23,6 +23,8 @@ export interface HeapWatchOptions {
   budgetHint?: string;
   /** False for a process that checks its heap itself (`trace` runs synchronously, from its driver loop). */
   watch?: boolean;
+  /** How much the old generation may grow past the live heap before the next full collection, in percent (default `HEAP_GROWING_PERCENT`). */
+  growingPercent?: number;
 }
 
 /**
@@ -34,7 +36,7 @@ export interface HeapWatchOptions {
 export function tuneHeapForSimulator(options: HeapWatchOptions = {}): void {
   if (tuned) return;
   tuned = true;
-  setFlagsFromString(`--heap-growing-percent=${HEAP_GROWING_PERCENT}`);
+  setFlagsFromString(`--heap-growing-percent=${options.growingPercent ?? HEAP_GROWING_PERCENT}`);
   if (options.watch === false) return;
   const guard = new HeapGuard({ doing: options.doing ?? (() => 'while simulating'), advice: heapAdvice(options.budgetHint ?? 'a lower --max-pods') });
   setInterval(() => {
