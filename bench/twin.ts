@@ -59,8 +59,8 @@ export async function runTwinBench(scenarios: readonly TwinScenario[], runs: num
       });
       const results: CopyResult[] = [];
       for (let i = 0; i < runs; i++) {
-        // With the young generation `kube-journey trace` runs with (bin/kube-journey.js).
-        const output = execFileSync(process.execPath, ['--max-old-space-size=8192', '--max-semi-space-size=64', COPY_BUNDLE, kubeconfig], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 1 << 20 });
+        // With V8's default young generation, as `kube-journey trace` runs.
+        const output = execFileSync(process.execPath, ['--max-old-space-size=8192', COPY_BUNDLE, kubeconfig], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 1 << 20 });
         const result = JSON.parse(output.trim().split('\n').pop()!) as CopyResult;
         if (result.pods !== scenario.pods || result.running !== scenario.pods) process.stderr.write(`warning: ${scenario.name} run ${i + 1} copied ${result.pods} pods, ${result.running} Running on the twin\n`);
         results.push(result);

@@ -88,9 +88,7 @@ function failureText(run: MeasuredRun): string {
 async function runTrace(scenario: UserPathScenario, manifest: string, scratch: string): Promise<RunReport> {
   const pods = scenario.deployments * scenario.replicas;
   const output = join(scratch, 'trace-output');
-  // bin/kube-journey.js runs `trace` again in a child with this young-generation size (see its
-  // comment); giving it here measures that child as the one process, instead of a parent that waits.
-  const args = ['--max-semi-space-size=64', 'bin/kube-journey.js', 'trace', '-f', manifest, '--nodes', String(scenario.nodes), ...(scenario.maxPods ? ['--max-pods', String(scenario.maxPods)] : []), ...(scenario.path === 'json' ? ['--json'] : [])];
+  const args = ['bin/kube-journey.js', 'trace', '-f', manifest, '--nodes', String(scenario.nodes), ...(scenario.maxPods ? ['--max-pods', String(scenario.maxPods)] : []), ...(scenario.path === 'json' ? ['--json'] : [])];
   const run = await measureProcess({ command: process.execPath, args, stdout: output, timeoutMs: RUN_TIMEOUT_MS });
   try {
     const exited = exitText(run);
