@@ -58,7 +58,9 @@ describe('Kube Journey: the Quick Fix that makes a refused pod fit', function ()
     const fix = page.locator('.action-widget .monaco-list-row', { hasText: /Set\scpu:\s3920m\s\(fits\son\s3\sof\s3\snodes\)/ });
     let menusSeen: string[] = [];
     await waitFor(async () => {
-      await page.mouse.click(key.x + key.width / 2, key.y + key.height / 2);
+      // Read where the key is at each try: a CodeLens line that appears above moves the text down.
+      const at = (await cpuLine.locator('span > span', { hasText: /^cpu$/ }).first().boundingBox()) ?? key;
+      await page.mouse.click(at.x + at.width / 2, at.y + at.height / 2);
       await page.keyboard.press('Control+.');
       const menu = page.locator('.action-widget .monaco-list-row');
       const shown = await menu.first().waitFor({ timeout: 5_000 }).then(() => true, () => false);

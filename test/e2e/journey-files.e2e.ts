@@ -11,6 +11,7 @@ import { productExtensionExists } from '../../scripts/e2e/vsix';
 import { repoRoot } from '../../scripts/e2e/tools';
 import { screenshotFailures, startSession, type Session } from './harness';
 import { evidenceText, focusFirstPodLane, selectStage, walkLane } from './timeline';
+import { clickUntilClosed } from './workbench';
 
 const fixture = (name: string): string => readFileSync(join(repoRoot, 'test/fixtures/journey-files', name), 'utf8');
 const uiTimeoutMs = 60_000;
@@ -110,7 +111,7 @@ describe('Kube Journey: journey files (*.journey.json) open in the timeline and 
     await workbench.explorerRow('nginx-3-replicas.journey.json').click({ button: 'right' });
     const entry = workbench.page.getByRole('menuitem', { name: /^Compare With…$/ });
     await entry.waitFor({ timeout: uiTimeoutMs });
-    await entry.click();
+    await clickUntilClosed(entry);
     const frame = await workbench.webviewFrame((t) => /pod_startup/.test(t) && /Both journeys from their apply/.test(t), 'the comparison from the Explorer', uiTimeoutMs);
     const sides = await frame.locator('header.sides').innerText();
     assert.match(sides, /nginx-6-replicas[\s\S]*nginx-3-replicas|nginx-3-replicas[\s\S]*nginx-6-replicas/);

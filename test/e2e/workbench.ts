@@ -272,7 +272,7 @@ export class Workbench {
  * Clicks a menu entry until the menu closes. On a loaded machine the workbench's menu can miss a
  * click that comes right after it opened (it stays open, the entry highlighted); a person clicks again.
  */
-async function clickUntilClosed(entry: Locator, attempts = 3): Promise<void> {
+export async function clickUntilClosed(entry: Locator, attempts = 3): Promise<void> {
   for (let attempt = 0; attempt < attempts; attempt++) {
     if (attempt > 0 && !(await entry.isVisible())) return;
     try {
