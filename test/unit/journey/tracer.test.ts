@@ -80,6 +80,28 @@ const runningPod = (rvValue?: string): KubeObject =>
     containers: [{ running: { startedAt: iso(T0 + 2_700) }, ready: true }],
   });
 
+/** What the text output shows of a pod's stages. */
+const shownStages = (pod: ObjectJourney) => pod.stages.map(({ key, kind, time, timeSource, component, title, message, reason }) => ({ key, kind, time, timeSource, component, title, message, reason }));
+
+/**
+ * Two pods of the web Deployment, created and then changed to `later`, traced once with
+ * `evidenceDetailPods: 1` and once with the default: each pod as both tracers show it.
+ */
+function twoPodsWithEvidenceDetailOne(later: (name: string, uid: string) => KubeObject, at: number): Record<'first' | 'second', { detailOne: ObjectJourney; everyPod: ObjectJourney }> {
+  const detailOne = deploymentJourney(new JourneyTracer({ evidenceDetailPods: 1 }));
+  const everyPod = deploymentJourney();
+  for (const { tracer } of [detailOne, everyPod]) {
+    for (const [i, name] of ['web-5d567cc74c-aaaaa', 'web-5d567cc74c-bbbbb'].entries()) {
+      tracer.ingest({ type: 'ADDED', object: podObject({ name, uid: `p${i}` }) }, T0 + 30);
+      tracer.ingest({ type: 'MODIFIED', object: later(name, `p${i}`) }, at);
+    }
+  }
+  const pods = (j: Journey): ObjectJourney[] => j.tree?.children[0]?.children ?? [];
+  const [firstDetailOne, secondDetailOne] = pods(detailOne.journey());
+  const [firstEveryPod, secondEveryPod] = pods(everyPod.journey());
+  return { first: { detailOne: firstDetailOne, everyPod: firstEveryPod }, second: { detailOne: secondDetailOne, everyPod: secondEveryPod } };
+}
+
 describe('JourneyTracer', () => {
   describe('ordering and timing', () => {
     it('orders stages by the objects’ own timestamps when the pod and its events arrive late', () => {
@@ -440,29 +462,16 @@ describe('JourneyTracer', () => {
     });
 
     it('folds complete pods past evidenceDetailPods: same stages, times and messages, evidence kept only for the scheduling attempt', () => {
-      const folding = deploymentJourney(new JourneyTracer({ evidenceDetailPods: 1 }));
-      const keeping = deploymentJourney();
       const readyPod = (name: string, uid: string): KubeObject => ({ ...runningPod(), metadata: { ...(runningPod().metadata as object), name, uid } });
-      for (const { tracer } of [folding, keeping]) {
-        for (const [i, name] of ['web-5d567cc74c-aaaaa', 'web-5d567cc74c-bbbbb'].entries()) {
-          tracer.ingest({ type: 'ADDED', object: podObject({ name, uid: `p${i}` }) }, T0 + 30);
-          tracer.ingest({ type: 'MODIFIED', object: readyPod(name, `p${i}`) }, T0 + 3_000);
-        }
-      }
-      const pods = (j: Journey): ObjectJourney[] => j.tree?.children[0]?.children ?? [];
-      const [firstFolding, secondFolding] = pods(folding.journey());
-      const [firstKeeping, secondKeeping] = pods(keeping.journey());
-      assert.equal(secondFolding.status, 'complete');
-      const shown = (pod: ObjectJourney) => pod.stages.map(({ key, kind, time, timeSource, component, title, message, reason }) => ({ key, kind, time, timeSource, component, title, message, reason }));
-      assert.deepEqual(shown(secondFolding), shown(secondKeeping), 'a folded pod shows the same stages');
-      assert.deepEqual(firstFolding, firstKeeping, 'the journey’s first pods keep everything');
-      assert.ok(secondKeeping.stages.some((stage) => stage.evidence.conditions !== undefined), 'the unfolded pod has evidence to drop');
-      assert.ok(secondFolding.stages.every((stage) => stage.evidence.conditions === undefined && stage.evidence.fields === undefined && stage.evidence.event === undefined));
+      const { first, second } = twoPodsWithEvidenceDetailOne(readyPod, T0 + 3_000);
+      assert.equal(second.detailOne.status, 'complete');
+      assert.deepEqual(shownStages(second.detailOne), shownStages(second.everyPod), 'a folded pod shows the same stages');
+      assert.deepEqual(first.detailOne, first.everyPod, 'the journey’s first pods keep everything');
+      assert.ok(second.everyPod.stages.some((stage) => stage.evidence.conditions !== undefined), 'the unfolded pod has evidence to drop');
+      assert.ok(second.detailOne.stages.every((stage) => stage.evidence.conditions === undefined && stage.evidence.fields === undefined && stage.evidence.event === undefined));
     });
 
     it('gathers no field changes or conditions for a pod past evidenceDetailPods while it starts, and shows the same stages', () => {
-      const lean = deploymentJourney(new JourneyTracer({ evidenceDetailPods: 1 }));
-      const keeping = deploymentJourney();
       const startingPod = (name: string, uid: string): KubeObject =>
         podObject({
           name,
@@ -475,22 +484,13 @@ describe('JourneyTracer', () => {
           ],
           containers: [{ waiting: { reason: 'ContainerCreating' } }],
         });
-      for (const { tracer } of [lean, keeping]) {
-        for (const [i, name] of ['web-5d567cc74c-aaaaa', 'web-5d567cc74c-bbbbb'].entries()) {
-          tracer.ingest({ type: 'ADDED', object: podObject({ name, uid: `p${i}` }) }, T0 + 30);
-          tracer.ingest({ type: 'MODIFIED', object: startingPod(name, `p${i}`) }, T0 + 200);
-        }
-      }
-      const pods = (j: Journey): ObjectJourney[] => j.tree?.children[0]?.children ?? [];
-      const [firstLean, secondLean] = pods(lean.journey());
-      const [firstKeeping, secondKeeping] = pods(keeping.journey());
-      assert.notEqual(secondLean.status, 'complete');
-      const shown = (pod: ObjectJourney) => pod.stages.map(({ key, kind, time, timeSource, component, title, message, reason }) => ({ key, kind, time, timeSource, component, title, message, reason }));
-      assert.deepEqual(shown(secondLean), shown(secondKeeping), 'the pod shows the same stages');
-      assert.deepEqual(firstLean, firstKeeping, 'the journey’s first pods gather everything');
+      const { first, second } = twoPodsWithEvidenceDetailOne(startingPod, T0 + 200);
+      assert.notEqual(second.detailOne.status, 'complete');
+      assert.deepEqual(shownStages(second.detailOne), shownStages(second.everyPod), 'the pod shows the same stages');
+      assert.deepEqual(first.detailOne, first.everyPod, 'the journey’s first pods gather everything');
       const gathered = (pod: ObjectJourney) => pod.stages.filter((stage) => stage.evidence.conditions !== undefined || stage.evidence.fields !== undefined).length;
-      assert.ok(gathered(secondKeeping) > 0, 'a pod within the detail pods gathers conditions');
-      assert.equal(gathered(secondLean), 0);
+      assert.ok(gathered(second.everyPod) > 0, 'a pod within the detail pods gathers conditions');
+      assert.equal(gathered(second.detailOne), 0);
     });
 
     it('builds a released journey again, equal to the one it forgot', () => {
