@@ -3,7 +3,8 @@
  * everything it allocates (every pod, every event for an hour), so V8's default, which lets the
  * old generation grow to two to four times what was live at the last full collection, roughly
  * doubles the resident memory of a large cluster. Growing by 60 % instead keeps 150,000 pods
- * under 2 GB, for about a fifth more garbage-collection CPU (see README, Benchmark).
+ * under 2 GB, for about a fifth more garbage-collection CPU (see README, Benchmark). `trace`,
+ * which holds its journeys besides the cluster, asks for 30 % (`growingPercent`).
  */
 import { setFlagsFromString } from 'node:v8';
 import { HeapExhaustedError, HeapGuard, heapAdvice } from './heap-guard';
