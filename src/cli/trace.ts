@@ -14,6 +14,7 @@ import { renderStoredOnly, storedOnlyJourney, type StoredOnlyJourney } from '../
 import type { Journey } from '../core/journey/types';
 import type { KubeObject, ResourceKind } from '../core/k8s';
 import { Simulator, type SimulatorOptions } from '../sim/simulator';
+import type { PodIdentity } from '../sim/scheduler/scheduler';
 import { PacedDriver } from '../sim/driver';
 import { ApiError, type ResourceInfo } from '../sim/store/types';
 import { findServedKind, servedKind, servedVersionsOf } from '../sim/apply';
@@ -226,15 +227,17 @@ export async function runTrace(options: TraceOptions): Promise<number> {
   tuneHeapForSimulator({ watch: false, growingPercent: TRACE_HEAP_GROWING_PERCENT });
   const heapGuard = new HeapGuard({ statistics: options.heapStatistics, doing: () => `while tracing ${podCount(simulator.podBudget.used)}`, advice: heapAdvice(budgetHint) });
   const guard = (): void => heapGuard.check();
-  // The tracer listens to every change and internal step as it happens: no watch resumes and
-  // nobody reads the internals log later, so neither keeps more than a little history.
-  const simulatorOptions: SimulatorOptions = { nodes: options.nodes, zones: options.zones, seed: options.seed, retainInternals: false, historyPerKind: TRACE_HISTORY_PER_KIND, eventTtlMs: TRACE_EVENT_TTL_MS, maxPods: options.maxPods ?? tracedPodBudget(options.nodes), maxPodsHint: budgetHint, guard };
-  const simulator = options.makeSimulator ? options.makeSimulator(simulatorOptions) : new Simulator(simulatorOptions);
   // Without --evidence nothing prints a complete pod's evidence: past each journey's first pods it
   // is dropped, and so is the per-node verdict table of a pod that was placed (while it starts,
-  // 150,000 of them weighed about a hundred megabytes). A saved trace keeps it all, for `show --evidence`.
+  // 150,000 of them weighed about a hundred megabytes), which the scheduler then does not build.
+  // A saved trace keeps it all, for `show --evidence`.
   const detail = options.evidence || options.save ? undefined : PODS_WITH_EVIDENCE;
   const tracer = new JourneyTracer({ evidenceDetailPods: detail, schedulingDetailPods: detail });
+  const verdictTableWhenPlaced = detail === undefined ? undefined : (pod: PodIdentity) => tracer.keepsPlacedVerdicts(pod);
+  // The tracer listens to every change and internal step as it happens: no watch resumes and
+  // nobody reads the internals log later, so neither keeps more than a little history.
+  const simulatorOptions: SimulatorOptions = { nodes: options.nodes, verdictTableWhenPlaced, zones: options.zones, seed: options.seed, retainInternals: false, historyPerKind: TRACE_HISTORY_PER_KIND, eventTtlMs: TRACE_EVENT_TTL_MS, maxPods: options.maxPods ?? tracedPodBudget(options.nodes), maxPodsHint: budgetHint, guard };
+  const simulator = options.makeSimulator ? options.makeSimulator(simulatorOptions) : new Simulator(simulatorOptions);
   const recording = options.save ? new TraceRecording() : undefined;
   const target = { type: 'simulator' as const, nodes: options.nodes, seed: options.seed, ...(options.zones ? { zones: options.zones } : {}), ...(options.speed ? { speed: options.speed } : {}), ...(options.maxPods ? { maxPods: options.maxPods } : {}) };
   const finish = async (code: number): Promise<number> => (recording && options.save ? saveRecording(recording, { path: options.save, source: options.file, target, exitCode: code, err: options.err }) : code);

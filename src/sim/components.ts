@@ -14,7 +14,7 @@ import { LocalPathProvisioner } from './controllers/volume/local-path-provisione
 import { PersistentVolumeController } from './controllers/volume/pv-controller';
 import { StorageProtectionController } from './controllers/volume/protection-controller';
 import { kindDefaultStorageClass } from './storage/storage-objects';
-import { Scheduler } from './scheduler/scheduler';
+import { Scheduler, type SchedulerOptions } from './scheduler/scheduler';
 import { KubeletFleet } from './kubelet/fleet';
 import { makeNodes, type NodeOptions } from './nodes';
 import { ServiceAccountsController } from './controllers/serviceaccount/serviceaccounts-controller';
@@ -28,6 +28,8 @@ export interface ComponentOptions {
   nodes: number;
   /** Keep only counts in the scheduler's verdicts (benchmarks). */
   lean: boolean;
+  /** Without `lean`: which placed pods' cycles keep their per-node table (SchedulerOptions.tableWhenPlaced). */
+  verdictTableWhenPlaced?: SchedulerOptions['tableWhenPlaced'];
   node?: Omit<NodeOptions, 'index'>;
   /** Create kind's default `standard` StorageClass (default true; a twin restores its cluster's classes instead). */
   defaultStorageClass?: boolean;
@@ -71,7 +73,7 @@ export function startComponents(ctx: SimContext, options: ComponentOptions): Com
   const replicationControllers = new ReplicaSetController(ctx, REPLICATION_CONTROLLERS);
   const daemonSets = new DaemonSetsController(ctx);
   const podGC = new PodGCController(ctx);
-  const scheduler = new Scheduler(ctx, { verdicts: options.lean ? 'summary' : 'full' });
+  const scheduler = new Scheduler(ctx, { verdicts: options.lean ? 'summary' : 'full', tableWhenPlaced: options.verdictTableWhenPlaced });
   const kubelets = new KubeletFleet(ctx);
   const jobs = new JobController(ctx);
   const cronJobs = new CronJobController(ctx);

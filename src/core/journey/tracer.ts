@@ -407,6 +407,16 @@ export class JourneyTracer {
     };
   }
 
+  /**
+   * Whether a scheduling cycle that places this pod would keep its per-node verdict table here
+   * (see `TracerOptions.schedulingDetailPods`), so that a simulator need not build the others. A
+   * pod not in a journey yet keeps it, in case it joins one.
+   */
+  keepsPlacedVerdicts(pod: { uid: string; namespace: string; name: string }): boolean {
+    const record = this.lookup({ kind: 'Pod', uid: pod.uid, namespace: pod.namespace, name: pod.name });
+    return record === undefined || record.podIndex < record.journey.schedulingDetailPods;
+  }
+
   /** Sizes of the tracer's indexes and buffers (for tests and diagnostics). */
   stats(): TracerStats {
     const pending = this.pendingObjects.count + this.pendingEvents.count + this.pendingInternals.count;

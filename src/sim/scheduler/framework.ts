@@ -340,6 +340,20 @@ export class SchedulingAlgorithm {
   }
 
   /**
+   * `findPlacement` for a pod whose placement needs no table: the summary walk, and only when it
+   * finds no node, the same walk again with the table, which says why the pod is Pending. The
+   * first walk leaves nothing behind: it draws no random number when nothing fits, and the next
+   * walk's start is put back.
+   */
+  findPlacementKeepingFailures(pod: PodSchedulingInfo): { placement: Placement; tableKept: boolean } {
+    const start = this.nextStartNodeIndex;
+    const summary = this.findPlacement(pod, false);
+    if (summary.chosen) return { placement: summary, tableKept: false };
+    this.nextStartNodeIndex = start;
+    return { placement: this.findPlacement(pod, true), tableKept: true };
+  }
+
+  /**
    * `findNodesThatFitPod` with a PreFilter result: only the named nodes that exist are filtered and
    * scored; the rest count as rejected by the PreFilter.
    */

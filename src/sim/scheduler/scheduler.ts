@@ -34,6 +34,9 @@ import type { FitSuggestions } from '../../core/journey/fit-suggestions';
 
 export const DEFAULT_SCHEDULER_NAME = 'default-scheduler';
 
+/** Which pod a cycle is for. */
+export type PodIdentity = Pick<PodSchedulingInfo, 'uid' | 'namespace' | 'name'>;
+
 export interface SchedulerOptions {
   /**
    * 'full' (default): each SchedulingCycle lists every evaluated node's filter verdicts and, for
@@ -41,6 +44,12 @@ export interface SchedulerOptions {
    * `verdicts` (large benchmarks).
    */
   verdicts?: 'full' | 'summary';
+  /**
+   * With full verdicts, whether a cycle that places this pod keeps its table (default: every pod).
+   * A cycle that places nothing always keeps it. The node chosen is the same either way; `trace`
+   * asks only for the pods whose evidence it prints.
+   */
+  tableWhenPlaced?: (pod: PodIdentity) => boolean;
   /** percentageOfNodesToScore; 0 (default) is upstream's adaptive percentage. */
   percentageOfNodesToScore?: number;
   /**
@@ -101,6 +110,7 @@ export class Scheduler {
   private readonly cycles = new Map<string, SchedulingCycle>();
   private readonly verdictRetention: number;
   private readonly fullVerdicts: boolean;
+  private readonly tableWhenPlaced: (pod: PodIdentity) => boolean;
   private readonly fitErrorStyle: FitErrorStyle;
   private unsubscribe: (() => void)[] = [];
   private cycleTimer: TimerHandle | undefined;
@@ -111,6 +121,7 @@ export class Scheduler {
     options: SchedulerOptions = {},
   ) {
     this.fullVerdicts = (options.verdicts ?? 'full') === 'full';
+    this.tableWhenPlaced = options.tableWhenPlaced ?? (() => true);
     this.fitErrorStyle = options.fitErrorStyle ?? 'singlePeriod';
     this.verdictRetention = options.verdictRetention ?? 1_000;
     this.queue = new SchedulingQueue(ctx.clock, { ...options.queue, queueingDelayMs: () => ctx.timings.schedulingLatency }, () => this.kick());
@@ -252,7 +263,7 @@ export class Scheduler {
       return this.fail(qp, message);
     }
     info.volumes = volumeCheck.volumes && { ...volumeCheck.volumes, excluded: this.volumeBinder.assumedVolumes };
-    const placement = this.algorithm.findPlacement(info, this.fullVerdicts);
+    const { placement, tableKept } = this.findPlacement(info);
     const chosen = placement.chosen;
     if (!chosen) {
       const reasons = new ReasonHistogram();
@@ -260,12 +271,12 @@ export class Scheduler {
       if (placement.outsidePreFilter) reasons.add([ERR_REASON_NOT_IN_PREFILTER_RESULT], placement.outsidePreFilter);
       const preemption = preemptionVerdict(info, totalNodes, placement.failures, this.fitErrorStyle);
       const message = fitErrorMessage(totalNodes, reasons, preemption.message, this.fitErrorStyle);
-      this.recordCycle(qp, info, placement, totalNodes, message);
+      this.recordCycle(qp, info, placement, totalNodes, message, tableKept);
       return this.fail(qp, message);
     }
     // Assume: the node's resources count this pod from now on, before the binding write lands.
     this.cache.placePod(chosen.name, assumedContribution(info), true);
-    this.recordCycle(qp, info, placement, totalNodes, undefined);
+    this.recordCycle(qp, info, placement, totalNodes, undefined, tableKept);
     const volumes = info.volumes;
     // PreBind has nothing to do when every claim is bound already (upstream's `allBound`).
     if (!volumes || volumes.delayed.length === 0) {
@@ -318,7 +329,13 @@ export class Scheduler {
     }
   }
 
-  private recordCycle(qp: QueuedPod, info: PodSchedulingInfo, placement: Placement | undefined, totalNodes: number, message: string | undefined): void {
+  private findPlacement(info: PodSchedulingInfo): { placement: Placement; tableKept: boolean } {
+    if (!this.fullVerdicts) return { placement: this.algorithm.findPlacement(info, false), tableKept: false };
+    if (this.tableWhenPlaced(info)) return { placement: this.algorithm.findPlacement(info, true), tableKept: true };
+    return this.algorithm.findPlacementKeepingFailures(info);
+  }
+
+  private recordCycle(qp: QueuedPod, info: PodSchedulingInfo, placement: Placement | undefined, totalNodes: number, message: string | undefined, tableKept = false): void {
     const pod: ObjectRef = { kind: 'Pod', namespace: info.namespace, name: info.name, uid: info.uid };
     const chosen = placement?.chosen;
     const cycle: SchedulingCycle = {
@@ -332,7 +349,7 @@ export class Scheduler {
       result: chosen ? 'Scheduled' : 'Unschedulable',
       ...(chosen ? { node: chosen.name } : { message }),
     };
-    if (this.fullVerdicts && placement) cycle.table = buildVerdictTable(placement, this.cache.nodeList(), info.volumes?.plugins);
+    if (tableKept && placement) cycle.table = buildVerdictTable(placement, this.cache.nodeList(), info.volumes?.plugins);
     this.ctx.internals.record(cycle);
     this.retainCycle(info.uid, cycle);
   }

@@ -417,6 +417,10 @@ describe('JourneyTracer', () => {
       assert.equal(cycleVerdicts(detailed ?? {}).length, 1);
       assert.equal(cycleVerdicts(stripped ?? {}).length, 0);
       assert.equal(stripped?.node, 'node-1');
+      // A simulator asks before it builds a placed pod's table: only the detail pods and pods not in a journey get one.
+      assert.equal(tracer.keepsPlacedVerdicts({ uid: 'p0', namespace: 'default', name: 'web-5d567cc74c-aaaaa' }), true);
+      assert.equal(tracer.keepsPlacedVerdicts({ uid: 'p1', namespace: 'default', name: 'web-5d567cc74c-bbbbb' }), false);
+      assert.equal(tracer.keepsPlacedVerdicts({ uid: 'elsewhere', namespace: 'default', name: 'other' }), true);
 
       // Past the detail pods a cycle that placed nothing keeps its table: it says why the pod is Pending.
       const unplaced = 'web-5d567cc74c-ccccc';

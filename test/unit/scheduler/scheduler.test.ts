@@ -157,6 +157,38 @@ describe('Scheduler', () => {
     assert.equal(t.events('FailedScheduling')[0].series !== undefined, true);
   });
 
+  it("builds a placed cycle's table only for the pods asked for, and always for a cycle that placed nothing", () => {
+    const schedule = (options: SchedulerOptions) => {
+      const t = setup(options);
+      // More than 100 nodes: a walk then stops at 100 feasible ones, so where it starts matters.
+      for (let i = 0; i < 120; i++) t.addNode({ name: `node-${i}`, cpu: '2', memory: '4Gi', labels: { tier: i % 3 === 0 ? 'fast' : 'slow' } });
+      const spread = { app: 'spread' };
+      for (let i = 0; i < 600; i++) {
+        // Too big for the one node it names: NodeAffinity's PreFilter narrows the walk to that node.
+        if (i === 11) t.addPod({ name: `named-${i}`, cpu: '3', affinity: { nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [{ matchFields: [{ key: 'metadata.name', operator: 'In', values: ['node-3'] }] }] } } } });
+        else if (i % 4 === 0) t.addPod({ name: `fast-${i}`, cpu: '300m', nodeSelector: { tier: 'fast' } });
+        else if (i % 4 === 1) t.addPod({ name: `spread-${i}`, cpu: '100m', labels: spread, topologySpreadConstraints: [{ maxSkew: 1, topologyKey: 'kubernetes.io/hostname', whenUnsatisfiable: 'DoNotSchedule', labelSelector: { matchLabels: spread } }] });
+        else t.addPod({ name: `plain-${i}`, cpu: `${100 + (i % 7) * 150}m` });
+      }
+      t.run(60_000);
+      const nodes = t.store.list<PodObject>('Pod').items.map((pod) => `${pod.metadata!.name} ${pod.spec?.nodeName ?? '-'}`);
+      return { nodes, cycles: t.internals.cycles };
+    };
+    const withTables = schedule({});
+    const asked = schedule({ tableWhenPlaced: (pod) => pod.name.endsWith('0') });
+    assert.deepEqual(asked.nodes, withTables.nodes, 'the same node for every pod, with or without its table');
+    assert.ok(withTables.nodes.some((line) => line.endsWith(' -')), 'some pods fit nowhere');
+    assert.equal(asked.cycles.length, withTables.cycles.length);
+    for (const [i, cycle] of asked.cycles.entries()) {
+      const wanted = cycle.result !== 'Scheduled' || cycle.pod.name.endsWith('0');
+      assert.equal(cycle.table !== undefined, wanted, `${cycle.pod.name} attempt ${cycle.attempt}: ${cycle.result}`);
+      const { table: _reference, ...counts } = withTables.cycles[i];
+      const { table, ...askedCounts } = cycle;
+      assert.deepEqual(askedCounts, counts);
+      if (table) assert.deepEqual(cycleVerdicts(cycle), cycleVerdicts(withTables.cycles[i]));
+    }
+  });
+
   it('never over-allocates a node when scheduling many pods', () => {
     const t = setup({ verdicts: 'summary' });
     for (let i = 0; i < 20; i++) t.addNode({ name: `node-${i}`, cpu: '4', memory: '8Gi', pods: '30' });
