@@ -1042,7 +1042,9 @@ export class JourneyTracer {
   /** Recomputes the object's status and its ancestors', and the journey's derived numbers. */
   private refresh(record: ObjectRecord, now: number): void {
     const journey = record.journey;
-    for (let r: ObjectRecord | undefined = record; r; r = r.parent) {
+    let r: ObjectRecord | undefined = record;
+    for (; r; r = r.parent) {
+      const { status: statusBefore, stuck: stuckBefore, counted: countedBefore } = r;
       const result = statusOf(r);
       r.status = result.status;
       r.stuck = result.stuck;
@@ -1055,7 +1057,16 @@ export class JourneyTracer {
         else if (!r.packed && !r.pendingCycles?.length && !r.pendingAssumptions?.length) packRecord(r);
       }
       r.snapshot = undefined;
+      // A pod's owners (workloads) read their pods only through their counts, statuses and
+      // problems: when none of these changed, no owner's status did. (Counters are shared
+      // objects, equal counts one object; a problem is new each time, so it always goes up.)
+      // Services read their EndpointSlices' objects, so only pods stop here.
+      if (r.kind === 'Pod' && r.status === statusBefore && r.stuck === undefined && stuckBefore === undefined && r.counted === countedBefore) {
+        r = r.parent;
+        break;
+      }
     }
+    for (; r; r = r.parent) r.snapshot = undefined;
     if (record.kind === 'Pod') this.tellServices(record);
     const root = journey.rootRecord;
     if (root && root.status !== 'complete') journey.sawIncomplete = true;
