@@ -242,6 +242,8 @@ export async function runTrace(options: TraceOptions): Promise<number> {
   const target = { type: 'simulator' as const, nodes: options.nodes, seed: options.seed, ...(options.zones ? { zones: options.zones } : {}), ...(options.speed ? { speed: options.speed } : {}), ...(options.maxPods ? { maxPods: options.maxPods } : {}) };
   const finish = async (code: number): Promise<number> => (recording && options.save ? saveRecording(recording, { path: options.save, source: options.file, target, exitCode: code, err: options.err }) : code);
   connectTracer(simulator, tracer);
+  // The tracer is the internals stream's only reader here: nothing else needs the steps it drops.
+  simulator.internals.followsObject = (kind, uid) => tracer.followsObjectSteps(kind, uid);
 
   const stored: StoredOnlyJourney[] = [];
   const results: DocumentResult[] = [];

@@ -6,7 +6,15 @@ export interface InternalsLog {
   readonly recordsWatchDeliveries: boolean;
   /** False when no step is kept or listened to, so writers may skip building them (undefined: true). */
   readonly recordsSteps?: boolean;
+  /**
+   * Whether this object's watch deliveries and its writes after the create are wanted (undefined:
+   * every object's); writers skip building the others. `trace` wants them only for each journey's
+   * first pods, and a large trace makes millions of the others.
+   */
+  readonly followsObject?: ObjectFollower;
 }
+
+export type ObjectFollower = (kind: string, uid: string | undefined) => boolean;
 
 /**
  * The simulator's internals stream: a bounded log with live listeners. Bounded because a
@@ -17,6 +25,8 @@ export class BoundedInternalsLog implements InternalsLog {
   private readonly steps: InternalStep[] = [];
   private dropped = 0;
   private readonly listeners = new Set<(step: InternalStep) => void>();
+  /** Set by the one listener that decides (the trace command's tracer); see `InternalsLog.followsObject`. */
+  followsObject: ObjectFollower | undefined = undefined;
 
   constructor(
     private readonly capacity = 100_000,

@@ -417,6 +417,17 @@ export class JourneyTracer {
     return record === undefined || record.podIndex < record.journey.schedulingDetailPods;
   }
 
+  /**
+   * Whether this object's watch deliveries and its writes after the create would show here (see
+   * `TracerOptions.internalsDetailPods`), so that a simulator need not build the others. An object
+   * not in a journey yet: yes, in case it joins one.
+   */
+  followsObjectSteps(kind: string, uid: string | undefined): boolean {
+    if (kind !== 'Pod' || uid === undefined) return true;
+    const record = this.byUid.get(uid);
+    return record === undefined || keepsInternals(record);
+  }
+
   /** Sizes of the tracer's indexes and buffers (for tests and diagnostics). */
   stats(): TracerStats {
     const pending = this.pendingObjects.count + this.pendingEvents.count + this.pendingInternals.count;

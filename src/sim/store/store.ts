@@ -662,7 +662,7 @@ export class MemoryStore implements StoreApi {
       }
     }
     this.reindex(table, uid, type === 'DELETED' ? undefined : object, previous);
-    if (this.internals.recordsSteps !== false) this.recordWrite(info, type, meta, actor);
+    if (this.internals.recordsSteps !== false && (type === 'ADDED' || this.internals.followsObject?.(info.kind, meta.uid) !== false)) this.recordWrite(info, type, meta, actor);
     const change: StoreChange = { type, kind: info.key, object: delivered, previous, resourceVersion: this.revision };
     table.history.push(change);
     for (const listener of table.listeners) listener(change);

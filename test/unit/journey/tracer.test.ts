@@ -385,6 +385,15 @@ describe('JourneyTracer', () => {
   });
 
   describe('internals', () => {
+    it("follows the internals of a journey's first pods, of its other objects and of pods it does not know yet", () => {
+      const { tracer } = deploymentJourney(new JourneyTracer({ internalsDetailPods: 1 }));
+      for (const [i, name] of ['web-5d567cc74c-aaaaa', 'web-5d567cc74c-bbbbb'].entries()) tracer.ingest({ type: 'ADDED', object: podObject({ name, uid: `p${i}` }) }, T0 + 30);
+      assert.equal(tracer.followsObjectSteps('Pod', 'p0'), true);
+      assert.equal(tracer.followsObjectSteps('Pod', 'p1'), false);
+      assert.equal(tracer.followsObjectSteps('ReplicaSet', 'rs-1'), true);
+      assert.equal(tracer.followsObjectSteps('Pod', 'not-seen-yet'), true);
+    });
+
     it('attaches etcd writes, watch deliveries and scheduling cycles to the stages they explain', () => {
       const tracer = new JourneyTracer({ schedulingDetailPods: 1 });
       const id = tracer.begin({ kind: 'Deployment', name: 'web' }, T0);
