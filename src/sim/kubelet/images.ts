@@ -191,7 +191,7 @@ export function imageId(ref: ImageReference): string {
 }
 
 /** Words that make an image reference unresolvable (see docs/simulator-failures.md). */
-export const MISSING_IMAGE_WORDS = ['doesnotexist', 'does-not-exist', 'nonexistent', 'non-existent', 'notfound', 'not-found', 'invalid'] as const;
+export const MISSING_IMAGE_WORDS = ['doesnotexist', 'does-not-exist', 'nonexistent', 'non-existent', 'nonexisting', 'non-existing', 'notfound', 'not-found', 'invalid'] as const;
 /** Reserved top-level domains (RFC 2606 / RFC 6761) that never resolve. */
 const UNRESOLVABLE_TLDS = ['.invalid', '.test', '.example', '.local'];
 

@@ -165,6 +165,14 @@ describe('kubelet pure parts', () => {
         message: 'rpc error: code = NotFound desc = failed to pull and unpack image "docker.io/library/nginx:doesnotexist": failed to resolve reference "docker.io/library/nginx:doesnotexist": docker.io/library/nginx:doesnotexist: not found',
       });
       assert.equal(pullFailure(ref('nginx:nonexistent'))?.code, 'NotFound');
+      assert.equal(pullFailure(ref('nginx:nonexisting'))?.code, 'NotFound');
+    });
+
+    it('refuses the docs’ non-existing-repo/non-existing-image as Docker Hub does', () => {
+      assert.equal(
+        pullFailure(ref('non-existing-repo/non-existing-image:example'))?.message,
+        'rpc error: code = Unknown desc = failed to pull and unpack image "docker.io/non-existing-repo/non-existing-image:example": failed to resolve reference "docker.io/non-existing-repo/non-existing-image:example": pull access denied, repository does not exist or may require authorization: server message: insufficient_scope: authorization failed',
+      );
     });
 
     it('answers a missing Docker Hub repository with pull access denied', () => {
