@@ -88,9 +88,6 @@ export interface SchedulingCycle {
  * run time. Recorded once the kubelet's status write reports that exit, so `resourceVersion` is
  * the pod version whose container status shows the assumed termination; a real cluster has no
  * such step, and the tracer marks that termination as assumed, not observed.
- *
- * Kept out of `InternalStep` until the tracer reads it: the simulator records it through
- * `InternalsLog.recordAssumption`.
  */
 export interface AssumedExit {
   type: 'assumedExit';
@@ -130,6 +127,30 @@ export interface AssumedRunning {
 }
 
 /**
+ * The simulator let an image pull succeed without being able to know the image exists: it
+ * reaches no registry, and knows only some images (see `isKnownImage` in
+ * src/sim/kubelet/images.ts). A real registry may not have it, and a real pod then waits in
+ * ImagePullBackOff. Recorded when the pull ends, against the pod version of that moment, and
+ * also when a container finds on its node an image only such a pull put there; the tracer marks
+ * that pull (or "already present") stage as assumed and lists the image once per journey.
+ */
+export interface AssumedPull {
+  type: 'assumedPull';
+  time: number;
+  component: 'kubelet';
+  /** The pod. */
+  object: ObjectRef;
+  container: string;
+  /** The image as containerd names it, e.g. `docker.io/acme/app:1.0`. */
+  image: string;
+  /** Why the pull was assumed. */
+  reason: string;
+  /** Set when the container found the image on its node, put there by an earlier assumed pull, instead of pulling it. */
+  alreadyPresent?: true;
+  resourceVersion: string;
+}
+
+/**
  * kube-proxy wrote a Service's rules on the nodes (an iptables sync, pkg/proxy/iptables): the
  * endpoints it now sends the Service's traffic to. One step stands for the kube-proxy of every
  * node, which all see the same EndpointSlices and sync together.
@@ -148,4 +169,7 @@ export interface ProxySync {
   resourceVersion: string;
 }
 
-export type InternalStep = EtcdWrite | WatchDelivery | SchedulingCycle | AssumedExit | AssumedRunning | ProxySync;
+/** What the simulator assumed instead of knowing, as the tracer marks it on a stage. */
+export type AssumptionStep = AssumedExit | AssumedRunning | AssumedPull;
+
+export type InternalStep = EtcdWrite | WatchDelivery | SchedulingCycle | AssumedExit | AssumedRunning | AssumedPull | ProxySync;

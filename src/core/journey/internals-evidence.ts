@@ -4,10 +4,10 @@
  * attempts with their per-node verdicts. Kept bounded: a few writes and deliveries per stage, the
  * full verdict table only for the first pods of a journey (the rest keep the counts).
  */
-import type { AssumedExit, AssumedRunning, EtcdWrite, SchedulingCycle, WatchDelivery } from '../internals';
+import type { AssumptionStep, EtcdWrite, SchedulingCycle, WatchDelivery } from '../internals';
 import { beginEdit, commitEdit, reposition, resolveTime, settle, type ObjectRecord, type StageRecord } from './records';
 import { refOf } from './status';
-import type { Assumption, InternalEvidence } from './types';
+import type { Assumption, InternalEvidence, StageKind } from './types';
 
 /** Steps kept per object while they wait for the change they belong to. */
 const EARLY_INTERNALS = 32;
@@ -86,16 +86,33 @@ export function withoutVerdicts(cycle: SchedulingCycle): SchedulingCycle {
   return counts;
 }
 
-/** The sentence a journey shows for an assumed exit or run. */
-function assumedText(step: AssumedExit | AssumedRunning): string {
+/** The stage an assumption marks: an exit's termination, a run's start, a pull's pulled (or image already present) stage. */
+function markedKind(step: AssumptionStep): StageKind {
+  if (step.type === 'assumedExit') return 'containerTerminated';
+  if (step.type === 'assumedRunning') return 'containerStarted';
+  return step.alreadyPresent ? 'imagePresent' : 'pulled';
+}
+
+const MARKED_STAGE_KINDS: ReadonlySet<StageKind> = new Set(['containerTerminated', 'containerStarted', 'pulled', 'imagePresent']);
+
+/** Whether a new stage of this kind may be the one a pending assumption waits for. */
+export function marksAssumptions(kind: StageKind): boolean {
+  return MARKED_STAGE_KINDS.has(kind);
+}
+
+/** The sentence a journey shows for an assumed exit, run or pull. */
+function assumedText(step: AssumptionStep): string {
+  if (step.type === 'assumedPull') return `assumed: the registry serves ${step.image} (${step.reason})`;
   if (step.type === 'assumedRunning' && step.hook) return `assumed: its ${step.hook} hook succeeds (${step.reason})`;
   if (step.type === 'assumedRunning') return step.probe ? `assumed: its ${step.probe} probe succeeds (${step.reason})` : `assumed: keeps running (${step.reason})`;
   return `assumed: exit ${step.exitCode} after ${(step.runMs / 1000).toFixed(1)}s (${step.reason})`;
 }
 
-export function assumptionOf(record: ObjectRecord, step: AssumedExit | AssumedRunning): Assumption {
+export function assumptionOf(record: ObjectRecord, step: AssumptionStep): Assumption {
   const what =
-    step.type === 'assumedRunning'
+    step.type === 'assumedPull'
+      ? `image ${step.image} assumed to exist (${step.reason})`
+      : step.type === 'assumedRunning'
       ? step.hook
         ? `${step.hook} hook assumed to succeed (${step.reason})`
         : step.probe
@@ -106,20 +123,39 @@ export function assumptionOf(record: ObjectRecord, step: AssumedExit | AssumedRu
 }
 
 /**
- * Marks the stage where the assumption shows as assumed: for an exit, the container's latest
- * termination not marked yet; for a run, its latest start. Returns false when that stage has not
- * been seen yet.
+ * Lists the assumption under its journey. A pull is listed once per image and journey: every pod
+ * of a 150,000-pod Deployment pulls the same image, and one line says it (each pod's pull stage
+ * is still marked).
  */
-export function markAssumed(record: ObjectRecord, step: AssumedExit | AssumedRunning): boolean {
-  const kind = step.type === 'assumedExit' ? 'containerTerminated' : 'containerStarted';
+export function listAssumption(record: ObjectRecord, step: AssumptionStep): void {
+  const journey = record.journey;
+  if (step.type === 'assumedPull') {
+    const images = (journey.assumedImages ??= new Set());
+    if (images.has(step.image)) return;
+    images.add(step.image);
+  }
+  journey.assumptions.push(assumptionOf(record, step));
+}
+
+/**
+ * Marks the stage where the assumption shows as assumed: for an exit, the container's latest
+ * termination not marked yet; for a run, its latest start; for a pull, its latest pull (or image
+ * already present). Returns false when that stage has not been seen yet.
+ */
+export function markAssumed(record: ObjectRecord, step: AssumptionStep): boolean {
+  const kind = markedKind(step);
+  const once = kind === 'containerTerminated';
+  // Pull events name their container only by fieldPath, which the simulator's leave out: such a stage stands for every container of the pod.
+  const anyContainer = step.type === 'assumedPull';
+  const text = assumedText(step);
   for (let i = record.stages.length - 1; i >= 0; i--) {
     const target = record.stages[i];
     const stage = target.stage;
     // A start can carry two assumptions (its run and a probe); a termination only one.
-    if (stage.kind !== kind || stage.container !== step.container || (stage.assumed !== undefined && kind === 'containerTerminated')) continue;
-    if (stage.assumed?.includes(assumedText(step))) return true;
+    if (stage.kind !== kind || (stage.container !== step.container && !(anyContainer && stage.container === undefined)) || (stage.assumed !== undefined && once)) continue;
+    if (stage.assumed?.includes(text)) return true;
     const edit = beginEdit(target);
-    edit.stage.assumed = stage.assumed === undefined ? assumedText(step) : `${stage.assumed}; ${assumedText(step)}`;
+    edit.stage.assumed = stage.assumed === undefined ? text : `${stage.assumed}; ${text}`;
     commitEdit(target, edit);
     return true;
   }

@@ -3,7 +3,7 @@
  * (types.ts) are built from these on demand and cached until the record changes.
  */
 import { STAGE_RANK as LIFECYCLE_RANK } from '../../common/stage-rank';
-import type { AssumedExit, AssumedRunning, EtcdWrite, SchedulingCycle, WatchDelivery } from '../internals';
+import type { AssumptionStep, EtcdWrite, SchedulingCycle, WatchDelivery } from '../internals';
 import type { ObjectDigest } from './digest';
 import { PackedColumn, packedIndex, packedStage, packStages, packedCount, unpackStages, type PackedStages } from './packed-stages';
 import type { ServiceTrace } from './service-status';
@@ -207,8 +207,8 @@ export interface ObjectRecord {
   earlyInternals?: (EtcdWrite | WatchDelivery)[];
   /** Scheduling cycles that arrived before the binding or failure they explain. */
   pendingCycles?: SchedulingCycle[];
-  /** Assumed exits whose container-terminated stage has not been seen yet. */
-  pendingAssumptions?: (AssumedExit | AssumedRunning)[];
+  /** Assumptions whose stage (a termination, a start, a pull) has not been seen yet. */
+  pendingAssumptions?: AssumptionStep[];
   /** Whether a deletion was requested by a controller we know of (for the terminating stage's actor). */
   deleterHint?: Component;
   /** The pod's evidence was dropped once it was complete (see `foldEvidence`). */
@@ -344,6 +344,8 @@ export interface JourneyRecord {
   evidenceDetailPods: number;
   /** What the simulator assumed along this journey, in the order it was reported. */
   assumptions: Assumption[];
+  /** The images whose pull is listed under `assumptions` (a pull is listed once per image, see `listAssumption`). */
+  assumedImages?: Set<string>;
   snapshot?: Journey;
   /** The tracer's node-readiness version the cached snapshots were built with. */
   nodesVersion: number;

@@ -21,7 +21,7 @@ export type StreamRecord =
 
 
 const WATCH_TYPES = new Set(['ADDED', 'MODIFIED', 'DELETED']);
-const INTERNAL_TYPES = new Set(['etcdWrite', 'watchDelivered', 'schedulingCycle', 'assumedExit', 'assumedRunning', 'proxySync']);
+const INTERNAL_TYPES = new Set(['etcdWrite', 'watchDelivered', 'schedulingCycle', 'assumedExit', 'assumedRunning', 'assumedPull', 'proxySync']);
 
 function parseLine(value: unknown, line: number): StreamRecord {
   const fail = (why: string): never => {
@@ -43,7 +43,7 @@ function parseLine(value: unknown, line: number): StreamRecord {
     return { receivedAt, event: { type: type as WatchEvent['type'], object: object as KubeObject } };
   }
   if (isJsonObject(value.internal)) {
-    if (typeof value.internal.type !== 'string' || !INTERNAL_TYPES.has(value.internal.type)) return fail('internal needs type etcdWrite, watchDelivered, schedulingCycle, assumedExit, assumedRunning or proxySync');
+    if (typeof value.internal.type !== 'string' || !INTERNAL_TYPES.has(value.internal.type)) return fail('internal needs type etcdWrite, watchDelivered, schedulingCycle, assumedExit, assumedRunning, assumedPull or proxySync');
     return { receivedAt, internal: value.internal as unknown as InternalStep };
   }
   return fail('expected one of begin, event, internal');

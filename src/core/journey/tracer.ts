@@ -27,7 +27,7 @@ import { clientManager, digestPod, digestWorkload, read, type ObjectDigest } fro
 import { normalizeEvent, type NormalizedEvent } from './events';
 import { Interner } from './intern';
 import { claimBoundDraft, claimKey, placeClaimEvent } from './claims';
-import { addStepEvidence, applySchedulingCycle, assumptionOf, markAssumed, rememberEarlyStep, withoutVerdicts } from './internals-evidence';
+import { addStepEvidence, applySchedulingCycle, listAssumption, markAssumed, marksAssumptions, rememberEarlyStep, withoutVerdicts } from './internals-evidence';
 import { PendingBuffer } from './pending';
 import { countPod } from './pod-counters';
 import {
@@ -714,7 +714,7 @@ export class JourneyTracer {
   }
 
   private onStageCreated(record: ObjectRecord, stage: StageRecord): void {
-    if (record.pendingAssumptions?.length && (stage.stage.kind === 'containerTerminated' || stage.stage.kind === 'containerStarted')) {
+    if (record.pendingAssumptions?.length && marksAssumptions(stage.stage.kind)) {
       record.pendingAssumptions = record.pendingAssumptions.filter((step) => !markAssumed(record, step));
     }
     if (!record.pendingCycles?.length) return;
@@ -842,8 +842,8 @@ export class JourneyTracer {
       this.applyProxySync(record, step);
       return;
     }
-    if (step.type === 'assumedExit' || step.type === 'assumedRunning') {
-      record.journey.assumptions.push(assumptionOf(record, step));
+    if (step.type === 'assumedExit' || step.type === 'assumedRunning' || step.type === 'assumedPull') {
+      listAssumption(record, step);
       if (!markAssumed(record, step)) (record.pendingAssumptions ??= []).push(step);
       this.touch(record);
       return;

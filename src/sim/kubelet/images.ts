@@ -1,7 +1,8 @@
 /**
  * Container image references as containerd sees them, and the simulator's registry: which images
- * exist (see docs/simulator-failures.md), how big they are and what their digests are. Sizes and
- * digests are derived from the name, so every node and every run agree.
+ * exist (see docs/simulator-failures.md), which of them the simulator only assumes to exist, how
+ * big they are and what their digests are. Sizes and digests are derived from the name, so every
+ * node and every run agree.
  */
 
 export interface ImageReference {
@@ -191,7 +192,7 @@ export function imageId(ref: ImageReference): string {
 }
 
 /** Words that make an image reference unresolvable (see docs/simulator-failures.md). */
-export const MISSING_IMAGE_WORDS = ['doesnotexist', 'does-not-exist', 'nonexistent', 'non-existent', 'notfound', 'not-found', 'invalid'] as const;
+export const MISSING_IMAGE_WORDS = ['doesnotexist', 'does-not-exist', 'nonexistent', 'non-existent', 'nonexisting', 'non-existing', 'notfound', 'not-found', 'invalid'] as const;
 /** Reserved top-level domains (RFC 2606 / RFC 6761) that never resolve. */
 const UNRESOLVABLE_TLDS = ['.invalid', '.test', '.example', '.local'];
 
@@ -237,6 +238,40 @@ export function pullFailure(ref: ImageReference): PullFailure | undefined {
   return undefined;
 }
 
+/**
+ * Docker Official Images: the repositories of Docker Hub's `library` namespace, which only Docker
+ * publishes (so `docker.io/library/my-app` or a misspelt `ngnix` is not among them). The common
+ * ones, not the whole catalogue: an image missing here is only marked assumed, one wrongly here
+ * would pass unmarked.
+ */
+const DOCKER_OFFICIAL_IMAGES = new Set([
+  'adminer', 'almalinux', 'alpine', 'amazoncorretto', 'amazonlinux', 'arangodb', 'archlinux', 'bash', 'bonita', 'buildpack-deps', 'busybox',
+  'caddy', 'cassandra', 'centos', 'chronograf', 'clojure', 'composer', 'consul', 'couchbase', 'couchdb', 'debian', 'docker', 'drupal',
+  'eclipse-mosquitto', 'eclipse-temurin', 'elasticsearch', 'elixir', 'erlang', 'fedora', 'flink', 'fluentd', 'gcc', 'ghost', 'golang', 'gradle',
+  'groovy', 'haproxy', 'haskell', 'hello-world', 'httpd', 'influxdb', 'jetty', 'joomla', 'julia', 'kibana', 'kong', 'logstash', 'mariadb',
+  'maven', 'mediawiki', 'memcached', 'mongo', 'mongo-express', 'mysql', 'nats', 'neo4j', 'nextcloud', 'nginx', 'node', 'odoo', 'openjdk',
+  'oraclelinux', 'percona', 'perl', 'php', 'phpmyadmin', 'postgres', 'pypy', 'python', 'r-base', 'rabbitmq', 'redis', 'redmine', 'registry',
+  'rockylinux', 'ruby', 'rust', 'solr', 'sonarqube', 'swift', 'telegraf', 'tomcat', 'traefik', 'ubuntu', 'varnish', 'wordpress', 'zookeeper',
+]);
+
+/** Registries whose every image the simulator takes to exist: the Kubernetes project's own, which its docs name. */
+const KNOWN_REGISTRIES = new Set(['registry.k8s.io']);
+
+/** Why a pull the simulator lets succeed is only assumed to succeed. */
+export const ASSUMED_PULL_REASON = 'the simulator reaches no registry';
+
+/**
+ * Whether the simulator knows this image's repository exists: a Docker Official Image, an image of
+ * registry.k8s.io, or one whose size it knows (the images every kind node starts with). Tags and
+ * digests are not checked: `nginx:1.25` and `nginx:9.9` are both known (a tag that names a missing
+ * word is refused by `pullFailure` all the same).
+ */
+export function isKnownImage(ref: ImageReference): boolean {
+  if (KNOWN_REGISTRIES.has(ref.domain)) return true;
+  if (ref.domain === 'docker.io' && ref.path.startsWith('library/') && DOCKER_OFFICIAL_IMAGES.has(ref.path.slice('library/'.length))) return true;
+  return KNOWN_SIZES[repositoryName(ref)] !== undefined;
+}
+
 /** An image as a container names it, with everything the kubelet and the runtime derive from its reference. */
 export interface ResolvedImage {
   reference: ImageReference;
@@ -247,6 +282,11 @@ export interface ResolvedImage {
   sizeBytes: number;
   /** Why the simulated registry refuses to serve it, if it does. */
   failure: PullFailure | undefined;
+  /**
+   * Why a successful pull of it is an assumption (`ASSUMED_PULL_REASON`): undefined when the
+   * registry refuses it or the simulator knows it exists (`isKnownImage`).
+   */
+  assumedPull: string | undefined;
 }
 
 export type ImageLookup = { ok: true; image: ResolvedImage } | { ok: false; error: string };
@@ -263,12 +303,14 @@ function resolveImage(image: string): ImageLookup {
   const parsed = parseImageReference(image);
   if (!parsed.ok) return Object.freeze({ ok: false, error: parsed.error });
   const reference = Object.freeze(parsed.reference);
+  const failure = pullFailure(reference);
   const resolved: ResolvedImage = {
     reference,
     name: normalizedImageName(reference),
     id: imageId(reference),
     sizeBytes: imageSizeBytes(reference),
-    failure: pullFailure(reference),
+    failure,
+    assumedPull: failure || isKnownImage(reference) ? undefined : ASSUMED_PULL_REASON,
   };
   return Object.freeze({ ok: true, image: Object.freeze(resolved) });
 }

@@ -28,7 +28,7 @@ import { assumedExit, assumedRunningReason, exitsOnSigterm, GRACEFUL_STOP_MS, pl
 import { hookFailureMessage, hookOutcome, type LifecycleHandler } from './lifecycle-hooks';
 import { exceedsMemoryLimit, OOM_KILL_MS, OOM_KILLED_EXIT_CODE, OOM_KILLED_REASON } from './memory-limit';
 import { formatGoDuration } from './go-duration';
-import { defaultPullPolicy, lookupImage, type ImageLookup } from './images';
+import { defaultPullPolicy, lookupImage, type ImageLookup, type ResolvedImage } from './images';
 import {
   generatePodStatus,
   hasExited,
@@ -209,8 +209,14 @@ function adoptedInstance(status: ContainerStatusOf, podStartedAt: number): Conta
   return instance;
 }
 
-/** What the kubelet assumed of a container since its last status write: an exit it could not read, or a run it keeps going unread. */
-type UnreportedAssumption = { container: string; exitCode: number; runMs: number; reason: string } | { container: string; reason: string; probe?: ProbeKind; hook?: 'postStart' | 'preStop' };
+/**
+ * What the kubelet assumed of a container since its last status write: an exit it could not read,
+ * a run it keeps going unread, or a pull of an image it cannot know exists.
+ */
+type UnreportedAssumption =
+  | { container: string; exitCode: number; runMs: number; reason: string }
+  | { container: string; reason: string; probe?: ProbeKind; hook?: 'postStart' | 'preStop' }
+  | { container: string; image: string; reason: string; alreadyPresent?: true };
 
 export class PodWorker implements PullRequester<ImagePull> {
   readonly uid: string;
@@ -229,7 +235,7 @@ export class PodWorker implements PullRequester<ImagePull> {
   /** Reached Succeeded/Failed or deletion finished: no more syncs. */
   private finished = false;
   private gone = false;
-  /** Exits assumed since the last status write (see `assumedExit`), reported with the next one. */
+  /** Exits and runs assumed since the last status write (see `assumedExit`), reported with the next one; pulls are reported at once. */
   private unreportedAssumptions: UnreportedAssumption[] | undefined;
   /** The pod will never run containers again: container statuses are final. */
   private terminalView = false;
@@ -745,6 +751,8 @@ export class PodWorker implements PullRequester<ImagePull> {
       if (policy === 'Never' || (policy === 'IfNotPresent' && present)) {
         if (present) {
           this.event('Normal', 'Pulled', presentMessage(image));
+          // Present only because an earlier pull was assumed to succeed: this container depends on that assumption too.
+          if (this.node.runtime.hasAssumedImage(lookup.image)) this.assumePull(record, lookup.image, true);
           this.imageEnsured(record, lookup);
         } else {
           const message = `Container image "${image}" is not present with pull policy of Never`;
@@ -786,7 +794,16 @@ export class PodWorker implements PullRequester<ImagePull> {
     }
     const waited = formatGoDuration(now - pull.requestedAt);
     this.event('Normal', 'Pulled', `Successfully pulled image "${image}" in ${formatGoDuration(outcome.pullMs)} (${waited} including waiting). Image size: ${outcome.sizeBytes} bytes.`);
+    this.assumePull(record, lookup.image);
     this.imageEnsured(record, lookup);
+  }
+
+  /** A pull that succeeded, or an image found on the node, whose existence the simulator only assumes: reported at once, against the pod version of now. */
+  private assumePull(record: TrackedRecord, image: ResolvedImage, alreadyPresent = false): void {
+    if (image.assumedPull === undefined) return;
+    const assumption = { container: record.spec.name, image: image.name, reason: image.assumedPull };
+    (this.unreportedAssumptions ??= []).push(alreadyPresent ? { ...assumption, alreadyPresent } : assumption);
+    this.reportAssumptions();
   }
 
   private scheduleExit(record: ContainerRecord, instance: ContainerInstance): void {
@@ -914,7 +931,7 @@ export class PodWorker implements PullRequester<ImagePull> {
     }
   }
 
-  /** The assumed exits this status write was the first to report, as steps naming its resourceVersion. */
+  /** The assumptions this status write was the first to report (or a pull or probe reports at once), as steps naming its resourceVersion. */
   private reportAssumptions(): void {
     const meta = this.pod.metadata ?? {};
     const assumptions = this.unreportedAssumptions ?? [];
@@ -927,6 +944,7 @@ export class PodWorker implements PullRequester<ImagePull> {
         resourceVersion: meta.resourceVersion ?? '',
       };
       if ('exitCode' in assumption) this.ctx.internals.record({ type: 'assumedExit', ...common, ...assumption });
+      else if ('image' in assumption) this.ctx.internals.record({ type: 'assumedPull', ...common, ...assumption });
       else this.ctx.internals.record({ type: 'assumedRunning', ...common, ...assumption });
     }
   }

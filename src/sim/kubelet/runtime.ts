@@ -41,6 +41,8 @@ const NODE_STATUS_MAX_IMAGES = 50;
 
 export class ContainerRuntime {
   private readonly images = new Map<string, NodeImage>();
+  /** Images on the node only because a pull the simulator assumed would succeed put them there (see `ResolvedImage.assumedPull`). */
+  private readonly assumedImages = new Set<string>();
   private readonly queue: PullJob[] = [];
   private pulling = false;
 
@@ -57,6 +59,11 @@ export class ContainerRuntime {
 
   hasImage(image: ResolvedImage): boolean {
     return this.images.has(image.name);
+  }
+
+  /** Whether the node has this image only thanks to an assumed pull, not from its start (a twin node's images are real). */
+  hasAssumedImage(image: ResolvedImage): boolean {
+    return this.assumedImages.has(image.name);
   }
 
   /** Queue a pull; its requester's `imagePulled` is called when it finishes. */
@@ -102,6 +109,7 @@ export class ContainerRuntime {
   private store(image: ResolvedImage): void {
     const name = image.name;
     if (this.images.has(name)) return;
+    if (image.assumedPull !== undefined) this.assumedImages.add(name);
     const names = image.reference.digest ? [image.id] : [image.id, name];
     this.images.set(name, { names, sizeBytes: image.sizeBytes });
     this.onImagesChanged();

@@ -127,10 +127,16 @@ export function schedulingTable(verdicts: readonly NodeVerdict[], chosen: string
   return { columns, numeric, rows, note: hidden > 0 ? `${hidden} more evaluated nodes not shown` : undefined };
 }
 
+/** What a real cluster does instead of what the simulator assumed on this stage. */
+function assumptionCaveat(stage: Stage): string {
+  if (stage.kind === 'pulled' || stage.kind === 'imagePresent') return 'A real cluster pulls the image from its registry, which may not have it (the pod then waits in ImagePullBackOff).';
+  return 'A real cluster runs the program; its outcome may differ.';
+}
+
 function stageSections(stage: Stage, origin: number): EvidenceSection[] {
   const sections: EvidenceSection[] = [];
   const e = stage.evidence;
-  if (stage.assumed) sections.push({ kind: 'text', title: 'Assumed by the simulator', text: `${stage.assumed}. A real cluster runs the program; its outcome may differ.`, verbatim: false });
+  if (stage.assumed) sections.push({ kind: 'text', title: 'Assumed by the simulator', text: `${stage.assumed}. ${assumptionCaveat(stage)}`, verbatim: false });
   if (stage.message) sections.push({ kind: 'text', title: stage.evidence.event ? 'Event message' : 'Message', text: stage.message, verbatim: true });
   if (e.fields && e.fields.length > 0) sections.push({ kind: 'list', title: 'Field changes', items: e.fields.map(formatFieldChange) });
   if (e.conditions && e.conditions.length > 0) {

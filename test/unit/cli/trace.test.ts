@@ -1,4 +1,7 @@
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { runClosingOutputEarly, traceCaptured as trace } from './capture';
 import { parseRecords } from './records';
 
@@ -91,6 +94,39 @@ describe('kube-journey trace', () => {
     const parsed = parseRecords(out);
     assert.deepEqual(parsed.results.map((r) => `${r.object} ${r.action}`), ['namespace/shop created', 'configmap/frontend-config created', 'deployment.apps/frontend created']);
     assert.deepEqual(parsed.journeys.map((j) => `${j.root.name} ${j.status}`), ['frontend complete']);
+  });
+});
+
+describe('kube-journey trace of an image the simulator cannot know exists', () => {
+  let dir: string;
+  const deploymentOf = (replicas: number): string => {
+    const file = join(dir, `app-${replicas}.yaml`);
+    const template = `    metadata:\n      labels: {app: app}\n    spec:\n      containers:\n      - name: app\n        image: acme/app:1.0\n        command: [sleep, infinity]\n        resources: {requests: {cpu: 1m}}\n`;
+    writeFileSync(file, `apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: app\nspec:\n  replicas: ${replicas}\n  selector:\n    matchLabels: {app: app}\n  template:\n${template}`);
+    return file;
+  };
+  before(() => {
+    dir = mkdtempSync(join(tmpdir(), 'kube-journey-assumed-pull-'));
+  });
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('marks each pull as assumed and lists the image under the summary', async () => {
+    const { code, out } = await trace(deploymentOf(3));
+    assert.equal(code, 0);
+    const mark = '[assumed: the registry serves docker.io/acme/app:1.0 (the simulator reaches no registry)]';
+    assert.equal(out.split(mark).length - 1, 3, out);
+    assert.match(out, /status +complete \(done\), assuming 1 outcome the simulator cannot know/);
+    assert.match(out, /assumed +1 outcome \(a real cluster may differ\)\n +Pod default\/app-\S+: app image docker\.io\/acme\/app:1\.0 assumed to exist \(the simulator reaches no registry\)\n/);
+  });
+
+  it('lists the image once however many pods pull it', async () => {
+    const { code, out } = await trace(deploymentOf(240), { json: true });
+    assert.equal(code, 0);
+    const [journey] = parseRecords(out).journeys;
+    assert.equal(journey.status, 'complete');
+    assert.equal(journey.counts.ready, 240);
+    assert.equal(journey.assumptionCount, 1);
+    assert.deepEqual(journey.assumptions?.map((assumption) => assumption.what), ['app image docker.io/acme/app:1.0 assumed to exist (the simulator reaches no registry)']);
   });
 });
 

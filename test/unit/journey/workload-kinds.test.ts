@@ -8,7 +8,7 @@ import type { KubeObject } from '../../../src/core/k8s';
 import { JourneyTracer } from '../../../src/core/journey/tracer';
 import type { Journey, ObjectJourney } from '../../../src/core/journey/types';
 import { renderJourney } from '../../../src/core/journey/render-text';
-import { iso, nextRv, podObject, T0, type Owner } from './objects';
+import { coreEvent, iso, nextRv, podObject, T0, type Owner } from './objects';
 
 function workload(kind: string, apiVersion: string, name: string, uid: string, spec: Record<string, unknown>, status: Record<string, unknown>, owner?: Owner): KubeObject {
   const metadata: Record<string, unknown> = { name, namespace: 'default', uid, resourceVersion: nextRv(), generation: 1, creationTimestamp: iso(T0) };
@@ -127,6 +127,33 @@ describe('journeys of StatefulSets, DaemonSets, Jobs, CronJobs and ReplicationCo
     assert.equal(j.assumptionCount, 1);
     assert.equal(j.assumptions?.[0]?.what, `app assumed to keep running (${reason})`);
     assert.match(renderJourney(j, { color: false }), /assuming 1 outcome the simulator cannot know/);
+  });
+
+  it('a pull the simulator assumed marks each pod’s pull (or image present) stage, and the journey lists the image once', () => {
+    const { tracer, journey } = trace('ReplicationController', 'app');
+    const rc: Owner = { kind: 'ReplicationController', name: 'app', uid: 'rc-1' };
+    const spec = { replicas: 2, selector: { app: 'app' }, template: { metadata: { labels: { app: 'app' } }, spec: { containers: [{ name: 'app', image: 'acme/app:1.0' }] } } };
+    tracer.ingest({ type: 'ADDED', object: workload('ReplicationController', 'v1', 'app', 'rc-1', spec, { replicas: 2 }) }, T0 + 5);
+    const pods = ['app-aaaaa', 'app-bbbbb'].map((name, i) => ({ name, uid: `p${i + 1}` }));
+    for (const pod of pods) tracer.ingest({ type: 'ADDED', object: podObject({ name: pod.name, uid: pod.uid, owner: rc, nodeName: 'node-1', rv: '80' }) }, T0 + 20);
+    const pulled = (pod: { name: string; uid: string }, alreadyPresent?: true): void =>
+      tracer.ingestInternal({ type: 'assumedPull', time: T0 + 3000, component: 'kubelet', object: { kind: 'Pod', namespace: 'default', ...pod }, container: 'app', image: 'docker.io/acme/app:1.0', reason: 'the simulator reaches no registry', ...(alreadyPresent ? { alreadyPresent } : {}), resourceVersion: '80' });
+    const about = (pod: { name: string; uid: string }): { kind: string; name: string; uid: string } => ({ kind: 'Pod', ...pod });
+    // The first pod's step arrives before its Pulled event: the mark waits for the stage.
+    pulled(pods[0]);
+    tracer.ingest({ type: 'ADDED', object: coreEvent({ about: about(pods[0]), reason: 'Pulled', message: 'Successfully pulled image "acme/app:1.0" in 2.1s (2.1s including waiting). Image size: 45248155 bytes.', fieldPath: 'spec.containers{app}', first: T0 + 3000 }) }, T0 + 3000);
+    tracer.ingest({ type: 'ADDED', object: coreEvent({ about: about(pods[1]), reason: 'Pulled', message: 'Container image "acme/app:1.0" already present on machine', fieldPath: 'spec.containers{app}', first: T0 + 3000 }) }, T0 + 3000);
+    pulled(pods[1], true);
+    const j = journey();
+    const mark = 'assumed: the registry serves docker.io/acme/app:1.0 (the simulator reaches no registry)';
+    const [first, second] = j.tree?.children ?? [];
+    assert.equal(first?.stages.find((stage) => stage.kind === 'pulled')?.assumed, mark);
+    assert.equal(second?.stages.find((stage) => stage.kind === 'imagePresent')?.assumed, mark);
+    assert.equal(j.assumptionCount, 1, 'one image, one assumption, however many pods pulled it');
+    assert.equal(j.assumptions?.[0]?.what, 'app image docker.io/acme/app:1.0 assumed to exist (the simulator reaches no registry)');
+    const text = renderJourney(j, { color: false }).replace(/\s+/g, ' ');
+    assert.ok(text.includes(`Image size: 45248155 bytes. [${mark}]`), text);
+    assert.match(text, /assuming 1 outcome the simulator cannot know/);
   });
 
   it('Job: Failed with BackoffLimitExceeded ends the journey with upstream’s message', () => {

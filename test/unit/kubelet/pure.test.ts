@@ -3,7 +3,7 @@ import type { Container } from '../../../src/core/k8s';
 import { Backoff } from '../../../src/sim/kubelet/backoff';
 import { assumedRunningReason, exitsOnSigterm, plannedExit } from '../../../src/sim/kubelet/container-behaviour';
 import { formatGoDuration } from '../../../src/sim/kubelet/go-duration';
-import { defaultPullPolicy, hex64, imageId, imageSizeBytes, lookupImage, normalizedImageName, parseImageReference, pullFailure, type ImageReference } from '../../../src/sim/kubelet/images';
+import { defaultPullPolicy, hex64, imageId, imageSizeBytes, isKnownImage, lookupImage, normalizedImageName, parseImageReference, pullFailure, type ImageReference } from '../../../src/sim/kubelet/images';
 
 function ref(image: string): ImageReference {
   const parsed = parseImageReference(image);
@@ -141,7 +141,7 @@ describe('kubelet pure parts', () => {
       assert.equal(lookupImage('nginx:1.25'), lookup);
       assert.ok(lookup.ok);
       const reference = ref('nginx:1.25');
-      assert.deepEqual(lookup.image, { reference, name: normalizedImageName(reference), id: imageId(reference), sizeBytes: imageSizeBytes(reference), failure: undefined });
+      assert.deepEqual(lookup.image, { reference, name: normalizedImageName(reference), id: imageId(reference), sizeBytes: imageSizeBytes(reference), failure: undefined, assumedPull: undefined });
       assert.ok(Object.isFrozen(lookup.image));
     });
 
@@ -150,6 +150,31 @@ describe('kubelet pure parts', () => {
       assert.ok(missing.ok);
       assert.deepEqual(missing.image.failure, pullFailure(ref('nginx:doesnotexist')));
       assert.deepEqual(lookupImage('Nginx:1.25'), { ok: false, error: 'invalid reference format: repository name (library/Nginx) must be lowercase' });
+    });
+  });
+
+  describe('images the simulator knows exist', () => {
+    it('knows Docker Official Images, registry.k8s.io and the images of a kind node, whatever the tag', () => {
+      for (const image of ['nginx:1.25', 'nginx', 'docker.io/library/busybox:1.36', 'docker.io/nginx:9.9', 'python:3', 'perl', 'postgres@sha256:0123456789abcdef0123456789abcdef', 'registry.k8s.io/nginx-slim:0.7', 'registry.k8s.io/e2e-test-images/agnhost:2.40', 'docker.io/kindest/kindnetd:v20250214-acbabc1a']) {
+        assert.equal(isKnownImage(ref(image)), true, image);
+      }
+    });
+
+    it('does not know other repositories: a misspelt official name, Docker Hub users, other registries', () => {
+      for (const image of ['ngnix:1.25', 'docker.io/library/my-app', 'acme/app:1.0', 'polinux/stress', 'myregistry.example.com/app:v1', 'gcr.io/google-samples/hello-app:2.0', 'quay.io/fluentd_elasticsearch/fluentd:v5.0.1', 'k8s.gcr.io/pause:2.0']) {
+        assert.equal(isKnownImage(ref(image)), false, image);
+      }
+    });
+
+    it('marks a successful pull of an unknown image as assumed, and nothing else', () => {
+      const lookup = (image: string): string | undefined => {
+        const found = lookupImage(image);
+        assert.ok(found.ok);
+        return found.image.assumedPull;
+      };
+      assert.equal(lookup('acme/app:1.0'), 'the simulator reaches no registry');
+      assert.equal(lookup('nginx:1.25'), undefined);
+      assert.equal(lookup('acme/nonexistent-app:1.0'), undefined, 'refused, so nothing assumed');
     });
   });
 
@@ -165,6 +190,14 @@ describe('kubelet pure parts', () => {
         message: 'rpc error: code = NotFound desc = failed to pull and unpack image "docker.io/library/nginx:doesnotexist": failed to resolve reference "docker.io/library/nginx:doesnotexist": docker.io/library/nginx:doesnotexist: not found',
       });
       assert.equal(pullFailure(ref('nginx:nonexistent'))?.code, 'NotFound');
+      assert.equal(pullFailure(ref('nginx:nonexisting'))?.code, 'NotFound');
+    });
+
+    it('refuses the docs’ non-existing-repo/non-existing-image as Docker Hub does', () => {
+      assert.equal(
+        pullFailure(ref('non-existing-repo/non-existing-image:example'))?.message,
+        'rpc error: code = Unknown desc = failed to pull and unpack image "docker.io/non-existing-repo/non-existing-image:example": failed to resolve reference "docker.io/non-existing-repo/non-existing-image:example": pull access denied, repository does not exist or may require authorization: server message: insufficient_scope: authorization failed',
+      );
     });
 
     it('answers a missing Docker Hub repository with pull access denied', () => {

@@ -100,6 +100,17 @@ describe('evidence formatting', () => {
       assert.match(object.facts[0], /^status stuck$/);
     });
 
+    it('says what a real cluster does instead of an assumed pull or an assumed run', () => {
+      const pod = pods.find((p) => p.stages.some((s) => s.kind === 'pulled'))!;
+      const assumed = { ...pod, stages: pod.stages.map((s) => (s.kind === 'pulled' || s.kind === 'containerStarted' ? { ...s, assumed: `assumed: ${s.kind}` } : s)) };
+      const sentence = (kind: string): string => {
+        const found = section(stageEvidence(journey, assumed, assumed.stages.findIndex((s) => s.kind === kind))!.sections, 'Assumed by the simulator');
+        return found.kind === 'text' ? found.text : '';
+      };
+      assert.equal(sentence('pulled'), 'assumed: pulled. A real cluster pulls the image from its registry, which may not have it (the pod then waits in ImagePullBackOff).');
+      assert.equal(sentence('containerStarted'), 'assumed: containerStarted. A real cluster runs the program; its outcome may differ.');
+    });
+
     it('counts repeats of a back-off and summarises objects', () => {
       const pod = pods.find((p) => p.stuck?.reason === 'ImagePullBackOff')!;
       const index = pod.stages.findIndex((s) => s.kind === 'backOff');
