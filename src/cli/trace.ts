@@ -243,7 +243,7 @@ export async function runTrace(options: TraceOptions): Promise<number> {
   const finish = async (code: number): Promise<number> => (recording && options.save ? saveRecording(recording, { path: options.save, source: options.file, target, exitCode: code, err: options.err }) : code);
   connectTracer(simulator, tracer);
   // The tracer is the internals stream's only reader here: nothing else needs the steps it drops.
-  simulator.internals.followsObject = (kind, uid) => tracer.followsObjectSteps(kind, uid);
+  simulator.internals.followsObject = (kind, object) => tracer.followedSteps(kind, object);
 
   const stored: StoredOnlyJourney[] = [];
   const results: DocumentResult[] = [];

@@ -172,4 +172,7 @@ export interface ProxySync {
 /** What the simulator assumed instead of knowing, as the tracer marks it on a stage. */
 export type AssumptionStep = AssumedExit | AssumedRunning | AssumedPull;
 
+/** Which of an object's watch deliveries and etcd writes a reader wants: all, only the write that stored it, or none. */
+export type FollowedSteps = 'all' | 'create' | 'none';
+
 export type InternalStep = EtcdWrite | WatchDelivery | SchedulingCycle | AssumedExit | AssumedRunning | AssumedPull | ProxySync;

@@ -61,8 +61,8 @@ export function informer(ctx: SimContext, component: ComponentName, kind: Resour
     // controller and pods): the others are not handled nor recorded, so a Deployment's pods do
     // not show deliveries to the batch controllers in the internals stream.
     if (relevant && !relevant(change.object)) return;
-    const meta = change.object.metadata ?? {};
-    if (ctx.internals.recordsWatchDeliveries && ctx.internals.followsObject?.(kind, meta.uid) !== false) {
+    if (ctx.internals.recordsWatchDeliveries && (ctx.internals.followsObject?.(kind, change.object) ?? 'all') === 'all') {
+      const meta = change.object.metadata ?? {};
       ctx.internals.record({
         type: 'watchDelivered',
         time: ctx.clock.now(),

@@ -1,4 +1,5 @@
-import type { InternalStep } from '../core/internals';
+import type { FollowedSteps, InternalStep } from '../core/internals';
+import type { KubeObject } from '../core/k8s';
 
 export interface InternalsLog {
   record(step: InternalStep): void;
@@ -7,14 +8,14 @@ export interface InternalsLog {
   /** False when no step is kept or listened to, so writers may skip building them (undefined: true). */
   readonly recordsSteps?: boolean;
   /**
-   * Whether this object's watch deliveries and its writes after the create are wanted (undefined:
-   * every object's); writers skip building the others. `trace` wants them only for each journey's
+   * Which of this object's watch deliveries and etcd writes are wanted (undefined: all of every
+   * object's); writers skip building the others. `trace` wants them all only for each journey's
    * first pods, and a large trace makes millions of the others.
    */
   readonly followsObject?: ObjectFollower;
 }
 
-export type ObjectFollower = (kind: string, uid: string | undefined) => boolean;
+export type ObjectFollower = (kind: string, object: KubeObject) => FollowedSteps;
 
 /**
  * The simulator's internals stream: a bounded log with live listeners. Bounded because a

@@ -13,7 +13,7 @@
  * How it stays fast: every event costs O(1) index lookups plus work on one object and its two
  * ancestors (pod tallies and phase values are updated by delta, never by rescanning pods).
  */
-import type { InternalStep, ObjectRef, ProxySync } from '../internals';
+import type { FollowedSteps, InternalStep, ObjectRef, ProxySync } from '../internals';
 import type { KubeObject, WatchEvent } from '../k8s';
 import { placeEvent, type EventPlacement } from './derive-event';
 import { deleterOf, finalDeleterOf } from './deletion';
@@ -211,6 +211,17 @@ function eventEvidence(event: NormalizedEvent, firstTime: number, lastTime: numb
 /** Whether this object's stages gather field changes, conditions and field managers (see `TracerOptions.evidenceDetailPods`). */
 function gathersFieldEvidence(record: ObjectRecord): boolean {
   return record.kind !== 'Pod' || record.podIndex < record.journey.evidenceDetailPods;
+}
+
+/** The owner `adopt` puts an object under (`digest.owner`): its controller, else its first complete reference. */
+function ownerUid(refs: readonly { kind?: string; name?: string; uid?: string; controller?: boolean }[] | undefined): string | undefined {
+  let fallback: string | undefined;
+  for (const ref of refs ?? []) {
+    if (!ref.kind || !ref.name || !ref.uid) continue;
+    if (ref.controller === true) return ref.uid;
+    fallback ??= ref.uid;
+  }
+  return fallback;
 }
 
 /** Whether this object's stages keep the etcd writes and watch deliveries behind them (see `TracerOptions.internalsDetailPods`). */
@@ -418,14 +429,24 @@ export class JourneyTracer {
   }
 
   /**
-   * Whether this object's watch deliveries and its writes after the create would show here (see
-   * `TracerOptions.internalsDetailPods`), so that a simulator need not build the others. An object
-   * not in a journey yet: yes, in case it joins one.
+   * Which of an object's watch deliveries and etcd writes would show here (see
+   * `TracerOptions.internalsDetailPods`), so that a simulator need not build the others: 'none' for
+   * a kind no journey holds; for a pod past its journey's first pods, 'create' (the write that
+   * stored it dates its first stage), also for one not seen yet whose owner's journey has that many
+   * pods already; 'all' otherwise.
    */
-  followsObjectSteps(kind: string, uid: string | undefined): boolean {
-    if (kind !== 'Pod' || uid === undefined) return true;
-    const record = this.byUid.get(uid);
-    return record === undefined || keepsInternals(record);
+  followedSteps(kind: string, object: KubeObject): FollowedSteps {
+    if (!TRACEABLE_KINDS.has(kind)) return 'none';
+    if (kind !== 'Pod') return 'all';
+    const meta = object.metadata ?? {};
+    const record = meta.uid === undefined ? undefined : this.byUid.get(meta.uid);
+    if (record) return keepsInternals(record) ? 'all' : 'create';
+    // Not seen yet (its informers hear of it first): `adopt` will put it under its owner's journey, at the end.
+    const owner = ownerUid(meta.ownerReferences);
+    const parent = owner === undefined ? undefined : this.byUid.get(owner);
+    if (!parent || parent.journey.superseded || !TRACEABLE_PARENTS.Pod.includes(parent.kind as TraceableKind)) return 'all';
+    if (parent.journey.pods.length < parent.journey.internalsDetailPods) return 'all';
+    return this.rootIndex.has(objectKey('Pod', meta.namespace ?? 'default', meta.name ?? '')) ? 'all' : 'create';
   }
 
   /** Sizes of the tracer's indexes and buffers (for tests and diagnostics). */

@@ -78,7 +78,7 @@ export class KubeletFleet {
   private recordDelivery(change: StoreChange): void {
     if (!this.ctx.internals.recordsWatchDeliveries) return;
     const meta = change.object.metadata ?? {};
-    if (this.ctx.internals.followsObject?.('Pod', meta.uid) === false) return;
+    if ((this.ctx.internals.followsObject?.('Pod', change.object) ?? 'all') !== 'all') return;
     this.ctx.internals.record({
       type: 'watchDelivered',
       time: this.ctx.clock.now(),

@@ -662,10 +662,15 @@ export class MemoryStore implements StoreApi {
       }
     }
     this.reindex(table, uid, type === 'DELETED' ? undefined : object, previous);
-    if (this.internals.recordsSteps !== false && (type === 'ADDED' || this.internals.followsObject?.(info.kind, meta.uid) !== false)) this.recordWrite(info, type, meta, actor);
+    if (this.internals.recordsSteps !== false && this.followsWrite(info.kind, object, type)) this.recordWrite(info, type, meta, actor);
     const change: StoreChange = { type, kind: info.key, object: delivered, previous, resourceVersion: this.revision };
     table.history.push(change);
     for (const listener of table.listeners) listener(change);
+  }
+
+  private followsWrite(kind: string, object: KubeObject, type: StoreChange['type']): boolean {
+    const followed = this.internals.followsObject?.(kind, object) ?? 'all';
+    return followed === 'all' || (followed === 'create' && type === 'ADDED');
   }
 
   private recordWrite(info: ResourceInfo, type: StoreChange['type'], meta: ObjectMeta, actor: string): void {

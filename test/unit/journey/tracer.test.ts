@@ -385,13 +385,19 @@ describe('JourneyTracer', () => {
   });
 
   describe('internals', () => {
-    it("follows the internals of a journey's first pods, of its other objects and of pods it does not know yet", () => {
+    it("follows all the internals of a journey's first pods and its other objects, only the create of its other pods, and none of kinds it does not trace", () => {
       const { tracer } = deploymentJourney(new JourneyTracer({ internalsDetailPods: 1 }));
-      for (const [i, name] of ['web-5d567cc74c-aaaaa', 'web-5d567cc74c-bbbbb'].entries()) tracer.ingest({ type: 'ADDED', object: podObject({ name, uid: `p${i}` }) }, T0 + 30);
-      assert.equal(tracer.followsObjectSteps('Pod', 'p0'), true);
-      assert.equal(tracer.followsObjectSteps('Pod', 'p1'), false);
-      assert.equal(tracer.followsObjectSteps('ReplicaSet', 'rs-1'), true);
-      assert.equal(tracer.followsObjectSteps('Pod', 'not-seen-yet'), true);
+      const pod = (name: string, uid: string) => podObject({ name, uid });
+      // Before the tracer has seen any pod, an unseen pod may be the journey's first.
+      assert.equal(tracer.followedSteps('Pod', pod('web-5d567cc74c-aaaaa', 'p0')), 'all');
+      for (const [i, name] of ['web-5d567cc74c-aaaaa', 'web-5d567cc74c-bbbbb'].entries()) tracer.ingest({ type: 'ADDED', object: pod(name, `p${i}`) }, T0 + 30);
+      assert.equal(tracer.followedSteps('Pod', pod('web-5d567cc74c-aaaaa', 'p0')), 'all');
+      assert.equal(tracer.followedSteps('Pod', pod('web-5d567cc74c-bbbbb', 'p1')), 'create');
+      // Unseen, under a journey that has its detail pods already: it will be past them too.
+      assert.equal(tracer.followedSteps('Pod', pod('web-5d567cc74c-ccccc', 'p2')), 'create');
+      assert.equal(tracer.followedSteps('Pod', podObject({ name: 'elsewhere', uid: 'p3', owner: null })), 'all');
+      assert.equal(tracer.followedSteps('ReplicaSet', replicaSetObject({ owner: DEPLOYMENT })), 'all');
+      assert.equal(tracer.followedSteps('Event', { apiVersion: 'v1', kind: 'Event', metadata: { name: 'e', namespace: 'default', uid: 'e1' } }), 'none');
     });
 
     it('attaches etcd writes, watch deliveries and scheduling cycles to the stages they explain', () => {
