@@ -280,14 +280,29 @@ function conditionDigest(type: string, status: string, reason: string | undefine
   return digest;
 }
 
+/**
+ * Digests of frozen conditions, by object: the simulator's kubelet writes one shared frozen object
+ * for each equal condition, so a pod's update finds its digests without building their keys.
+ */
+const frozenConditions = new WeakMap<object, ConditionDigest | null>();
+
+function conditionOf(raw: unknown): ConditionDigest | undefined {
+  const c = record(raw);
+  const type = str(c?.type);
+  const value = str(c?.status);
+  if (!type || !value) return undefined;
+  return conditionDigest(type, value, str(c?.reason), str(c?.message), c?.lastTransitionTime, c?.lastUpdateTime);
+}
+
 function conditions(status: Record<string, unknown> | undefined): ConditionDigest[] {
   const out: ConditionDigest[] = [];
   for (const raw of list(status?.conditions)) {
-    const c = record(raw);
-    const type = str(c?.type);
-    const value = str(c?.status);
-    if (!type || !value) continue;
-    out.push(conditionDigest(type, value, str(c?.reason), str(c?.message), c?.lastTransitionTime, c?.lastUpdateTime));
+    let digest: ConditionDigest | null | undefined;
+    if (typeof raw === 'object' && raw !== null && Object.isFrozen(raw)) {
+      digest = frozenConditions.get(raw);
+      if (digest === undefined) frozenConditions.set(raw, (digest = conditionOf(raw) ?? null));
+    } else digest = conditionOf(raw);
+    if (digest) out.push(digest);
   }
   // Without the spare slots of an array grown by push: every traced pod keeps its latest digest.
   return out.slice();

@@ -112,9 +112,24 @@ const EVENT_SECONDARY: readonly (boolean | undefined)[] = [undefined, false, tru
 const OPTIONAL_NUMBERS = [COUNT, LAST_TIME, OBJECT_TIME, EVENT_TIME, INTERNAL_TIME, APPLIED_TIME, FLOAT_BASE];
 const OPTIONAL_TEXTS = [MESSAGE, REASON, CONTAINER, ASSUMED];
 
-/** Layouts are shared by every pod of a template; the table is bounded and starts over when full (sharing lost, nothing else). */
+/**
+ * Layouts are shared by every pod of a template, found by walking a trie of each stage's six
+ * layout values in turn (no key string is built per pod). The trie is bounded and starts over
+ * when full (sharing lost, nothing else).
+ */
 const LAYOUT_LIMIT = 4096;
-const layouts = new Map<string, StageLayout>();
+interface LayoutNode {
+  readonly next: Map<string | number | undefined, LayoutNode>;
+  layout?: StageLayout;
+}
+let layoutRoot: LayoutNode = { next: new Map() };
+let layoutCount = 0;
+
+function step(node: LayoutNode, value: string | number | undefined): LayoutNode {
+  let next = node.next.get(value);
+  if (next === undefined) node.next.set(value, (next = { next: new Map() }));
+  return next;
+}
 
 function bitCount(flags: number, bits: readonly number[]): number {
   let n = 0;
@@ -142,14 +157,19 @@ function flagsOf(record: StageRecord): number {
   return flags;
 }
 
-function layoutOf(records: readonly StageRecord[], flags: readonly number[]): StageLayout {
-  let id = '';
+function layoutNode(root: LayoutNode, records: readonly StageRecord[], flags: readonly number[]): LayoutNode {
+  let node = root;
+  // Every stage adds exactly six steps, so a shorter list never ends where a longer one passes.
   for (let i = 0; i < records.length; i++) {
     const { stage, rank } = records[i];
-    id += `${stage.key}\u0000${stage.kind}\u0000${stage.timeSource}\u0000${stage.component}\u0000${rank}\u0000${flags[i]}\u0001`;
+    node = step(step(step(step(step(step(node, stage.key), stage.kind), stage.timeSource), stage.component), rank), flags[i]);
   }
-  const found = layouts.get(id);
-  if (found) return found;
+  return node;
+}
+
+function layoutOf(records: readonly StageRecord[], flags: readonly number[]): StageLayout {
+  let node = layoutNode(layoutRoot, records, flags);
+  if (node.layout) return node.layout;
   const entries: LayoutEntry[] = [];
   let numberCount = 0;
   let textCount = 0;
@@ -160,8 +180,13 @@ function layoutOf(records: readonly StageRecord[], flags: readonly number[]): St
     textCount += 1 + bitCount(flags[i], OPTIONAL_TEXTS);
   }
   const layout: StageLayout = { entries, numberCount, textCount, texts: undefined };
-  if (layouts.size >= LAYOUT_LIMIT) layouts.clear();
-  layouts.set(id, layout);
+  if (layoutCount >= LAYOUT_LIMIT) {
+    layoutRoot = { next: new Map() };
+    layoutCount = 0;
+    node = layoutNode(layoutRoot, records, flags);
+  }
+  node.layout = layout;
+  layoutCount++;
   return layout;
 }
 
