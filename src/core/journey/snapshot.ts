@@ -171,14 +171,20 @@ export function objectSnapshot(record: ObjectRecord, ctx: SnapshotContext): Obje
 }
 
 /** Nearest-rank percentile of sorted values. */
-function percentile(sorted: readonly number[], p: number): number {
+function percentile(sorted: Float64Array, p: number): number {
   const rank = Math.max(1, Math.ceil(p * sorted.length));
   return sorted[rank - 1];
 }
 
 export function durationStats(values: readonly number[]): DurationStats | undefined {
-  const sorted = values.filter((v) => Number.isFinite(v)).sort((a, b) => a - b);
-  if (sorted.length === 0) return undefined;
+  let count = 0;
+  for (const v of values) if (Number.isFinite(v)) count++;
+  if (count === 0) return undefined;
+  // A typed array sorts numerically without a comparator call per pair: 150,000 pods sort in milliseconds.
+  const sorted = new Float64Array(count);
+  let at = 0;
+  for (const v of values) if (Number.isFinite(v)) sorted[at++] = v;
+  sorted.sort();
   return {
     count: sorted.length,
     min: sorted[0],
