@@ -32,8 +32,10 @@ export interface FileSummary {
   stuckObjects: FileStuckEntry[];
   /** How many objects are stuck or failed in all. */
   stuckCount: number;
-  /** Outcomes the simulator assumed, over every journey. */
+  /** Distinct assumptions of every journey, summed (an assumption shared by many pods of one journey counts once). */
   assumptionCount: number;
+  /** How many objects at least one assumption applies to, over every journey; absent when a journey does not say (a file saved before it was counted). */
+  assumedObjects?: number;
   /** The first apply, ms. */
   appliedAt: number;
   /** The latest change seen in any journey, ms. */
@@ -71,6 +73,7 @@ export class FileSummaryBuilder {
   private stuckObjects: FileStuckEntry[] = [];
   private stuckCount = 0;
   private assumptionCount = 0;
+  private assumedObjects: number | undefined = 0;
   private appliedAt = Infinity;
   private lastChangeAt = 0;
   private lastCompletedAt = 0;
@@ -101,6 +104,8 @@ export class FileSummaryBuilder {
       this.stuckObjects = merged.sort(worstFirst).slice(0, this.stuckListLimit);
     }
     this.assumptionCount += journey.assumptionCount ?? 0;
+    // Each object belongs to one journey: the sum counts none twice.
+    if (journey.assumptionCount) this.assumedObjects = journey.assumedObjects === undefined || this.assumedObjects === undefined ? undefined : this.assumedObjects + journey.assumedObjects;
     this.appliedAt = Math.min(this.appliedAt, journey.appliedAt);
     this.lastChangeAt = Math.max(this.lastChangeAt, journey.lastChangeAt);
     if (journey.status === 'complete' && journey.completedAt !== undefined) this.lastCompletedAt = Math.max(this.lastCompletedAt, journey.completedAt);
@@ -125,6 +130,7 @@ export class FileSummaryBuilder {
       stuckObjects: [...this.stuckObjects],
       stuckCount: this.stuckCount,
       assumptionCount: this.assumptionCount,
+      ...(this.assumptionCount > 0 && this.assumedObjects !== undefined ? { assumedObjects: this.assumedObjects } : {}),
       appliedAt,
       lastChangeAt: Math.max(appliedAt, this.lastChangeAt),
     };

@@ -108,33 +108,70 @@ function assumedText(step: AssumptionStep): string {
   return `assumed: exit ${step.exitCode} after ${(step.runMs / 1000).toFixed(1)}s (${step.reason})`;
 }
 
-export function assumptionOf(record: ObjectRecord, step: AssumptionStep): Assumption {
+/**
+ * What an assumption says, the key equal ones are listed under: a program's run or exit names its
+ * container; a pull names only its image, which every container of the pod that uses it depends on
+ * (pull stages name no container, see `markAssumed`).
+ */
+function assumedWhat(step: AssumptionStep): string {
+  if (step.type === 'assumedPull') return `image ${step.image} assumed to exist (${step.reason})`;
   const what =
-    step.type === 'assumedPull'
-      ? `image ${step.image} assumed to exist (${step.reason})`
-      : step.type === 'assumedRunning'
+    step.type === 'assumedRunning'
       ? step.hook
         ? `${step.hook} hook assumed to succeed (${step.reason})`
         : step.probe
         ? `${step.probe} probe assumed to succeed (${step.reason})`
         : `assumed to keep running (${step.reason})`
       : assumedText(step).replace(/^assumed: /, 'assumed to ');
-  return { object: refOf(record), container: step.container, time: step.time, what: `${step.container} ${what}` };
+  return `${step.container} ${what}`;
+}
+
+export function assumptionOf(record: ObjectRecord, step: AssumptionStep): Assumption {
+  return { object: refOf(record), container: step.container, time: step.time, what: assumedWhat(step) };
 }
 
 /**
- * Lists the assumption under its journey. A pull is listed once per image and journey: every pod
- * of a 150,000-pod Deployment pulls the same image, and one line says it (each pod's pull stage
- * is still marked).
+ * What the object reported before this step: whether any assumption (listed, or still waiting for
+ * its stage), and whether one that reads the same (a restarted container assumed to exit as
+ * before, a pull of the same image again). Read from its stages, so that counting objects per
+ * assumption costs nothing per pod.
+ */
+function earlierAssumptions(record: ObjectRecord, step: AssumptionStep, what: string): { any: boolean; same: boolean } {
+  const pending = record.pendingAssumptions ?? [];
+  let any = pending.length > 0;
+  if (pending.some((earlier) => assumedWhat(earlier) === what)) return { any, same: true };
+  const pull = step.type === 'assumedPull';
+  const kind = markedKind(step);
+  const text = assumedText(step);
+  for (const { stage } of record.stages) {
+    if (stage.assumed === undefined) continue;
+    any = true;
+    const marks = pull ? stage.kind === 'pulled' || stage.kind === 'imagePresent' : stage.kind === kind && stage.container === step.container;
+    if (marks && stage.assumed.includes(text)) return { any, same: true };
+  }
+  return { any, same: false };
+}
+
+/**
+ * Lists the assumption under its journey, once per distinct `what` with how many objects it
+ * applies to: each of a 150,000-pod Deployment's pods assumes the same of the same image, and one
+ * line says it (each pod's stage is still marked). The listed entries are shared with snapshots,
+ * so a growing count replaces its entry rather than changing it.
  */
 export function listAssumption(record: ObjectRecord, step: AssumptionStep): void {
   const journey = record.journey;
-  if (step.type === 'assumedPull') {
-    const images = (journey.assumedImages ??= new Set());
-    if (images.has(step.image)) return;
-    images.add(step.image);
+  const what = assumedWhat(step);
+  const earlier = earlierAssumptions(record, step, what);
+  if (!earlier.any) journey.assumedObjects = (journey.assumedObjects ?? 0) + 1;
+  const index = (journey.assumptionIndex ??= new Map());
+  const at = index.get(what);
+  if (at === undefined) {
+    index.set(what, journey.assumptions.length);
+    journey.assumptions.push(assumptionOf(record, step));
+  } else if (!earlier.same) {
+    const listed = journey.assumptions[at];
+    journey.assumptions[at] = { ...listed, objects: (listed.objects ?? 1) + 1 };
   }
-  journey.assumptions.push(assumptionOf(record, step));
 }
 
 /**

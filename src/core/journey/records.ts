@@ -342,10 +342,12 @@ export interface JourneyRecord {
   internalsDetailPods: number;
   /** Pods whose stages keep their evidence once they are complete (see `TracerOptions.evidenceDetailPods`). */
   evidenceDetailPods: number;
-  /** What the simulator assumed along this journey, in the order it was reported. */
+  /** What the simulator assumed along this journey, one entry per distinct assumption, in the order first reported. */
   assumptions: Assumption[];
-  /** The images whose pull is listed under `assumptions` (a pull is listed once per image, see `listAssumption`). */
-  assumedImages?: Set<string>;
+  /** Each listed assumption's `what` → its index in `assumptions` (see `listAssumption`). */
+  assumptionIndex?: Map<string, number>;
+  /** How many objects at least one assumption applies to. */
+  assumedObjects?: number;
   snapshot?: Journey;
   /** The tracer's node-readiness version the cached snapshots were built with. */
   nodesVersion: number;

@@ -328,12 +328,23 @@ function podCountFacts(c: PodCounts, batch: boolean): string[] {
   return facts;
 }
 
+/**
+ * `2 outcomes, for 100 pods`: the distinct assumptions, each of which may hold for many pods, and
+ * how many pods they hold for (the kubelet makes every assumption; absent in older saved files).
+ */
+function assumptionsText(assumptions: number, objects: number | undefined): string {
+  const outcomes = `${assumptions} outcome${assumptions === 1 ? '' : 's'}`;
+  return objects === undefined ? outcomes : `${outcomes}, for ${objects} pod${objects === 1 ? '' : 's'}`;
+}
+
 function summaryLines(ctx: Ctx, journey: Journey): string[] {
   const lines = ['Summary'];
   const c = journey.counts;
   const label = (name: string): string => `  ${name.padEnd(10)}`;
   const assumed = journey.assumptionCount ?? 0;
-  const underAssumptions = assumed > 0 ? `, assuming ${assumed} outcome${assumed === 1 ? '' : 's'} the simulator cannot know (see "assumed")` : '';
+  // The pods stand where `(see "assumed")` did (files saved before they were counted keep it): the line stays within 100 columns.
+  const forPods = journey.assumedObjects === undefined ? ' (see "assumed")' : `, for ${journey.assumedObjects} pod${journey.assumedObjects === 1 ? '' : 's'}`;
+  const underAssumptions = assumed > 0 ? `, assuming ${assumed} outcome${assumed === 1 ? '' : 's'} the simulator cannot know${forPods}` : '';
   lines.push(`${label('status')}${statusText(ctx, journey.status)}${journey.done ? ' (done)' : ''}${underAssumptions}`);
   const root = journey.root.kind;
   const podFacts = podCountFacts(c, isBatchKind(root));
@@ -347,13 +358,16 @@ function summaryLines(ctx: Ctx, journey: Journey): string[] {
   else lines.push(`${label('elapsed')}${formatDuration(journey.lastChangeAt - journey.appliedAt)} so far (last change ${formatOffset(journey.lastChangeAt - journey.appliedAt)})`);
   lines.push(...phaseLines(journey.phaseStats, ['p50', 'p90', 'max']));
   if (assumed > 0) {
-    lines.push(`${label('assumed')}${assumed} outcome${assumed === 1 ? '' : 's'} (a real cluster may differ)`);
+    lines.push(`${label('assumed')}${assumptionsText(assumed, journey.assumedObjects)} (a real cluster may differ)`);
     for (const entry of journey.assumptions ?? []) {
-      const [first, ...rest] = wrap(`${entry.object.kind} ${entry.object.namespace}/${entry.object.name}: ${entry.what}`, ctx.width - 6);
+      const others = (entry.objects ?? 1) - 1;
+      const also = others > 0 ? ` and ${others} more ${entry.object.kind.toLowerCase()}${others === 1 ? '' : 's'}` : '';
+      const [first, ...rest] = wrap(`${entry.object.kind} ${entry.object.namespace}/${entry.object.name}${also}: ${entry.what}`, ctx.width - 6);
       lines.push(paint(ctx, 'yellow', `    ${first}`));
       for (const more of rest) lines.push(paint(ctx, 'yellow', `      ${more}`));
     }
-    if (assumed > (journey.assumptions?.length ?? 0)) lines.push(`    … and ${assumed - (journey.assumptions?.length ?? 0)} more`);
+    const unlisted = assumed - (journey.assumptions?.length ?? 0);
+    if (unlisted > 0) lines.push(`    … and ${unlisted} more outcome${unlisted === 1 ? '' : 's'}`);
   }
   lines.push(...stuckLines(ctx, journey.stuckObjects, journey.stuckCount, journey.appliedAt));
   return lines;
@@ -395,7 +409,7 @@ export function renderFileSummary(summary: FileSummary, options: RenderOptions =
   if (summary.totalDurationMs !== undefined) lines.push(`${label('total')}first apply → every journey complete in ${formatDuration(summary.totalDurationMs)}`);
   else lines.push(`${label('elapsed')}${formatDuration(summary.lastChangeAt - summary.appliedAt)} so far (last change ${formatOffset(summary.lastChangeAt - summary.appliedAt)})`);
   lines.push(...phaseLines(summary.phaseStats, ['p50', 'p90', 'p99', 'max']));
-  if (summary.assumptionCount > 0) lines.push(`${label('assumed')}${summary.assumptionCount} outcome${summary.assumptionCount === 1 ? '' : 's'} (a real cluster may differ; see each journey)`);
+  if (summary.assumptionCount > 0) lines.push(`${label('assumed')}${assumptionsText(summary.assumptionCount, summary.assumedObjects)} (a real cluster may differ; see each journey)`);
   return lines.map((line) => line.trimEnd()).join('\n') + '\n';
 }
 

@@ -305,6 +305,7 @@ export function journeySnapshot(journey: JourneyRecord, ctx: SnapshotContext): J
   if (journey.assumptions.length > 0) {
     snapshot.assumptions = journey.assumptions.slice(0, ctx.stuckListLimit);
     snapshot.assumptionCount = journey.assumptions.length;
+    snapshot.assumedObjects = journey.assumedObjects ?? 0;
   }
   if (journey.completedAt !== undefined) {
     snapshot.completedAt = journey.completedAt;

@@ -307,6 +307,8 @@ export class JourneyTracer {
       internalsDetailPods: this.options.internalsDetailPods,
       evidenceDetailPods: this.options.evidenceDetailPods,
       assumptions: [],
+      assumptionIndex: undefined,
+      assumedObjects: undefined,
       nodesVersion: this.nodesVersion,
       packedColumn: undefined,
     };

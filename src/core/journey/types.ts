@@ -255,15 +255,22 @@ export interface Stage {
   evidence: StageEvidence;
 }
 
-/** One outcome the simulator assumed, listed under the journey's summary. */
+/**
+ * One outcome the simulator assumed, listed under the journey's summary: equal ones (the same
+ * `what`) are listed once, with how many objects they apply to and the first as the example.
+ */
 export interface Assumption {
+  /** The first object it applies to. */
   object: JourneyObjectRef;
   container?: string;
   /** The stage it marks. */
   stageKey?: string;
+  /** When the first object reported it. */
   time: number;
   /** What was assumed, in a sentence. */
   what: string;
+  /** How many objects it applies to, `object` among them; absent for one (and in files saved before it was counted). */
+  objects?: number;
 }
 
 /** Why an object (or, for a Deployment, one of its pods) does not move forward. */
@@ -536,8 +543,10 @@ export interface Journey {
   /** What the simulator assumed along the journey, the first `TracerOptions.stuckListLimit` (absent:
    * nothing). The outcome holds only under them: every consumer shows them beside it. */
   assumptions?: Assumption[];
-  /** How many outcomes were assumed in all. */
+  /** How many distinct assumptions there are in all (each may apply to many objects, see `Assumption.objects`). */
   assumptionCount?: number;
+  /** How many objects at least one assumption applies to (absent in files saved before it was counted). */
+  assumedObjects?: number;
   /** The root and its descendants; absent until the root was seen. */
   tree?: ObjectJourney;
 }

@@ -311,7 +311,10 @@ function workloadTooltip(object: ObjectJourney, journey: Journey, isRoot: boolea
     const done = object.ref.kind === 'Deployment' ? 'rolled out' : journeyGoal(object.ref.kind);
     lines.push(`Applied at ${timeOfDay(journey.appliedAt)}${journey.totalDurationMs !== undefined ? ` · ${done} in ${humanDuration(journey.totalDurationMs)}` : ''}`);
     if (journey.stuckCount > 0) lines.push(`${plural(journey.stuckCount, 'object')} stuck or failed`);
-    if (journey.assumptionCount) lines.push(`$(info) Assuming ${plural(journey.assumptionCount, 'outcome')} the simulator cannot know (a program it cannot read, an image it cannot check): a real cluster may differ`);
+    if (journey.assumptionCount) {
+      const forPods = journey.assumedObjects === undefined ? '' : `, for ${plural(journey.assumedObjects, 'pod')}`;
+      lines.push(`$(info) Assuming ${plural(journey.assumptionCount, 'outcome')} the simulator cannot know${forPods} (a program it cannot read, an image it cannot check): a real cluster may differ`);
+    }
   }
   const assumed = object.stages.find((stage) => stage.assumed !== undefined);
   if (assumed?.assumed) lines.push(`$(info) ${escapeMarkdown(assumed.assumed)}`);

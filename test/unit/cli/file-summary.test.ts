@@ -72,6 +72,27 @@ describe("a file's summary", () => {
   });
 });
 
+describe("a file's summary of assumptions", () => {
+  it('sums the distinct assumptions and the pods they apply to over every journey', () => {
+    const builder = new FileSummaryBuilder();
+    builder.add({ ...journey('a', 100), assumptionCount: 2, assumedObjects: 100 }, undefined);
+    builder.add({ ...journey('b', 3), assumptionCount: 1, assumedObjects: 3 }, undefined);
+    builder.add(journey('c', 3), undefined);
+    const summary = builder.finish();
+    assert.deepEqual([summary.assumptionCount, summary.assumedObjects], [3, 103]);
+    assert.ok(renderFileSummary(summary).includes('\n  assumed   3 outcomes, for 103 pods (a real cluster may differ; see each journey)\n'), renderFileSummary(summary));
+  });
+
+  it('leaves the pods out when a journey saved before they were counted does not say', () => {
+    const builder = new FileSummaryBuilder();
+    builder.add({ ...journey('a', 100), assumptionCount: 2, assumedObjects: 100 }, undefined);
+    builder.add({ ...journey('old', 3), assumptionCount: 4 }, undefined);
+    const summary = builder.finish();
+    assert.deepEqual([summary.assumptionCount, summary.assumedObjects], [6, undefined]);
+    assert.ok(renderFileSummary(summary).includes('\n  assumed   6 outcomes (a real cluster may differ; see each journey)\n'), renderFileSummary(summary));
+  });
+});
+
 describe("a file's summary of Jobs beside Deployments", () => {
   it('counts the pods of Jobs apart, as pods that end rather than pods that are ready', () => {
     const builder = new FileSummaryBuilder();

@@ -115,8 +115,8 @@ describe('kube-journey trace of an image the simulator cannot know exists', () =
     assert.equal(code, 0);
     const mark = '[assumed: the registry serves docker.io/acme/app:1.0 (the simulator reaches no registry)]';
     assert.equal(out.split(mark).length - 1, 3, out);
-    assert.match(out, /status +complete \(done\), assuming 1 outcome the simulator cannot know/);
-    assert.match(out, /assumed +1 outcome \(a real cluster may differ\)\n +Pod default\/app-\S+: app image docker\.io\/acme\/app:1\.0 assumed to exist \(the simulator reaches no registry\)\n/);
+    assert.match(out, /status +complete \(done\), assuming 1 outcome the simulator cannot know, for 3 pods/);
+    assert.match(out, /assumed +1 outcome, for 3 pods \(a real cluster may differ\)\n +Pod default\/app-\S+ and 2 more pods: image docker\.io\/acme\/app:1\.0 assumed to exist \(the simulator reaches no registry\)\n/);
   });
 
   it('lists the image once however many pods pull it', async () => {
@@ -126,7 +126,8 @@ describe('kube-journey trace of an image the simulator cannot know exists', () =
     assert.equal(journey.status, 'complete');
     assert.equal(journey.counts.ready, 240);
     assert.equal(journey.assumptionCount, 1);
-    assert.deepEqual(journey.assumptions?.map((assumption) => assumption.what), ['app image docker.io/acme/app:1.0 assumed to exist (the simulator reaches no registry)']);
+    assert.deepEqual(journey.assumptions?.map((assumption) => [assumption.what, assumption.objects]), [['image docker.io/acme/app:1.0 assumed to exist (the simulator reaches no registry)', 240]]);
+    assert.equal(journey.assumedObjects, 240);
   });
 });
 

@@ -8,11 +8,11 @@ import type { Journey } from '../../../src/core/journey/types';
 import { CONTEXT_VALUES, JourneyTreeModel, type JourneyTreeNode } from '../../../src/extension/headless/journey-tree-model';
 import { TraceSession } from '../../../src/extension/headless/trace-session';
 import { clockTime } from '../../../src/core/explain/workloads';
-import { cronJobJourney, daemonSetJourney, failedJobJourney, jobJourney, replicationControllerJourney, statefulSetJourney, waitingCronJobJourney, type TraceTarget } from '../journey/kind-journeys';
-import { T0 } from '../journey/objects';
+import { cronJobJourney, daemonSetJourney, failedJobJourney, jobJourney, replicationControllerJourney, statefulSetJourney, waitingCronJobJourney, workloadObject } from '../journey/kind-journeys';
+import { podObject, T0, type Owner } from '../journey/objects';
 
 /** A session holding one journey, recorded as Apply and Trace records it; returns the model and the root's node. */
-function treeOf(build: (into: TraceTarget) => Journey): { model: TraceSession; tree: JourneyTreeModel; root: JourneyTreeNode; journey: Journey } {
+function treeOf(build: (into: TraceSession) => Journey): { model: TraceSession; tree: JourneyTreeModel; root: JourneyTreeNode; journey: Journey } {
   const session = new TraceSession();
   const journey = build(session);
   session.recordManifest({
@@ -115,5 +115,23 @@ describe('journey tree model: workload kinds beyond Deployments', () => {
     const node = tree.nodeForObject(journey.id, { kind: 'Pod', namespace: 'default', name: 'hello-29034242-x7k2p' });
     assert.equal(node?.name, 'hello-29034242-x7k2p');
     assert.equal(tree.parentOf(node!)?.type === 'object' && (tree.parentOf(node!) as { kind: string }).kind, 'Job');
+  });
+});
+
+describe('journey tree model: what the simulator assumed', () => {
+  it('says in the root’s tooltip how many distinct outcomes were assumed, and for how many pods', () => {
+    const { tree, root } = treeOf((into) => {
+      const id = into.begin({ kind: 'ReplicationController', name: 'app' }, T0);
+      const rc: Owner = { kind: 'ReplicationController', name: 'app', uid: 'rc-1' };
+      const spec = { replicas: 3, selector: { app: 'app' }, template: { metadata: { labels: { app: 'app' } }, spec: { containers: [{ name: 'app', image: 'acme/app:1.0' }] } } };
+      into.ingest({ type: 'ADDED', object: workloadObject('ReplicationController', 'app', 'rc-1', spec, { replicas: 3 }) }, T0 + 5);
+      for (let i = 0; i < 3; i++) {
+        const pod = { kind: 'Pod', namespace: 'default', name: `app-${i}`, uid: `p${i}` };
+        into.ingest({ type: 'ADDED', object: podObject({ name: pod.name, uid: pod.uid, owner: rc, nodeName: 'node-1', phase: 'Running', rv: `7${i}`, containers: [{ name: 'app', running: { startedAt: '2026-01-01T00:00:03Z' } }] }) }, T0 + 3100);
+        into.ingestInternal({ type: 'assumedRunning', time: T0 + 3100, component: 'kubelet', object: pod, container: 'app', reason: 'no command', resourceVersion: `7${i}` });
+      }
+      return into.journey(id) as Journey;
+    });
+    assert.match(tree.item(root)?.tooltip ?? '', /Assuming 1 outcome the simulator cannot know, for 3 pods \(/);
   });
 });

@@ -109,7 +109,40 @@ describe('journeys of StatefulSets, DaemonSets, Jobs, CronJobs and ReplicationCo
     assert.match(j.assumptions?.[0]?.what ?? '', /^pi assumed to exit 0 after 4\.3s/);
     const text = renderJourney(j, { color: false });
     assert.match(text, /assuming 1 outcome the simulator cannot know/);
-    assert.match(text, /assumed +1 outcome \(a real cluster may differ\)/);
+    assert.match(text, /assuming 1 outcome the simulator cannot know, for 1 pod$/m);
+    assert.match(text, /assumed +1 outcome, for 1 pod \(a real cluster may differ\)\n +Pod default\/pi-abcde: pi assumed to exit 0 after 4\.3s/);
+    // A journey saved before assumptions were grouped has neither `objects` nor `assumedObjects`: it reads as it did.
+    const { assumedObjects: _unsaved, ...saved } = j;
+    const old = renderJourney(saved, { color: false });
+    assert.match(old, /assuming 1 outcome the simulator cannot know \(see "assumed"\)/);
+    assert.match(old, /assumed +1 outcome \(a real cluster may differ\)\n +Pod default\/pi-abcde: pi assumed/);
+  });
+
+  it('Job: assumed exits that read the same are listed once with their pods, and a pod exiting again the same way counts once', () => {
+    const { tracer, journey } = trace('Job', 'pi');
+    const job: Owner = { kind: 'Job', name: 'pi', uid: 'job-1' };
+    const spec = { completions: 3, parallelism: 3, template: { spec: { restartPolicy: 'OnFailure', containers: [{ name: 'pi', image: 'perl' }] } } };
+    tracer.ingest({ type: 'ADDED', object: workload('Job', 'batch/v1', 'pi', 'job-1', spec, { active: 3 }) }, T0 + 5);
+    const reason = 'command not readable by the simulator: perl -e 1';
+    const exits = (name: string, uid: string, runMs: number, at: number, restartCount = 0): void => {
+      const rv = nextRv();
+      const pod = podObject({ name, uid, owner: job, nodeName: 'node-1', phase: 'Running', rv, containers: [{ name: 'pi', restartCount, terminated: { exitCode: 0, reason: 'Completed', finishedAt: iso(at) } }] });
+      tracer.ingest({ type: 'MODIFIED', object: pod }, at);
+      tracer.ingestInternal({ type: 'assumedExit', time: at, component: 'kubelet', object: { kind: 'Pod', namespace: 'default', name, uid }, container: 'pi', exitCode: 0, runMs, reason, resourceVersion: rv });
+    };
+    exits('pi-aaaaa', 'p1', 4300, T0 + 6000);
+    exits('pi-bbbbb', 'p2', 4320, T0 + 6100);
+    exits('pi-ccccc', 'p3', 5100, T0 + 6200);
+    exits('pi-aaaaa', 'p1', 4300, T0 + 12000, 1);
+    const j = journey();
+    assert.deepEqual(
+      j.assumptions?.map((assumption) => [assumption.object.name, assumption.what, assumption.objects]),
+      [
+        ['pi-aaaaa', `pi assumed to exit 0 after 4.3s (${reason})`, 2],
+        ['pi-ccccc', `pi assumed to exit 0 after 5.1s (${reason})`, undefined],
+      ],
+    );
+    assert.equal(j.assumedObjects, 3);
   });
 
   it('a container kept running unread marks its start as assumed, and the journey lists it', () => {
@@ -150,10 +183,42 @@ describe('journeys of StatefulSets, DaemonSets, Jobs, CronJobs and ReplicationCo
     assert.equal(first?.stages.find((stage) => stage.kind === 'pulled')?.assumed, mark);
     assert.equal(second?.stages.find((stage) => stage.kind === 'imagePresent')?.assumed, mark);
     assert.equal(j.assumptionCount, 1, 'one image, one assumption, however many pods pulled it');
-    assert.equal(j.assumptions?.[0]?.what, 'app image docker.io/acme/app:1.0 assumed to exist (the simulator reaches no registry)');
+    assert.equal(j.assumptions?.[0]?.what, 'image docker.io/acme/app:1.0 assumed to exist (the simulator reaches no registry)');
+    assert.equal(j.assumptions?.[0]?.objects, 2, 'both pods depend on it');
+    assert.equal(j.assumedObjects, 2);
     const text = renderJourney(j, { color: false }).replace(/\s+/g, ' ');
     assert.ok(text.includes(`Image size: 45248155 bytes. [${mark}]`), text);
     assert.match(text, /assuming 1 outcome the simulator cannot know/);
+  });
+
+  it('100 pods running one unreadable program give one assumption for 100 pods, and a snapshot keeps the count it was taken with', () => {
+    const { tracer, journey } = trace('ReplicationController', 'app');
+    const rc: Owner = { kind: 'ReplicationController', name: 'app', uid: 'rc-1' };
+    const spec = { replicas: 100, selector: { app: 'app' }, template: { metadata: { labels: { app: 'app' } }, spec: { containers: [{ name: 'app', image: 'acme/app:1.0' }] } } };
+    tracer.ingest({ type: 'ADDED', object: workload('ReplicationController', 'v1', 'app', 'rc-1', spec, { replicas: 100 }) }, T0 + 5);
+    const reason = 'no command: the entrypoint of image acme/app:1.0 is not readable by the simulator';
+    const runs = (i: number): void => {
+      const name = `app-${String(i).padStart(5, '0')}`;
+      const pod = { kind: 'Pod', namespace: 'default', name, uid: `p${i}` };
+      tracer.ingest({ type: 'ADDED', object: podObject({ name, uid: pod.uid, owner: rc, nodeName: 'node-1', phase: 'Running', rv: `9${i}`, containers: [{ name: 'app', running: { startedAt: iso(T0 + 3000 + i) } }] }) }, T0 + 3100 + i);
+      tracer.ingestInternal({ type: 'assumedRunning', time: T0 + 3100 + i, component: 'kubelet', object: pod, container: 'app', reason, resourceVersion: `9${i}` });
+    };
+    for (let i = 0; i < 40; i++) runs(i);
+    const early = journey();
+    const earlyAssumptions = structuredClone(early.assumptions);
+    assert.equal(early.assumptions?.[0]?.objects, 40);
+    for (let i = 40; i < 100; i++) runs(i);
+    // A pod reporting the same again (its start seen twice) is still one pod.
+    tracer.ingestInternal({ type: 'assumedRunning', time: T0 + 9000, component: 'kubelet', object: { kind: 'Pod', namespace: 'default', name: 'app-00007', uid: 'p7' }, container: 'app', reason, resourceVersion: '97' });
+    const j = journey();
+    assert.equal(j.assumptionCount, 1);
+    assert.equal(j.assumedObjects, 100);
+    assert.deepEqual(j.assumptions, [{ object: { kind: 'Pod', namespace: 'default', name: 'app-00000', uid: 'p0' }, container: 'app', time: T0 + 3100, what: `app assumed to keep running (${reason})`, objects: 100 }]);
+    assert.deepEqual(early.assumptions, earlyAssumptions, 'the earlier snapshot still says 40 pods');
+    const text = renderJourney(j, { color: false, width: 400 });
+    assert.match(text, /assuming 1 outcome the simulator cannot know, for 100 pods$/m);
+    assert.match(text, /assumed +1 outcome, for 100 pods \(a real cluster may differ\)\n +Pod default\/app-00000 and 99 more pods: app assumed to keep running \(no command/);
+    assert.doesNotMatch(text, /… and \d+ more/);
   });
 
   it('Job: Failed with BackoffLimitExceeded ends the journey with upstream’s message', () => {
