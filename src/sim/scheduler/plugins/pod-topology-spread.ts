@@ -69,10 +69,25 @@ export function podConstraints(pod: PodSchedulingInfo, action: 'DoNotSchedule' |
   return result;
 }
 
+/**
+ * The last default constraints built: the pods of one controller share their default selector
+ * object (cluster-lookups.ts caches it), so consecutive pods reuse the compiled constraints
+ * instead of building matchers afresh. They depend on nothing else but the pod's namespace
+ * and whether its labels match the selector.
+ */
+let lastDefaults: { selector: CompiledSelector; namespace: string; selfMatch: boolean; constraints: readonly SpreadConstraint[] } | undefined;
+
+const NO_CONSTRAINTS: readonly SpreadConstraint[] = Object.freeze([]);
+
 /** `buildDefaultConstraints`: the system defaults with the selector of the Services and controller selecting the pod. */
-export function defaultConstraints(pod: PodSchedulingInfo, defaultSelector: CompiledSelector | undefined): SpreadConstraint[] {
-  if (!defaultSelector || defaultSelector.nothing || defaultSelector.requirements.length === 0) return [];
-  return SYSTEM_DEFAULT_CONSTRAINTS.map((c) => compileConstraint(pod, c, defaultSelector));
+export function defaultConstraints(pod: PodSchedulingInfo, defaultSelector: CompiledSelector | undefined): readonly SpreadConstraint[] {
+  if (!defaultSelector || defaultSelector.nothing || defaultSelector.requirements.length === 0) return NO_CONSTRAINTS;
+  const selfMatch = selectorMatches(defaultSelector, pod.labels);
+  const last = lastDefaults;
+  if (last && last.selector === defaultSelector && last.namespace === pod.namespace && last.selfMatch === selfMatch) return last.constraints;
+  const constraints = Object.freeze(SYSTEM_DEFAULT_CONSTRAINTS.map((c) => compileConstraint(pod, c, defaultSelector)));
+  lastDefaults = { selector: defaultSelector, namespace: pod.namespace, selfMatch, constraints };
+  return constraints;
 }
 
 /** `matchNodeInclusionPolicies`. */
