@@ -17,6 +17,7 @@ import {
   preFilterPodTopologySpread,
   preScorePodTopologySpread,
   scorePodTopologySpread,
+  scorePodTopologySpreadRows,
 } from '../../../src/sim/scheduler/plugins/pod-topology-spread';
 import { cacheWith, info, makeNode, nodeOf, type NodeSpec, type PodSpecInput } from './fixtures';
 
@@ -197,6 +198,9 @@ describe('PodTopologySpread', () => {
       const state = preScorePodTopologySpread(pod, cache, rows, rows.length, () => defaultSelector);
       assert.ok(state);
       const raw = Float64Array.from(rows, (row) => scorePodTopologySpread(state, row));
+      const batch = new Float64Array(rows.length);
+      scorePodTopologySpreadRows(state, rows, rows.length, batch);
+      assert.deepEqual(batch, raw, 'the scheduler\'s batch scoring gives the per-node scores');
       normalizePodTopologySpread(raw, raw.length);
       return Object.fromEntries(feasible.map((name, i) => [name, raw[i]]));
     }

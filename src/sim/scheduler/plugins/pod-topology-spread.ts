@@ -18,6 +18,9 @@ import type { TopologyDomains } from '../topology-domains';
 import { ScratchArrays } from '../scratch';
 import { failure, MAX_NODE_SCORE, type FilterFailure } from './types';
 
+// Module-local copy: see the note in types.ts on imported bindings.
+const MAX_SCORE = MAX_NODE_SCORE;
+
 export const ERR_REASON_CONSTRAINTS_NOT_MATCH = "node(s) didn't match pod topology spread constraints";
 export const ERR_REASON_NODE_LABEL_NOT_MATCH = `${ERR_REASON_CONSTRAINTS_NOT_MATCH} (missing required label)`;
 const CONSTRAINTS_NOT_MATCH = failure('PodTopologySpread', 'Unschedulable', ERR_REASON_CONSTRAINTS_NOT_MATCH);
@@ -224,7 +227,8 @@ export function preScorePodTopologySpread(pod: PodSchedulingInfo, cache: NodeCac
     const sums = preScoreScratch.float64(d.values.length);
     const checkPolicies = policiesMayExclude(pod, c);
     const perNode = counts[k];
-    for (let row = 0; row < nodes.length; row++) {
+    // No feasible node has the key (a zone constraint on nodes without zones): no domain to sum.
+    if (size > 0) for (let row = 0; row < nodes.length; row++) {
       const domain = d.domainOf[row];
       if (domain < 0 || !present[domain] || perNode[row] === 0) continue;
       if (requireAllTopologies && !hasAllKeys(domains, row)) continue;
@@ -252,6 +256,32 @@ export function scorePodTopologySpread(state: SpreadScoreState, row: number): nu
   return Math.round(score);
 }
 
+/**
+ * `Score` for the rows `rows[0..length)` into `scores`: the same sums as `scorePodTopologySpread`
+ * (each row's terms added in constraint order, then rounded), a constraint at a time, so a
+ * constraint whose key no node has (zones on a cluster without them) costs nothing per row.
+ */
+export function scorePodTopologySpreadRows(state: SpreadScoreState, rows: Int32Array, length: number, scores: Float64Array): void {
+  const { constraints, domains, counts, domainSums, weights } = state;
+  scores.fill(0, 0, length);
+  for (let k = 0; k < constraints.length; k++) {
+    const { domainOf, values } = domains[k];
+    if (values.length === 0) continue;
+    const weight = weights[k];
+    const offset = constraints[k].maxSkew - 1;
+    const sums = domainSums[k];
+    const perNode = counts[k];
+    for (let i = 0; i < length; i++) {
+      const row = rows[i];
+      const domain = domainOf[row];
+      if (domain < 0) continue;
+      scores[i] += (sums ? sums[domain] : perNode[row]) * weight + offset;
+    }
+  }
+  const requireAll = state.requireAllTopologies;
+  for (let i = 0; i < length; i++) scores[i] = requireAll && !hasAllKeys(domains, rows[i]) ? -1 : Math.round(scores[i]);
+}
+
 /** `NormalizeScore`: fewer is better, scaled by the highest; ignored nodes (-1) score 0. */
 export function normalizePodTopologySpread(scores: Float64Array, length: number): void {
   let min = Number.MAX_SAFE_INTEGER;
@@ -265,7 +295,7 @@ export function normalizePodTopologySpread(scores: Float64Array, length: number)
   for (let i = 0; i < length; i++) {
     const s = scores[i];
     if (s < 0) scores[i] = 0;
-    else if (max === 0) scores[i] = MAX_NODE_SCORE;
-    else scores[i] = Math.trunc((MAX_NODE_SCORE * (max + min - s)) / max);
+    else if (max === 0) scores[i] = MAX_SCORE;
+    else scores[i] = Math.trunc((MAX_SCORE * (max + min - s)) / max);
   }
 }
