@@ -41,6 +41,7 @@ const imageLocalityScore = imageLocality.imageLocalityScore;
 const filterPodTopologySpread = spread.filterPodTopologySpread;
 const preScorePodTopologySpread = spread.preScorePodTopologySpread;
 const scorePodTopologySpreadRows = spread.scorePodTopologySpreadRows;
+const addWeightedPodTopologySpread = spread.addWeightedPodTopologySpread;
 const normalizePodTopologySpread = spread.normalizePodTopologySpread;
 const filterInterPodAffinity = interPodAffinity.filterInterPodAffinity;
 const preScoreInterPodAffinity = interPodAffinity.preScoreInterPodAffinity;
@@ -416,9 +417,7 @@ export class SchedulingAlgorithm {
     this.ensureCapacity(length);
     const buffer = this.buffers[5];
     if (spreadState) {
-      scorePodTopologySpreadRows(spreadState, rows, length, buffer);
-      normalizePodTopologySpread(buffer, length);
-      for (let i = 0; i < length; i++) totals[i] += SPREAD_WEIGHT * buffer[i];
+      addWeightedPodTopologySpread(spreadState, rows, length, SPREAD_WEIGHT, buffer, totals);
     }
     if (affinityState) {
       for (let i = 0; i < length; i++) buffer[i] = scoreInterPodAffinity(affinityState, rows[i]);

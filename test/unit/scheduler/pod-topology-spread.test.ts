@@ -18,6 +18,7 @@ import {
   preScorePodTopologySpread,
   scorePodTopologySpread,
   scorePodTopologySpreadRows,
+  addWeightedPodTopologySpread,
 } from '../../../src/sim/scheduler/plugins/pod-topology-spread';
 import { cacheWith, info, makeNode, nodeOf, type NodeSpec, type PodSpecInput } from './fixtures';
 
@@ -202,6 +203,9 @@ describe('PodTopologySpread', () => {
       scorePodTopologySpreadRows(state, rows, rows.length, batch);
       assert.deepEqual(batch, raw, 'the scheduler\'s batch scoring gives the per-node scores');
       normalizePodTopologySpread(raw, raw.length);
+      const weighted = new Float64Array(rows.length).fill(1);
+      addWeightedPodTopologySpread(state, rows, rows.length, 2, new Float64Array(rows.length), weighted);
+      assert.deepEqual(weighted, raw.map((score) => 1 + 2 * score), 'the summary path adds the same normalised scores, weighted');
       return Object.fromEntries(feasible.map((name, i) => [name, raw[i]]));
     }
 

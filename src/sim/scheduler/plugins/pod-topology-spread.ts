@@ -203,8 +203,8 @@ export function preScorePodTopologySpread(pod: PodSchedulingInfo, cache: NodeCac
   const nodes = cache.nodes;
   const domainSums: (Float64Array | undefined)[] = [];
   const weights: number[] = [];
-  let scored = 0;
-  for (let i = 0; i < length; i++) if (!requireAllTopologies || hasAllKeys(domains, rows[i])) scored++;
+  let scored = requireAllTopologies ? 0 : length;
+  if (requireAllTopologies) for (let i = 0; i < length; i++) if (hasAllKeys(domains, rows[i])) scored++;
   constraints.forEach((c, k) => {
     const d = domains[k];
     if (c.topologyKey === LABEL_HOSTNAME) {
@@ -215,7 +215,8 @@ export function preScorePodTopologySpread(pod: PodSchedulingInfo, cache: NodeCac
     // The domains of the feasible nodes; the pods counted in them come from every node.
     const present = preScoreScratch.uint8(d.values.length);
     let size = 0;
-    for (let i = 0; i < length; i++) {
+    // No node has the key (a zone constraint on nodes without zones): no feasible domain.
+    if (d.values.length > 0) for (let i = 0; i < length; i++) {
       const row = rows[i];
       if (requireAllTopologies && !hasAllKeys(domains, row)) continue;
       const domain = d.domainOf[row];
@@ -227,7 +228,6 @@ export function preScorePodTopologySpread(pod: PodSchedulingInfo, cache: NodeCac
     const sums = preScoreScratch.float64(d.values.length);
     const checkPolicies = policiesMayExclude(pod, c);
     const perNode = counts[k];
-    // No feasible node has the key (a zone constraint on nodes without zones): no domain to sum.
     if (size > 0) for (let row = 0; row < nodes.length; row++) {
       const domain = d.domainOf[row];
       if (domain < 0 || !present[domain] || perNode[row] === 0) continue;
@@ -256,16 +256,13 @@ export function scorePodTopologySpread(state: SpreadScoreState, row: number): nu
   return Math.round(score);
 }
 
-/**
- * `Score` for the rows `rows[0..length)` into `scores`: the same sums as `scorePodTopologySpread`
- * (each row's terms added in constraint order, then rounded), a constraint at a time, so a
- * constraint whose key no node has (zones on a cluster without them) costs nothing per row.
- */
-export function scorePodTopologySpreadRows(state: SpreadScoreState, rows: Int32Array, length: number, scores: Float64Array): void {
+/** The raw sums of `Score` for the rows, before rounding: a constraint at a time, each row's terms in constraint order. */
+function addConstraintTerms(state: SpreadScoreState, rows: Int32Array, length: number, scores: Float64Array): void {
   const { constraints, domains, counts, domainSums, weights } = state;
   scores.fill(0, 0, length);
   for (let k = 0; k < constraints.length; k++) {
     const { domainOf, values } = domains[k];
+    // A key no node has (zones on a cluster without them) adds nothing to any row.
     if (values.length === 0) continue;
     const weight = weights[k];
     const offset = constraints[k].maxSkew - 1;
@@ -278,8 +275,43 @@ export function scorePodTopologySpreadRows(state: SpreadScoreState, rows: Int32A
       scores[i] += (sums ? sums[domain] : perNode[row]) * weight + offset;
     }
   }
+}
+
+/**
+ * `Score` for the rows `rows[0..length)` into `scores`: the same sums as `scorePodTopologySpread`
+ * (each row's terms added in constraint order, then rounded), computed a constraint at a time.
+ */
+export function scorePodTopologySpreadRows(state: SpreadScoreState, rows: Int32Array, length: number, scores: Float64Array): void {
+  addConstraintTerms(state, rows, length, scores);
   const requireAll = state.requireAllTopologies;
-  for (let i = 0; i < length; i++) scores[i] = requireAll && !hasAllKeys(domains, rows[i]) ? -1 : Math.round(scores[i]);
+  for (let i = 0; i < length; i++) scores[i] = requireAll && !hasAllKeys(state.domains, rows[i]) ? -1 : Math.round(scores[i]);
+}
+
+/**
+ * `scorePodTopologySpreadRows`, `normalizePodTopologySpread`, then each row's normalised score
+ * times `weight` added to `totals`: the same numbers in three passes over the rows instead of six
+ * (the scheduler's summary path, which keeps no per-plugin column). `scratch` holds the raw scores.
+ */
+export function addWeightedPodTopologySpread(state: SpreadScoreState, rows: Int32Array, length: number, weight: number, scratch: Float64Array, totals: Float64Array): void {
+  addConstraintTerms(state, rows, length, scratch);
+  const { requireAllTopologies, domains } = state;
+  let min = Number.MAX_SAFE_INTEGER;
+  let max = 0;
+  for (let i = 0; i < length; i++) {
+    if (requireAllTopologies && !hasAllKeys(domains, rows[i])) {
+      scratch[i] = -1;
+      continue;
+    }
+    const s = Math.round(scratch[i]);
+    scratch[i] = s;
+    if (s < min) min = s;
+    if (s > max) max = s;
+  }
+  for (let i = 0; i < length; i++) {
+    const s = scratch[i];
+    const normalized = s < 0 ? 0 : max === 0 ? MAX_SCORE : Math.trunc((MAX_SCORE * (max + min - s)) / max);
+    totals[i] += weight * normalized;
+  }
 }
 
 /** `NormalizeScore`: fewer is better, scaled by the highest; ignored nodes (-1) score 0. */
