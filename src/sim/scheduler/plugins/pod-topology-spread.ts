@@ -228,7 +228,11 @@ export function preScorePodTopologySpread(pod: PodSchedulingInfo, cache: NodeCac
     const sums = preScoreScratch.float64(d.values.length);
     const checkPolicies = policiesMayExclude(pod, c);
     const perNode = counts[k];
-    if (size > 0) for (let row = 0; row < nodes.length; row++) {
+    if (size > 0 && !checkPolicies && (!requireAllTopologies || domains.length === 1)) {
+      // Every node with the key counts: the index's running per-domain totals, instead of a walk over every node.
+      const totals = cache.podCounts.domainTotals(c.matcher, d);
+      for (let domain = 0; domain < sums.length; domain++) if (present[domain]) sums[domain] = totals[domain];
+    } else if (size > 0) for (let row = 0; row < nodes.length; row++) {
       const domain = d.domainOf[row];
       if (domain < 0 || !present[domain] || perNode[row] === 0) continue;
       if (requireAllTopologies && !hasAllKeys(domains, row)) continue;
