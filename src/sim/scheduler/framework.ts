@@ -39,7 +39,14 @@ const balancedAllocationApplies = balanced.balancedAllocationApplies;
 const scaledImageScore = imageLocality.scaledImageScore;
 const imageLocalityScore = imageLocality.imageLocalityScore;
 const filterPodTopologySpread = spread.filterPodTopologySpread;
+const preScorePodTopologySpread = spread.preScorePodTopologySpread;
+const scorePodTopologySpreadRows = spread.scorePodTopologySpreadRows;
+const addWeightedPodTopologySpread = spread.addWeightedPodTopologySpread;
+const normalizePodTopologySpread = spread.normalizePodTopologySpread;
 const filterInterPodAffinity = interPodAffinity.filterInterPodAffinity;
+const preScoreInterPodAffinity = interPodAffinity.preScoreInterPodAffinity;
+const scoreInterPodAffinity = interPodAffinity.scoreInterPodAffinity;
+const normalizeInterPodAffinity = interPodAffinity.normalizeInterPodAffinity;
 const MAX_SCORE = MAX_NODE_SCORE;
 
 export const FILTER_PLUGINS: readonly FilterPluginName[] = ['NodeUnschedulable', 'NodeName', 'TaintToleration', 'NodeAffinity', 'NodePorts', 'NodeResourcesFit', 'PodTopologySpread', 'InterPodAffinity'];
@@ -404,19 +411,17 @@ export class SchedulingAlgorithm {
   private addPodMatchingScores(pod: PodSchedulingInfo, length: number, totals: Float64Array): boolean {
     if (!this.podMatchingScoresMayApply(pod)) return false;
     const rows = this.rows;
-    const spreadState = spread.preScorePodTopologySpread(pod, this.cache, rows, length, () => this.defaultSpreadSelector(pod));
-    const affinityState = interPodAffinity.preScoreInterPodAffinity(pod, this.cache, this.lookups.namespaces);
+    const spreadState = preScorePodTopologySpread(pod, this.cache, rows, length, () => this.defaultSpreadSelector(pod));
+    const affinityState = preScoreInterPodAffinity(pod, this.cache, this.lookups.namespaces);
     if (!spreadState && !affinityState) return false;
     this.ensureCapacity(length);
     const buffer = this.buffers[5];
     if (spreadState) {
-      for (let i = 0; i < length; i++) buffer[i] = spread.scorePodTopologySpread(spreadState, rows[i]);
-      spread.normalizePodTopologySpread(buffer, length);
-      for (let i = 0; i < length; i++) totals[i] += SPREAD_WEIGHT * buffer[i];
+      addWeightedPodTopologySpread(spreadState, rows, length, SPREAD_WEIGHT, buffer, totals);
     }
     if (affinityState) {
-      for (let i = 0; i < length; i++) buffer[i] = interPodAffinity.scoreInterPodAffinity(affinityState, rows[i]);
-      interPodAffinity.normalizeInterPodAffinity(buffer, length);
+      for (let i = 0; i < length; i++) buffer[i] = scoreInterPodAffinity(affinityState, rows[i]);
+      normalizeInterPodAffinity(buffer, length);
       for (let i = 0; i < length; i++) totals[i] += INTER_POD_AFFINITY_WEIGHT * buffer[i];
     }
     return true;
@@ -544,8 +549,8 @@ export class SchedulingAlgorithm {
     const r = pod.resources;
     const withAffinity = nodeAffinityScoreApplies(pod);
     const withBalance = balancedAllocationApplies(pod);
-    const spreadState = spread.preScorePodTopologySpread(pod, this.cache, rows, length, () => this.defaultSpreadSelector(pod));
-    const podAffinityState = interPodAffinity.preScoreInterPodAffinity(pod, this.cache, this.lookups.namespaces);
+    const spreadState = preScorePodTopologySpread(pod, this.cache, rows, length, () => this.defaultSpreadSelector(pod));
+    const podAffinityState = preScoreInterPodAffinity(pod, this.cache, this.lookups.namespaces);
     const { sizes: imageSizes, holders: imageHolders } = this.podImages(pod);
     const totalNodes = this.cache.nodeCount;
     const containers = pod.images.length;
@@ -559,8 +564,7 @@ export class SchedulingAlgorithm {
       if (withAffinity) affinity[i] = scoreNodeAffinity(pod, nodes[i]);
       fit[i] = leastAllocatedScore(t.nonZeroMilliCPU[row] + r.nonZeroMilliCPU, t.allocatableMilliCPU[row], t.nonZeroMemory[row] + r.nonZeroMemory, t.allocatableMemory[row]);
       if (withBalance) balance[i] = balancedScore(t.requestedMilliCPU[row] + r.milliCPU, t.allocatableMilliCPU[row], t.requestedMemory[row] + r.memory, t.allocatableMemory[row]);
-      if (spreadState) spreadScores[i] = spread.scorePodTopologySpread(spreadState, row);
-      if (podAffinityState) podAffinityScores[i] = interPodAffinity.scoreInterPodAffinity(podAffinityState, row);
+      if (podAffinityState) podAffinityScores[i] = scoreInterPodAffinity(podAffinityState, row);
       let sum = 0;
       for (let k = 0; k < imageSizes.length; k++) {
         const size = imageSizes[k][row];
@@ -568,11 +572,12 @@ export class SchedulingAlgorithm {
       }
       image[i] = containers === 0 ? 0 : imageLocalityScore(sum, containers);
     }
+    if (spreadState) scorePodTopologySpreadRows(spreadState, rows, length, spreadScores);
     if (anyPreferNoScheduleTaint) normalizeScores(taint, length, true);
     else taint.fill(MAX_SCORE, 0, length);
     if (withAffinity) normalizeScores(affinity, length, false);
-    if (spreadState) spread.normalizePodTopologySpread(spreadScores, length);
-    if (podAffinityState) interPodAffinity.normalizeInterPodAffinity(podAffinityScores, length);
+    if (spreadState) normalizePodTopologySpread(spreadScores, length);
+    if (podAffinityState) normalizeInterPodAffinity(podAffinityScores, length);
     const byPlugin: Record<ScorePluginName, Float64Array | undefined> = {
       TaintToleration: taint,
       NodeAffinity: withAffinity ? affinity : undefined,

@@ -8,11 +8,21 @@
 import type { MatchablePod, PodMatcher } from './pod-matcher';
 import { matcherMatches } from './pod-matcher';
 import { anchorOf } from './label-selector';
+import type { TopologyDomains } from './topology-domains';
+
+/** Per domain of one topology key: the matching pods on all its nodes, kept current with `counts`. */
+interface DomainTotals {
+  /** The domain table the totals were summed by: a rebuilt table (nodes changed) means summing again. */
+  readonly domains: TopologyDomains;
+  readonly totals: Float64Array;
+}
 
 interface Entry {
   readonly matcher: PodMatcher;
   counts: Int32Array;
   lastUsed: number;
+  /** By topology key. */
+  readonly byDomain: Map<string, DomainTotals>;
 }
 
 /** Matchers kept at most; the least recently asked for is dropped past it. */
@@ -38,6 +48,26 @@ export class PodCountIndex {
     if (!entry) entry = this.register(matcher);
     entry.lastUsed = ++this.clock;
     return entry.counts;
+  }
+
+  /**
+   * Per domain of `domains`: how many placed pods `matcher` selects on its nodes (the sum of
+   * `counts` over the domain's rows). Valid until the next pod or node change.
+   */
+  domainTotals(matcher: PodMatcher, domains: TopologyDomains): Float64Array {
+    const entry = this.entries.get(matcher.key) ?? this.register(matcher);
+    entry.lastUsed = ++this.clock;
+    const kept = entry.byDomain.get(domains.key);
+    if (kept && kept.domains === domains) return kept.totals;
+    const totals = new Float64Array(domains.values.length);
+    const { domainOf } = domains;
+    const counts = entry.counts;
+    for (let row = 0; row < domainOf.length; row++) {
+      const domain = domainOf[row];
+      if (domain >= 0) totals[domain] += counts[row];
+    }
+    entry.byDomain.set(domains.key, { domains, totals });
+    return totals;
   }
 
   podAdded(row: number, pod: MatchablePod): void {
@@ -68,10 +98,10 @@ export class PodCountIndex {
   }
 
   private apply(row: number, pod: MatchablePod, delta: 1 | -1): void {
-    for (const entry of this.unanchored) if (matcherMatches(entry.matcher, pod)) entry.counts[row] += delta;
+    for (const entry of this.unanchored) if (matcherMatches(entry.matcher, pod)) count(entry, row, delta);
     for (const key in pod.labels) {
       const entries = this.anchored.get(anchorOf(key, pod.labels[key]));
-      if (entries) for (const entry of entries) if (matcherMatches(entry.matcher, pod)) entry.counts[row] += delta;
+      if (entries) for (const entry of entries) if (matcherMatches(entry.matcher, pod)) count(entry, row, delta);
     }
   }
 
@@ -83,7 +113,7 @@ export class PodCountIndex {
       for (const pod of node.pods.values()) if (matcherMatches(matcher, pod)) count++;
       counts[node.index] = count;
     }
-    const entry: Entry = { matcher, counts, lastUsed: 0 };
+    const entry: Entry = { matcher, counts, lastUsed: 0, byDomain: new Map() };
     this.entries.set(matcher.key, entry);
     const anchor = matcher.selector.anchor;
     if (matcher.selector.nothing) return entry;
@@ -105,5 +135,14 @@ export class PodCountIndex {
     const list = anchor === undefined ? this.unanchored : this.anchored.get(anchor);
     if (list) list.splice(list.indexOf(oldest), 1);
     if (anchor !== undefined && list && list.length === 0) this.anchored.delete(anchor);
+  }
+}
+
+function count(entry: Entry, row: number, delta: 1 | -1): void {
+  entry.counts[row] += delta;
+  // A row past a table's end, or a table rebuilt since, is summed afresh when next asked for.
+  for (const { domains, totals } of entry.byDomain.values()) {
+    const domain = domains.domainOf[row];
+    if (domain >= 0) totals[domain] += delta;
   }
 }

@@ -17,7 +17,10 @@ import {
   preFilterPodTopologySpread,
   preScorePodTopologySpread,
   scorePodTopologySpread,
+  scorePodTopologySpreadRows,
+  addWeightedPodTopologySpread,
 } from '../../../src/sim/scheduler/plugins/pod-topology-spread';
+import { namespaces, podMatcher, type PodMatcher } from '../../../src/sim/scheduler/pod-matcher';
 import { cacheWith, info, makeNode, nodeOf, type NodeSpec, type PodSpecInput } from './fixtures';
 
 const FOUR_NODES: NodeSpec[] = [
@@ -197,7 +200,13 @@ describe('PodTopologySpread', () => {
       const state = preScorePodTopologySpread(pod, cache, rows, rows.length, () => defaultSelector);
       assert.ok(state);
       const raw = Float64Array.from(rows, (row) => scorePodTopologySpread(state, row));
+      const batch = new Float64Array(rows.length);
+      scorePodTopologySpreadRows(state, rows, rows.length, batch);
+      assert.deepEqual(batch, raw, 'the scheduler\'s batch scoring gives the per-node scores');
       normalizePodTopologySpread(raw, raw.length);
+      const weighted = new Float64Array(rows.length).fill(1);
+      addWeightedPodTopologySpread(state, rows, rows.length, 2, new Float64Array(rows.length), weighted);
+      assert.deepEqual(weighted, raw.map((score) => 1 + 2 * score), 'the summary path adds the same normalised scores, weighted');
       return Object.fromEntries(feasible.map((name, i) => [name, raw[i]]));
     }
 
@@ -242,5 +251,40 @@ describe('PodTopologySpread', () => {
       cache.placePod(chosen.name, { uid: pod.uid, namespace: 'default', name: pod.name, priority: 0, resources: pod.resources, hostPorts: [], labels: pod.labels, terminating: false, affinityTerms: undefined }, true);
     }
     assert.deepEqual(placed.sort(), ['n1', 'n1', 'n2', 'n2', 'n3', 'n3']);
+  });
+});
+
+describe('PodTopologySpread: per-domain totals of the pod count index', () => {
+  /** The totals summed from scratch over the current node rows. */
+  function summed(cache: NodeCache, matcher: PodMatcher, key: string): number[] {
+    const domains = cache.domains(key);
+    const counts = cache.podCounts.counts(matcher);
+    const sums = new Array<number>(domains.values.length).fill(0);
+    domains.domainOf.forEach((domain, row) => {
+      if (domain >= 0) sums[domain] += counts[row];
+    });
+    return sums;
+  }
+
+  it('stay equal to the sums over the nodes as pods come and go and nodes are added, relabelled and removed', () => {
+    const cache = cacheWith(FOUR_NODES, fooPods({ 'node-a': 2, 'node-b': 1, 'node-y': 3 }));
+    const matcher = podMatcher(namespaces('default'), compileSelector(FOO_EXISTS), true);
+    const check = (when: string) => assert.deepEqual([...cache.podCounts.domainTotals(matcher, cache.domains('zone'))], summed(cache, matcher, 'zone'), when);
+    check('first asked');
+    const place = (name: string, nodeName: string) => cache.placePod(nodeName, { uid: name, namespace: 'default', name, priority: 0, resources: info({ name }).resources, hostPorts: [], labels: { foo: '' }, terminating: false, affinityTerms: undefined }, true);
+    place('new-1', 'node-x');
+    place('new-2', 'node-x');
+    check('after two pods placed');
+    cache.removePod('new-1');
+    check('after a pod removed');
+    cache.addNode(makeNode({ name: 'node-z', labels: { zone: 'zone3', node: 'node-z' } }));
+    place('new-3', 'node-z');
+    check('after a node added');
+    cache.updateNode(makeNode({ name: 'node-b', labels: { zone: 'zone2', node: 'node-b' } }));
+    check('after a node moved to another zone');
+    cache.removeNode('node-a');
+    check('after a node removed');
+    place('new-4', 'node-y');
+    check('after a pod placed on a moved row');
   });
 });

@@ -17,6 +17,9 @@ import type { TopologyDomains } from '../topology-domains';
 import { ScratchArrays } from '../scratch';
 import { failure, MAX_NODE_SCORE, type FilterFailure } from './types';
 
+// Module-local copy: see the note in types.ts on imported bindings.
+const MAX_SCORE = MAX_NODE_SCORE;
+
 export const ERR_REASON_AFFINITY_RULES_NOT_MATCH = "node(s) didn't match pod affinity rules";
 export const ERR_REASON_ANTI_AFFINITY_RULES_NOT_MATCH = "node(s) didn't match pod anti-affinity rules";
 export const ERR_REASON_EXISTING_ANTI_AFFINITY_RULES_NOT_MATCH = "node(s) didn't satisfy existing pods anti-affinity rules";
@@ -228,5 +231,5 @@ export function normalizeInterPodAffinity(scores: Float64Array, length: number):
     if (scores[i] < min) min = scores[i];
   }
   const diff = max - min;
-  for (let i = 0; i < length; i++) scores[i] = diff > 0 ? Math.trunc(MAX_NODE_SCORE * ((scores[i] - min) / diff)) : 0;
+  for (let i = 0; i < length; i++) scores[i] = diff > 0 ? Math.trunc(MAX_SCORE * ((scores[i] - min) / diff)) : 0;
 }

@@ -18,6 +18,9 @@ import type { TopologyDomains } from '../topology-domains';
 import { ScratchArrays } from '../scratch';
 import { failure, MAX_NODE_SCORE, type FilterFailure } from './types';
 
+// Module-local copy: see the note in types.ts on imported bindings.
+const MAX_SCORE = MAX_NODE_SCORE;
+
 export const ERR_REASON_CONSTRAINTS_NOT_MATCH = "node(s) didn't match pod topology spread constraints";
 export const ERR_REASON_NODE_LABEL_NOT_MATCH = `${ERR_REASON_CONSTRAINTS_NOT_MATCH} (missing required label)`;
 const CONSTRAINTS_NOT_MATCH = failure('PodTopologySpread', 'Unschedulable', ERR_REASON_CONSTRAINTS_NOT_MATCH);
@@ -69,10 +72,25 @@ export function podConstraints(pod: PodSchedulingInfo, action: 'DoNotSchedule' |
   return result;
 }
 
+/**
+ * The last default constraints built: the pods of one controller share their default selector
+ * object (cluster-lookups.ts caches it), so consecutive pods reuse the compiled constraints
+ * instead of building matchers afresh. They depend on nothing else but the pod's namespace
+ * and whether its labels match the selector.
+ */
+let lastDefaults: { selector: CompiledSelector; namespace: string; selfMatch: boolean; constraints: readonly SpreadConstraint[] } | undefined;
+
+const NO_CONSTRAINTS: readonly SpreadConstraint[] = Object.freeze([]);
+
 /** `buildDefaultConstraints`: the system defaults with the selector of the Services and controller selecting the pod. */
-export function defaultConstraints(pod: PodSchedulingInfo, defaultSelector: CompiledSelector | undefined): SpreadConstraint[] {
-  if (!defaultSelector || defaultSelector.nothing || defaultSelector.requirements.length === 0) return [];
-  return SYSTEM_DEFAULT_CONSTRAINTS.map((c) => compileConstraint(pod, c, defaultSelector));
+export function defaultConstraints(pod: PodSchedulingInfo, defaultSelector: CompiledSelector | undefined): readonly SpreadConstraint[] {
+  if (!defaultSelector || defaultSelector.nothing || defaultSelector.requirements.length === 0) return NO_CONSTRAINTS;
+  const selfMatch = selectorMatches(defaultSelector, pod.labels);
+  const last = lastDefaults;
+  if (last && last.selector === defaultSelector && last.namespace === pod.namespace && last.selfMatch === selfMatch) return last.constraints;
+  const constraints = Object.freeze(SYSTEM_DEFAULT_CONSTRAINTS.map((c) => compileConstraint(pod, c, defaultSelector)));
+  lastDefaults = { selector: defaultSelector, namespace: pod.namespace, selfMatch, constraints };
+  return constraints;
 }
 
 /** `matchNodeInclusionPolicies`. */
@@ -185,8 +203,8 @@ export function preScorePodTopologySpread(pod: PodSchedulingInfo, cache: NodeCac
   const nodes = cache.nodes;
   const domainSums: (Float64Array | undefined)[] = [];
   const weights: number[] = [];
-  let scored = 0;
-  for (let i = 0; i < length; i++) if (!requireAllTopologies || hasAllKeys(domains, rows[i])) scored++;
+  let scored = requireAllTopologies ? 0 : length;
+  if (requireAllTopologies) for (let i = 0; i < length; i++) if (hasAllKeys(domains, rows[i])) scored++;
   constraints.forEach((c, k) => {
     const d = domains[k];
     if (c.topologyKey === LABEL_HOSTNAME) {
@@ -197,7 +215,8 @@ export function preScorePodTopologySpread(pod: PodSchedulingInfo, cache: NodeCac
     // The domains of the feasible nodes; the pods counted in them come from every node.
     const present = preScoreScratch.uint8(d.values.length);
     let size = 0;
-    for (let i = 0; i < length; i++) {
+    // No node has the key (a zone constraint on nodes without zones): no feasible domain.
+    if (d.values.length > 0) for (let i = 0; i < length; i++) {
       const row = rows[i];
       if (requireAllTopologies && !hasAllKeys(domains, row)) continue;
       const domain = d.domainOf[row];
@@ -209,7 +228,11 @@ export function preScorePodTopologySpread(pod: PodSchedulingInfo, cache: NodeCac
     const sums = preScoreScratch.float64(d.values.length);
     const checkPolicies = policiesMayExclude(pod, c);
     const perNode = counts[k];
-    for (let row = 0; row < nodes.length; row++) {
+    if (size > 0 && !checkPolicies && (!requireAllTopologies || domains.length === 1)) {
+      // Every node with the key counts: the index's running per-domain totals, instead of a walk over every node.
+      const totals = cache.podCounts.domainTotals(c.matcher, d);
+      for (let domain = 0; domain < sums.length; domain++) if (present[domain]) sums[domain] = totals[domain];
+    } else if (size > 0) for (let row = 0; row < nodes.length; row++) {
       const domain = d.domainOf[row];
       if (domain < 0 || !present[domain] || perNode[row] === 0) continue;
       if (requireAllTopologies && !hasAllKeys(domains, row)) continue;
@@ -237,6 +260,64 @@ export function scorePodTopologySpread(state: SpreadScoreState, row: number): nu
   return Math.round(score);
 }
 
+/** The raw sums of `Score` for the rows, before rounding: a constraint at a time, each row's terms in constraint order. */
+function addConstraintTerms(state: SpreadScoreState, rows: Int32Array, length: number, scores: Float64Array): void {
+  const { constraints, domains, counts, domainSums, weights } = state;
+  scores.fill(0, 0, length);
+  for (let k = 0; k < constraints.length; k++) {
+    const { domainOf, values } = domains[k];
+    // A key no node has (zones on a cluster without them) adds nothing to any row.
+    if (values.length === 0) continue;
+    const weight = weights[k];
+    const offset = constraints[k].maxSkew - 1;
+    const sums = domainSums[k];
+    const perNode = counts[k];
+    for (let i = 0; i < length; i++) {
+      const row = rows[i];
+      const domain = domainOf[row];
+      if (domain < 0) continue;
+      scores[i] += (sums ? sums[domain] : perNode[row]) * weight + offset;
+    }
+  }
+}
+
+/**
+ * `Score` for the rows `rows[0..length)` into `scores`: the same sums as `scorePodTopologySpread`
+ * (each row's terms added in constraint order, then rounded), computed a constraint at a time.
+ */
+export function scorePodTopologySpreadRows(state: SpreadScoreState, rows: Int32Array, length: number, scores: Float64Array): void {
+  addConstraintTerms(state, rows, length, scores);
+  const requireAll = state.requireAllTopologies;
+  for (let i = 0; i < length; i++) scores[i] = requireAll && !hasAllKeys(state.domains, rows[i]) ? -1 : Math.round(scores[i]);
+}
+
+/**
+ * `scorePodTopologySpreadRows`, `normalizePodTopologySpread`, then each row's normalised score
+ * times `weight` added to `totals`: the same numbers in three passes over the rows instead of six
+ * (the scheduler's summary path, which keeps no per-plugin column). `scratch` holds the raw scores.
+ */
+export function addWeightedPodTopologySpread(state: SpreadScoreState, rows: Int32Array, length: number, weight: number, scratch: Float64Array, totals: Float64Array): void {
+  addConstraintTerms(state, rows, length, scratch);
+  const { requireAllTopologies, domains } = state;
+  let min = Number.MAX_SAFE_INTEGER;
+  let max = 0;
+  for (let i = 0; i < length; i++) {
+    if (requireAllTopologies && !hasAllKeys(domains, rows[i])) {
+      scratch[i] = -1;
+      continue;
+    }
+    const s = Math.round(scratch[i]);
+    scratch[i] = s;
+    if (s < min) min = s;
+    if (s > max) max = s;
+  }
+  for (let i = 0; i < length; i++) {
+    const s = scratch[i];
+    const normalized = s < 0 ? 0 : max === 0 ? MAX_SCORE : Math.trunc((MAX_SCORE * (max + min - s)) / max);
+    totals[i] += weight * normalized;
+  }
+}
+
 /** `NormalizeScore`: fewer is better, scaled by the highest; ignored nodes (-1) score 0. */
 export function normalizePodTopologySpread(scores: Float64Array, length: number): void {
   let min = Number.MAX_SAFE_INTEGER;
@@ -250,7 +331,7 @@ export function normalizePodTopologySpread(scores: Float64Array, length: number)
   for (let i = 0; i < length; i++) {
     const s = scores[i];
     if (s < 0) scores[i] = 0;
-    else if (max === 0) scores[i] = MAX_NODE_SCORE;
-    else scores[i] = Math.trunc((MAX_NODE_SCORE * (max + min - s)) / max);
+    else if (max === 0) scores[i] = MAX_SCORE;
+    else scores[i] = Math.trunc((MAX_SCORE * (max + min - s)) / max);
   }
 }
