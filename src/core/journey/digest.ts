@@ -194,18 +194,27 @@ function num(value: unknown): number | undefined {
 
 export const read = { record, list, str, num };
 
-function controllerOwner(metadata: Record<string, unknown> | undefined): OwnerDigest | undefined {
-  let fallback: OwnerDigest | undefined;
+type CompleteOwnerRef = Record<string, unknown> & { kind: string; name: string; uid: string };
+
+function isComplete(ref: Record<string, unknown> | undefined): ref is CompleteOwnerRef {
+  return !!str(ref?.kind) && !!str(ref?.name) && !!str(ref?.uid);
+}
+
+/** The owner reference a journey follows, as written (nothing built): the controller, else the first complete reference. */
+export function followedOwnerRef(metadata: Record<string, unknown> | undefined): CompleteOwnerRef | undefined {
+  let fallback: CompleteOwnerRef | undefined;
   for (const raw of list(metadata?.ownerReferences)) {
     const ref = record(raw);
-    const kind = str(ref?.kind);
-    const name = str(ref?.name);
-    const uid = str(ref?.uid);
-    if (!kind || !name || !uid) continue;
-    if (ref?.controller === true) return sharedOwner(kind, name, uid);
-    fallback ??= sharedOwner(kind, name, uid);
+    if (!isComplete(ref)) continue;
+    if (ref.controller === true) return ref;
+    fallback ??= ref;
   }
   return fallback;
+}
+
+function controllerOwner(metadata: Record<string, unknown> | undefined): OwnerDigest | undefined {
+  const ref = followedOwnerRef(metadata);
+  return ref && sharedOwner(ref.kind, ref.name, ref.uid);
 }
 
 /** Digests made from many objects share their small equal parts (an owner, a pod's spec containers): each traced pod keeps its digest. */

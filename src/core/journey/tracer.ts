@@ -23,7 +23,7 @@ import { deriveDaemonSet, deriveStatefulSet } from './derive-sets';
 import { deriveEndpointSlice, deriveService } from './derive-service';
 import { deriveDeployment, deriveReplicaSet } from './derive-workload';
 import { CONTROLLER_OF } from './controllers';
-import { clientManager, digestPod, digestWorkload, read, type ObjectDigest } from './digest';
+import { clientManager, digestPod, digestWorkload, followedOwnerRef, read, type ObjectDigest } from './digest';
 import { normalizeEvent, type NormalizedEvent } from './events';
 import { Interner } from './intern';
 import { claimBoundDraft, claimKey, placeClaimEvent } from './claims';
@@ -211,17 +211,6 @@ function eventEvidence(event: NormalizedEvent, firstTime: number, lastTime: numb
 /** Whether this object's stages gather field changes, conditions and field managers (see `TracerOptions.evidenceDetailPods`). */
 function gathersFieldEvidence(record: ObjectRecord): boolean {
   return record.kind !== 'Pod' || record.podIndex < record.journey.evidenceDetailPods;
-}
-
-/** The owner `adopt` puts an object under (`digest.owner`): its controller, else its first complete reference. */
-function ownerUid(refs: readonly { kind?: string; name?: string; uid?: string; controller?: boolean }[] | undefined): string | undefined {
-  let fallback: string | undefined;
-  for (const ref of refs ?? []) {
-    if (!ref.kind || !ref.name || !ref.uid) continue;
-    if (ref.controller === true) return ref.uid;
-    fallback ??= ref.uid;
-  }
-  return fallback;
 }
 
 /** Whether this object's stages keep the etcd writes and watch deliveries behind them (see `TracerOptions.internalsDetailPods`). */
@@ -444,8 +433,8 @@ export class JourneyTracer {
     const record = meta.uid === undefined ? undefined : this.byUid.get(meta.uid);
     if (record) return keepsInternals(record) ? 'all' : 'create';
     // Not seen yet (its informers hear of it first): `adopt` will put it under its owner's journey, at the end.
-    const owner = ownerUid(meta.ownerReferences);
-    const parent = owner === undefined ? undefined : this.byUid.get(owner);
+    const owner = followedOwnerRef(meta as Record<string, unknown>);
+    const parent = owner && this.byUid.get(owner.uid);
     if (!parent || parent.journey.superseded || !TRACEABLE_PARENTS.Pod.includes(parent.kind as TraceableKind)) return 'all';
     if (parent.journey.pods.length < parent.journey.internalsDetailPods) return 'all';
     return this.rootIndex.has(objectKey('Pod', meta.namespace ?? 'default', meta.name ?? '')) ? 'all' : 'create';
