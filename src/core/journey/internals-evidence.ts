@@ -122,8 +122,15 @@ function assumedWhat(step: AssumptionStep): string {
         : step.probe
         ? `${step.probe} probe assumed to succeed (${step.reason})`
         : `assumed to keep running (${step.reason})`
-      : assumedText(step).replace(/^assumed: /, 'assumed to ');
+      : // Without its run time: each pod's jittered run would list the same exit once per pod (its stage keeps the time).
+        `assumed to exit ${step.exitCode} (${step.reason})`;
   return `${step.container} ${what}`;
+}
+
+/** Whether a stage's assumed text says what the step does; an exit's run time may differ (see `assumedWhat`). */
+function saysTheSame(assumed: string, step: AssumptionStep): boolean {
+  if (step.type !== 'assumedExit') return assumed.includes(assumedText(step));
+  return assumed.startsWith(`assumed: exit ${step.exitCode} after `) && assumed.endsWith(`s (${step.reason})`);
 }
 
 export function assumptionOf(record: ObjectRecord, step: AssumptionStep): Assumption {
@@ -142,12 +149,11 @@ function earlierAssumptions(record: ObjectRecord, step: AssumptionStep, what: st
   if (pending.some((earlier) => assumedWhat(earlier) === what)) return { any, same: true };
   const pull = step.type === 'assumedPull';
   const kind = markedKind(step);
-  const text = assumedText(step);
   for (const { stage } of record.stages) {
     if (stage.assumed === undefined) continue;
     any = true;
     const marks = pull ? stage.kind === 'pulled' || stage.kind === 'imagePresent' : stage.kind === kind && stage.container === step.container;
-    if (marks && stage.assumed.includes(text)) return { any, same: true };
+    if (marks && saysTheSame(stage.assumed, step)) return { any, same: true };
   }
   return { any, same: false };
 }
