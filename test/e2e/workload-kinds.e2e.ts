@@ -8,6 +8,8 @@ const applyAndTrace = /^(Kube Journey: )?Apply and Trace$/;
 const journeyTimeoutMs = 90_000;
 /** A `* * * * *` CronJob runs at the next minute boundary: up to a minute, then its Job. */
 const cronJourneyTimeoutMs = 150_000;
+/** A CodeLens follows its journey's last change after VS Code's own debounce: seconds, not minutes. */
+const codeLensTimeoutMs = 30_000;
 
 describe('Kube Journey: a StatefulSet from the editor context menu', function () {
   let session: Session;
@@ -69,5 +71,61 @@ describe('Kube Journey: a CronJob from the editor context menu', function () {
     await workbench.clearNotifications();
     await workbench.screenshot('13-cronjob-tree');
     assert.ok(rows.some((t) => /^hello\s*CronJob/.test(t)), `the CronJob row: ${rows.join(' | ')}`);
+  });
+});
+
+/** The docs' pi Job, three pods at once: perl's output is not something the simulator can compute. */
+const PI_JOB = `apiVersion: batch/v1
+kind: Job
+metadata:
+  name: pi
+spec:
+  completions: 3
+  parallelism: 3
+  template:
+    spec:
+      restartPolicy: Never
+      containers:
+      - name: pi
+        image: perl:5.34.0
+        command: ["perl", "-Mbignum=bpi", "-wle", "print bpi(2000)"]
+`;
+
+describe('Kube Journey: a Job whose program the simulator cannot read', function () {
+  let session: Session;
+  before(async function () {
+    // Skipped only to check the harness alone (KUBE_JOURNEY_E2E_WITHOUT_PRODUCT=1), see productExtensionExists.
+    if (!productExtensionExists()) this.skip();
+    session = await startSession('assumed-job', { files: { 'jobs/pi.yaml': PI_JOB } });
+    await session.workbench.widenSideBar(560);
+  });
+  after(async () => { await session?.dispose(); });
+  screenshotFailures(() => session);
+
+  it('says on the Job’s tooltip that its three exits are one assumption, for 3 pods', async () => {
+    const { workbench } = session;
+    await workbench.openFile('jobs/pi.yaml');
+    await workbench.editorContextMenu('kind: Job', applyAndTrace);
+    await workbench.waitForSidebarRows(
+      (texts) => texts.some((t) => /^pi\s*Job · 3\/3 succeeded/.test(t)) && texts.filter((t) => /^pi-[a-z0-9]{5}.*Completed \(exit code 0\)/.test(t)).length === 3,
+      'the Job pi, 3/3 succeeded, with its 3 pods completed',
+      journeyTimeoutMs,
+    );
+    await workbench.clearNotifications();
+    const tooltip = await workbench.hoverSidebarRow(/^pi\s*Job/, (t) => /Assuming/.test(t));
+    await workbench.screenshot('14-assumed-job-tooltip');
+    assert.match(tooltip, /Assuming 1 outcome the simulator cannot know, for 3 pods/);
+    assert.match(tooltip, /3 succeeded · 0 failed/);
+    // Each pod keeps its own run: the grouping above does not hide it.
+    const podTooltip = await workbench.hoverSidebarRow(/^pi-[a-z0-9]{5}/, (t) => /assumed:/.test(t));
+    await workbench.screenshot('15-assumed-job-pod-tooltip');
+    assert.match(podTooltip, /assumed: exit 0 after [\d.]+s \(command not readable by the simulator: perl -Mbignum=bpi -wle print bpi\(2000\)\)/);
+  });
+
+  it('brings the Job’s CodeLens to the end its tree row shows', async () => {
+    const { workbench } = session;
+    await workbench.page.keyboard.press('Escape');
+    await workbench.page.locator('.codelens-decoration a', { hasText: /completed · [\d.]+ s/ }).first().waitFor({ timeout: codeLensTimeoutMs });
+    await workbench.screenshot('16-assumed-job-codelens');
   });
 });

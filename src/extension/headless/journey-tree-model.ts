@@ -212,6 +212,7 @@ export function podTooltip(object: ObjectJourney): string {
   }
   const durations = pod ? durationsLine(pod) : undefined;
   if (durations) lines.push(durations);
+  for (const assumed of assumedStageTexts(object, (pod?.containers.length ?? 0) > 1)) lines.push(`$(info) ${escapeMarkdown(assumed)}`);
   if (object.stuck) {
     const who = object.stuck.component;
     const count = object.stuck.count && object.stuck.count > 1 ? ` (×${object.stuck.count})` : '';
@@ -219,6 +220,20 @@ export function podTooltip(object: ObjectJourney): string {
     if (object.stuck.dependency) lines.push(`Waits for ${escapeMarkdown(describeDependency(object.stuck.dependency))}, which does not exist yet.`);
   }
   return lines.join('\n\n');
+}
+
+/**
+ * What the simulator assumed about this pod, once per distinct text (an exit, a run, a pull):
+ * the journey's root lists the same grouped over its pods, here each pod shows its own (its run
+ * time). Containers are named when the pod has several.
+ */
+function assumedStageTexts(object: ObjectJourney, nameContainers: boolean): string[] {
+  const texts = new Set<string>();
+  for (const stage of object.stages) {
+    if (stage.assumed === undefined) continue;
+    texts.add(nameContainers && stage.container ? `${stage.container} — ${stage.assumed}` : stage.assumed);
+  }
+  return [...texts];
 }
 
 /** How a journey stands, after the root's own counts: `7 s`, `in progress`, `stuck: FailedScheduling`. */
