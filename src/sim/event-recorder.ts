@@ -25,4 +25,10 @@ export interface EventOptions {
    * first/lastTimestamp when read through core/v1.
    */
   eventsV1?: { action: string };
+  /**
+   * The part of the involved object the event is about, as `involvedObject.fieldPath`: the
+   * kubelet's `spec.containers{NAME}` (kubecontainer.GenerateContainerRef) for a container's
+   * pulls, starts, probes and kills. Events about the object as a whole have none.
+   */
+  fieldPath?: string;
 }

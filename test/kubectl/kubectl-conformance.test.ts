@@ -107,6 +107,13 @@ for (const version of versionsUnderTest) {
       for (const reason of ['ScalingReplicaSet', 'SuccessfulCreate', 'Scheduled', 'Pulled', 'Started', 'SuccessfulDelete']) assert.match(stdout, new RegExp(`Normal\\s+${reason}\\s`));
     });
 
+    it('get events -o wide names the container a kubelet event is about (SUBOBJECT), and none for the pod as a whole', async () => {
+      const { stdout } = await kubectl('get', 'events', '-o', 'wide');
+      assert.match(stdout, /LAST SEEN\s+TYPE\s+REASON\s+OBJECT\s+SUBOBJECT\s+SOURCE\s+MESSAGE/);
+      assert.match(stdout, /Normal\s+Started\s+pod\/nginx-deployment-\S+\s+spec\.containers\{nginx\}\s+kubelet, node-\d\s+Started container nginx/);
+      assert.match(stdout, /Normal\s+Scheduled\s+pod\/nginx-deployment-\S+\s+default-scheduler\b/);
+    });
+
     it('get pods -w -o json streams the pods', async () => {
       const child = spawn(version.path, ['get', 'pods', '-w', '-o', 'json'], { env: { ...process.env, KUBECONFIG: join(dir, 'kubeconfig'), HOME: dir } });
       let output = '';

@@ -110,8 +110,8 @@ function assumedText(step: AssumptionStep): string {
 
 /**
  * What an assumption says, the key equal ones are listed under: a program's run or exit names its
- * container; a pull names only its image, which every container of the pod that uses it depends on
- * (pull stages name no container, see `markAssumed`).
+ * container; a pull names only its image, the registry's answer every container pulling it
+ * depends on (each container's own pull stage is still marked, see `markAssumed`).
  */
 function assumedWhat(step: AssumptionStep): string {
   if (step.type === 'assumedPull') return `image ${step.image} assumed to exist (${step.reason})`;
@@ -188,14 +188,12 @@ export function listAssumption(record: ObjectRecord, step: AssumptionStep): void
 export function markAssumed(record: ObjectRecord, step: AssumptionStep): boolean {
   const kind = markedKind(step);
   const once = kind === 'containerTerminated';
-  // Pull events name their container only by fieldPath, which the simulator's leave out: such a stage stands for every container of the pod.
-  const anyContainer = step.type === 'assumedPull';
   const text = assumedText(step);
   for (let i = record.stages.length - 1; i >= 0; i--) {
     const target = record.stages[i];
     const stage = target.stage;
     // A start can carry two assumptions (its run and a probe); a termination only one.
-    if (stage.kind !== kind || (stage.container !== step.container && !(anyContainer && stage.container === undefined)) || (stage.assumed !== undefined && once)) continue;
+    if (stage.kind !== kind || stage.container !== step.container || (stage.assumed !== undefined && once)) continue;
     if (stage.assumed?.includes(text)) return true;
     const edit = beginEdit(target);
     edit.stage.assumed = stage.assumed === undefined ? text : `${stage.assumed}; ${text}`;

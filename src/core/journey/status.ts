@@ -50,11 +50,8 @@ function containerProblem(record: ObjectRecord, pod: PodDigest): StuckDetail | u
     let lastSeen = current ? lastOccurrence(current) : undefined;
     // The streak began at the first failure of this container (ErrImagePull before ImagePullBackOff).
     for (const { stage } of record.stages) {
-      if (!stage.warning) continue;
-      // An event without the container's fieldPath (the kubelet's `Error: …`) still dates the streak of its reason.
-      const unnamed = stage.container === undefined && stage.key === `waiting::${c.reason}`;
-      if (stage.container !== c.name && !unnamed) continue;
-      if (!unnamed && !stage.key.startsWith(`waiting:${c.name}:`) && !stage.key.startsWith(`pullFailed:${c.name}`)) continue;
+      if (!stage.warning || stage.container !== c.name) continue;
+      if (!stage.key.startsWith(`waiting:${c.name}:`) && !stage.key.startsWith(`pullFailed:${c.name}`)) continue;
       if (since === undefined || stage.time < since) since = stage.time;
       const last = lastOccurrence(stage);
       if (lastSeen === undefined || last > lastSeen) lastSeen = last;

@@ -20,9 +20,10 @@
  */
 import type { Container, KubeObject, Pod } from '../../core/k8s';
 import type { TimerHandle } from '../clock';
-import type { EventSource, SimContext } from '../context';
+import type { EventOptions, EventSource, SimContext } from '../context';
 import { claimMountError } from './claim-volumes';
 import { ApiError } from '../store/types';
+import { flattened } from '../store/object-utils';
 import type { Backoff } from './backoff';
 import { assumedExit, assumedRunningReason, exitsOnSigterm, GRACEFUL_STOP_MS, plannedExit, sigtermResponse, unreadableCommandReason, type AssumedExitPlan, type ExitPlan } from './container-behaviour';
 import { hookFailureMessage, hookOutcome, type LifecycleHandler } from './lifecycle-hooks';
@@ -88,25 +89,34 @@ function runsToCompletion(restartPolicy: string | undefined): boolean {
 export type PodObject = Pod & KubeObject;
 
 /**
- * Event messages made from one name (a container's or an image's), each made once per name: every
- * pod of a Deployment repeats them, and a string seen before is cheaper for the recorder to look up.
+ * Event messages and references made from one name (a container's or an image's), each made once
+ * per name: every pod of a Deployment repeats them, and a string seen before is cheaper for the
+ * recorder to look up.
  */
-function messagesByName(format: (name: string) => string): (name: string) => string {
-  const made = new Map<string, string>();
+function madeOncePerName<T>(make: (name: string) => T): (name: string) => T {
+  const made = new Map<string, T>();
   return (name) => {
-    let message = made.get(name);
-    if (message === undefined) {
+    let value = made.get(name);
+    if (value === undefined) {
       if (made.size >= 4096) made.clear();
-      made.set(name, (message = format(name)));
+      made.set(name, (value = make(name)));
     }
-    return message;
+    return value;
   };
 }
 
-const createdMessage = messagesByName((name) => `Created container: ${name}`);
-const startedMessage = messagesByName((name) => `Started container ${name}`);
-const pullingMessage = messagesByName((image) => `Pulling image "${image}"`);
-const presentMessage = messagesByName((image) => `Container image "${image}" already present on machine`);
+/**
+ * The options of the kubelet's events about a container: the fieldPath of
+ * kubecontainer.GenerateContainerRef, which `kubectl get events -o wide` shows as SUBOBJECT and
+ * which tells a pod's containers apart (each pulling its image is an Event of its own).
+ */
+const containerEventOptions = madeOncePerName((name): EventOptions => Object.freeze({ fieldPath: flattened(`spec.containers{${name}}`) }));
+const initContainerEventOptions = madeOncePerName((name): EventOptions => Object.freeze({ fieldPath: flattened(`spec.initContainers{${name}}`) }));
+
+const createdMessage = madeOncePerName((name) => `Created container: ${name}`);
+const startedMessage = madeOncePerName((name) => `Started container ${name}`);
+const pullingMessage = madeOncePerName((image) => `Pulling image "${image}"`);
+const presentMessage = madeOncePerName((image) => `Container image "${image}" already present on machine`);
 
 /** An image the container can run with, resolved from its reference. */
 type ImageFound = Extract<ImageLookup, { ok: true }>;
@@ -149,11 +159,14 @@ interface TrackedRecord extends ContainerRecord {
   /** `recordBits` at the last write; -1 before the first. */
   writtenBits: number;
   writtenWaiting: ContainerRecord['waiting'];
+  /** How the kubelet's events about this container refer to it (see `containerEventOptions`). */
+  readonly eventOptions: EventOptions;
 }
 
 function trackedRecord(spec: Container, init: boolean): TrackedRecord {
+  const eventOptions = (init ? initContainerEventOptions : containerEventOptions)(spec.name);
   // Every field set up front: all records share one object shape.
-  return { spec, init, current: undefined, previous: undefined, waiting: undefined, ready: false, mountStatuses: undefined, writtenCurrent: undefined, writtenBits: -1, writtenWaiting: undefined };
+  return { spec, init, current: undefined, previous: undefined, waiting: undefined, ready: false, mountStatuses: undefined, writtenCurrent: undefined, writtenBits: -1, writtenWaiting: undefined, eventOptions };
 }
 
 function newInstance(id: string, attempt: number, image: string, imageId: string): ContainerInstance {
@@ -321,7 +334,7 @@ export class PodWorker implements PullRequester<ImagePull> {
       podIP: () => this.podIP ?? '',
       podStartTime: () => this.startTime,
       firstProbeDelay: () => this.ctx.timings.statusSync,
-      event: (type, reason, message) => this.event(type, reason, message),
+      containerEvent: (record, type, reason, message) => this.containerEvent(record as TrackedRecord, type, reason, message),
       statusChanged: () => {
         this.writeStatus();
       },
@@ -368,10 +381,10 @@ export class PodWorker implements PullRequester<ImagePull> {
     const failed = hook.error !== undefined || (cutOff && !hook.stopsMainProcess);
     clock.after(hookMs, () => {
       if (this.gone) return;
-      if (failed && !cutOff) this.event('Warning', 'FailedPreStopHook', 'PreStopHook failed');
+      if (failed && !cutOff) this.containerEvent(record, 'Warning', 'FailedPreStopHook', 'PreStopHook failed');
       const remainingMs = Math.max(MIN_GRACE_AFTER_HOOK_MS, graceMs - Math.floor(hookMs / 1000) * 1000);
       this.signalStop(record, instance, remainingMs, () => {
-        if (failed && cutOff) this.event('Warning', 'FailedPreStopHook', 'PreStopHook failed');
+        if (failed && cutOff) this.containerEvent(record, 'Warning', 'FailedPreStopHook', 'PreStopHook failed');
         stopped();
       });
     });
@@ -620,8 +633,14 @@ export class PodWorker implements PullRequester<ImagePull> {
     return `${this.uid}_${container.image ?? ''}`;
   }
 
+  /** An event about the pod as a whole (FailedMount, FailedToRetrieveImagePullSecret). */
   private event(type: 'Normal' | 'Warning', reason: string, message: string): void {
     this.ctx.events.record(this.pod, type, reason, message, this.node.eventSource);
+  }
+
+  /** An event about one of the pod's containers: the kubelet's `recordContainerEvent`, against the container's reference. */
+  private containerEvent(record: TrackedRecord, type: 'Normal' | 'Warning', reason: string, message: string): void {
+    this.ctx.events.record(this.pod, type, reason, message, this.node.eventSource, record.eventOptions);
   }
 
   /**
@@ -636,7 +655,7 @@ export class PodWorker implements PullRequester<ImagePull> {
       const backoff = this.node.restartBackoff;
       if (backoff.isInBackOffSince(key, previous.finishedAt!, clock.now())) {
         const name = record.spec.name;
-        this.event('Warning', 'BackOff', `Back-off restarting failed container ${name} in pod ${this.podDescription}`);
+        this.containerEvent(record, 'Warning', 'BackOff', `Back-off restarting failed container ${name} in pod ${this.podDescription}`);
         record.waiting = {
           reason: 'CrashLoopBackOff',
           message: `back-off ${formatGoDuration(backoff.get(key))} restarting failed container=${name} pod=${this.podDescription}`,
@@ -653,7 +672,7 @@ export class PodWorker implements PullRequester<ImagePull> {
   private imageEnsured(record: TrackedRecord, image: ImageResult): void {
     if (this.aborted()) return;
     if (!image.ok) {
-      this.event('Warning', 'Failed', `Error: ${image.reason}`);
+      this.containerEvent(record, 'Warning', 'Failed', `Error: ${image.reason}`);
       record.waiting = { reason: image.reason, message: image.message };
       this.containerStartEnded(false);
       return;
@@ -661,7 +680,7 @@ export class PodWorker implements PullRequester<ImagePull> {
     // generateContainerConfig: the environment is made after the image is there, before the container is created.
     const configError = containerConfigError(record.spec, this.namespace, this.sourceLookup());
     if (configError !== undefined) {
-      this.event('Warning', 'Failed', `Error: ${configError}`);
+      this.containerEvent(record, 'Warning', 'Failed', `Error: ${configError}`);
       record.waiting = { reason: 'CreateContainerConfigError', message: configError };
       this.containerStartEnded(false);
       return;
@@ -679,7 +698,7 @@ export class PodWorker implements PullRequester<ImagePull> {
     if (previous && hasExited(previous)) record.previous = previous;
     const instance = newInstance(this.node.runtime.containerId(this.uid, name, attempt), attempt, image.image.name, image.image.id);
     record.current = instance;
-    this.event('Normal', 'Created', createdMessage(name));
+    this.containerEvent(record, 'Normal', 'Created', createdMessage(name));
     this.ctx.clock.after(this.jittered(this.ctx.timings.containerStart), () => this.containerStarted(record, instance));
   }
 
@@ -690,7 +709,7 @@ export class PodWorker implements PullRequester<ImagePull> {
     const spec = record.spec;
     record.ready = !spec.readinessProbe && !spec.startupProbe;
     record.startupPending = false;
-    this.event('Normal', 'Started', startedMessage(spec.name));
+    this.containerEvent(record, 'Normal', 'Started', startedMessage(spec.name));
     const postStart = spec.lifecycle?.postStart;
     if (postStart) this.runPostStart(record, instance, postStart);
     else this.containerRunning(record, instance);
@@ -724,8 +743,8 @@ export class PodWorker implements PullRequester<ImagePull> {
         return;
       }
       const message = hookFailureMessage(postStart, record.spec.name, this.podDescription, hook.error);
-      this.event('Warning', 'FailedPostStartHook', message);
-      this.event('Normal', 'Killing', 'FailedPostStartHook');
+      this.containerEvent(record, 'Warning', 'FailedPostStartHook', message);
+      this.containerEvent(record, 'Normal', 'Killing', 'FailedPostStartHook');
       this.killContainer(record, instance, graceMs, () => {
         if (this.aborted()) return;
         record.waiting = { reason: 'PostStartHookError', message };
@@ -740,7 +759,7 @@ export class PodWorker implements PullRequester<ImagePull> {
     const lookup = lookupImage(image);
     if (!lookup.ok) {
       const message = `Failed to apply default image tag "${image}": couldn't parse image name "${image}": ${lookup.error}`;
-      this.event('Warning', 'InspectFailed', message);
+      this.containerEvent(record, 'Warning', 'InspectFailed', message);
       this.imageEnsured(record, { ok: false, reason: 'InvalidImageName', message });
       return;
     }
@@ -750,13 +769,13 @@ export class PodWorker implements PullRequester<ImagePull> {
       const present = this.node.runtime.hasImage(lookup.image);
       if (policy === 'Never' || (policy === 'IfNotPresent' && present)) {
         if (present) {
-          this.event('Normal', 'Pulled', presentMessage(image));
+          this.containerEvent(record, 'Normal', 'Pulled', presentMessage(image));
           // Present only because an earlier pull was assumed to succeed: this container depends on that assumption too.
           if (this.node.runtime.hasAssumedImage(lookup.image)) this.assumePull(record, lookup.image, true);
           this.imageEnsured(record, lookup);
         } else {
           const message = `Container image "${image}" is not present with pull policy of Never`;
-          this.event('Warning', 'ErrImageNeverPull', message);
+          this.containerEvent(record, 'Warning', 'ErrImageNeverPull', message);
           this.imageEnsured(record, { ok: false, reason: 'ErrImageNeverPull', message });
         }
         return;
@@ -771,11 +790,11 @@ export class PodWorker implements PullRequester<ImagePull> {
     const now = this.ctx.clock.now();
     if (this.node.imageBackoff.isInBackOffSinceUpdate(this.imageKey(record.spec), now)) {
       const message = `Back-off pulling image "${image}"`;
-      this.event('Normal', 'BackOff', message);
+      this.containerEvent(record, 'Normal', 'BackOff', message);
       this.imageEnsured(record, { ok: false, reason: 'ImagePullBackOff', message });
       return;
     }
-    this.event('Normal', 'Pulling', pullingMessage(image));
+    this.containerEvent(record, 'Normal', 'Pulling', pullingMessage(image));
     const pull: ImagePull = { image: lookup.image, requester: this, record, lookup, requestedAt: now };
     this.node.runtime.pull(pull);
   }
@@ -787,13 +806,13 @@ export class PodWorker implements PullRequester<ImagePull> {
     const image = record.spec.image ?? '';
     const now = this.ctx.clock.now();
     if (!outcome.ok) {
-      this.event('Warning', 'Failed', `Failed to pull image "${image}": ${outcome.error}`);
+      this.containerEvent(record, 'Warning', 'Failed', `Failed to pull image "${image}": ${outcome.error}`);
       this.node.imageBackoff.next(this.imageKey(record.spec), now, now);
       this.imageEnsured(record, { ok: false, reason: 'ErrImagePull', message: outcome.error });
       return;
     }
     const waited = formatGoDuration(now - pull.requestedAt);
-    this.event('Normal', 'Pulled', `Successfully pulled image "${image}" in ${formatGoDuration(outcome.pullMs)} (${waited} including waiting). Image size: ${outcome.sizeBytes} bytes.`);
+    this.containerEvent(record, 'Normal', 'Pulled', `Successfully pulled image "${image}" in ${formatGoDuration(outcome.pullMs)} (${waited} including waiting). Image size: ${outcome.sizeBytes} bytes.`);
     this.assumePull(record, lookup.image);
     this.imageEnsured(record, lookup);
   }
@@ -956,7 +975,7 @@ export class PodWorker implements PullRequester<ImagePull> {
     if (sidecars.length > 0) {
       // The containers are done: the kubelet stops the sidecars, in reverse order, before the sandbox.
       for (const record of [...sidecars].reverse()) {
-        this.event('Normal', 'Killing', `Stopping container ${record.spec.name}`);
+        this.containerEvent(record, 'Normal', 'Killing', `Stopping container ${record.spec.name}`);
         this.containerExited(record, record.current!, exitsOnSigterm(record.spec) ? 0 : 137);
       }
     }
@@ -1005,7 +1024,7 @@ export class PodWorker implements PullRequester<ImagePull> {
       return;
     }
     for (const record of records) {
-      this.event('Normal', 'Killing', `Stopping container ${record.spec.name}`);
+      this.containerEvent(record, 'Normal', 'Killing', `Stopping container ${record.spec.name}`);
       this.killContainer(record, record.current!, graceMs, () => {
         if (--stopping === 0) done();
       });

@@ -24,7 +24,8 @@ export interface ProbeHost {
   podStartTime(): number;
   /** The delay before the kubelet's first probe after a container starts. */
   firstProbeDelay(): number;
-  event(type: 'Normal' | 'Warning', reason: string, message: string): void;
+  /** Record an event about the probed container (the prober's `recordContainerEvent`). */
+  containerEvent(record: ContainerRecord, type: 'Normal' | 'Warning', reason: string, message: string): void;
   /** The container's readiness or started flag changed: write the status now. */
   statusChanged(): void;
   /** Kill the instance after a failed liveness or startup probe; the pod worker restarts it. */
@@ -109,14 +110,14 @@ function runWorker(host: ProbeHost, record: ContainerRecord, instance: Container
     } else {
       failures++;
       successes = 0;
-      host.event('Warning', 'Unhealthy', `${TITLE[kind]} probe failed: ${outcome.output}`);
+      host.containerEvent(record, 'Warning', 'Unhealthy', `${TITLE[kind]} probe failed: ${outcome.output}`);
       if (kind === 'readiness') {
         if (record.ready && failures >= failureThreshold) {
           record.ready = false;
           host.statusChanged();
         }
       } else if (failures >= failureThreshold) {
-        host.event('Normal', 'Killing', `Container ${record.spec.name} failed ${kind} probe, will be restarted`);
+        host.containerEvent(record, 'Normal', 'Killing', `Container ${record.spec.name} failed ${kind} probe, will be restarted`);
         const graceMs = probe.terminationGracePeriodSeconds !== undefined ? probe.terminationGracePeriodSeconds * 1000 : terminationGraceMs;
         host.kill(record, instance, graceMs);
         return;

@@ -54,6 +54,8 @@ export interface ObservedEvent extends Entry<ObservedEvent> {
   readonly type: string;
   readonly reason: string;
   readonly host: string;
+  /** `involvedObject.fieldPath`, '' for none: each container's pulls are counted apart. */
+  readonly fieldPath: string;
   /** The message, or the combined prefix alone for the one combined event of a group. */
   readonly message: string;
   readonly namespace: string;
@@ -172,17 +174,19 @@ export class EventCorrelator {
 
   /**
    * `eventObserve`: the logger's record of this event, counted once more, or a new record (with
-   * no name yet) when it was not seen before.
+   * no name yet) when it was not seen before. Its key (`getEventKey`) has the involved object's
+   * fieldPath, unlike the aggregator's and the spam filter's: two containers pulling one image
+   * are two Events. A combined event is filed under the aggregate key, so with fieldPath ''.
    */
-  observe(memory: ObjectMemory, type: string, reason: string, host: string, message: string, namespace: string, now: number): ObservedEvent {
+  observe(memory: ObjectMemory, type: string, reason: string, host: string, fieldPath: string, message: string, namespace: string, now: number): ObservedEvent {
     for (let entry = memory.observed; entry; entry = entry.sibling) {
-      if (entry.message === message && entry.reason === reason && entry.type === type && entry.host === host) {
+      if (entry.message === message && entry.reason === reason && entry.type === type && entry.host === host && entry.fieldPath === fieldPath) {
         entry.count++;
         this.observedOrder.touch(entry);
         return entry;
       }
     }
-    const entry: ObservedEvent = { memory, sibling: memory.observed, older: undefined, newer: undefined, type, reason, host, message, namespace, name: '', count: 1, firstSeen: now };
+    const entry: ObservedEvent = { memory, sibling: memory.observed, older: undefined, newer: undefined, type, reason, host, fieldPath, message, namespace, name: '', count: 1, firstSeen: now };
     memory.observed = entry;
     this.observedOrder.add(entry);
     return entry;

@@ -92,20 +92,17 @@ function sourceFor(memory: ObjectMemory, component: ComponentRecorder, host: str
 
 /**
  * The involvedObject of an event, shared with the previous event about the same version of the
- * object (kept on the correlator's memory of the object).
+ * object and the same part of it (kept on the correlator's memory of the object). The fields in
+ * ObjectReference's order; `fieldPath` only when the event is about a part (a container).
  */
-function involvedObject(memory: ObjectMemory, involved: KubeObject): Readonly<Record<string, string | undefined>> {
+function involvedObject(memory: ObjectMemory, involved: KubeObject, fieldPath: string | undefined): Readonly<Record<string, string | undefined>> {
   const meta = involved.metadata ?? {};
   const last = memory.involvedObject;
-  if (last && last.resourceVersion === meta.resourceVersion && last.name === meta.name && last.namespace === meta.namespace && last.kind === involved.kind && last.apiVersion === involved.apiVersion) return last;
-  const fields = Object.freeze({
-    kind: involved.kind,
-    namespace: meta.namespace,
-    name: meta.name,
-    uid: meta.uid,
-    apiVersion: involved.apiVersion,
-    resourceVersion: meta.resourceVersion,
-  });
+  if (last && last.resourceVersion === meta.resourceVersion && last.fieldPath === fieldPath && last.name === meta.name && last.namespace === meta.namespace && last.kind === involved.kind && last.apiVersion === involved.apiVersion) return last;
+  const fields =
+    fieldPath === undefined
+      ? Object.freeze({ kind: involved.kind, namespace: meta.namespace, name: meta.name, uid: meta.uid, apiVersion: involved.apiVersion, resourceVersion: meta.resourceVersion })
+      : Object.freeze({ kind: involved.kind, namespace: meta.namespace, name: meta.name, uid: meta.uid, apiVersion: involved.apiVersion, resourceVersion: meta.resourceVersion, fieldPath });
   memory.involvedObject = fields;
   return fields;
 }
@@ -137,19 +134,21 @@ export class StoreEventRecorder implements EventRecorder {
     const component = this.componentOf(source.reportAs ?? source.component);
     const text = this.shared(message);
     const now = this.clock.now();
-    if (options?.eventsV1) this.recordSeries(component, involved, type, reason, text, source, options.eventsV1.action, now);
-    else this.recordCorrelated(component, involved, type, reason, text, source, now);
+    const fieldPath = options?.fieldPath;
+    if (options?.eventsV1) this.recordSeries(component, involved, fieldPath, type, reason, text, source, options.eventsV1.action, now);
+    else this.recordCorrelated(component, involved, fieldPath, type, reason, text, source, now);
   }
 
   /** The legacy recorder: `EventCorrelate` (aggregate, count, filter spam), then create or patch. */
-  private recordCorrelated(component: ComponentRecorder, involved: KubeObject, type: string, reason: string, message: string, source: EventSource, now: number): void {
+  private recordCorrelated(component: ComponentRecorder, involved: KubeObject, fieldPath: string | undefined, type: string, reason: string, message: string, source: EventSource, now: number): void {
     const correlator = component.correlator;
     const meta = involved.metadata ?? {};
     const namespace = meta.namespace || 'default';
     const host = source.host ?? '';
     const memory = correlator.memoryOf(meta.uid ?? '');
     const combined = correlator.combines(memory, type, reason, host, message, now);
-    const observed = correlator.observe(memory, type, reason, host, combined ? COMBINED_EVENT_PREFIX : message, namespace, now);
+    // client-go files a combined event under the aggregate key, which has no fieldPath: one per reason, whichever container.
+    const observed = correlator.observe(memory, type, reason, host, combined ? '' : fieldPath ?? '', combined ? COMBINED_EVENT_PREFIX : message, namespace, now);
     if (observed.name === '') observed.name = this.eventName(meta.name, now);
     // The logger counts an event even when the spam filter then drops it: the next write carries the full count.
     if (!correlator.allows(memory, host, now)) return;
@@ -158,7 +157,7 @@ export class StoreEventRecorder implements EventRecorder {
     if (observed.count > 1 && this.patched(observed, text, now, (source.reportAs ?? source.component))) return;
     const event: KubeObject = {
       metadata: this.newMetadata(observed.name, namespace),
-      involvedObject: involvedObject(memory, involved),
+      involvedObject: involvedObject(memory, involved, fieldPath),
       reason,
       message: text,
       source: sourceFor(memory, component, host),
@@ -191,13 +190,13 @@ export class StoreEventRecorder implements EventRecorder {
   }
 
   /** The events.k8s.io recorder: no aggregation or spam filter; a repeat becomes a `series`. */
-  private recordSeries(component: ComponentRecorder, involved: KubeObject, type: string, reason: string, message: string, source: EventSource, action: string, now: number): void {
+  private recordSeries(component: ComponentRecorder, involved: KubeObject, fieldPath: string | undefined, type: string, reason: string, message: string, source: EventSource, action: string, now: number): void {
     const meta = involved.metadata ?? {};
     const namespace = meta.namespace || 'default';
     const host = source.host ?? '';
     const correlator = component.correlator;
     const memory = correlator.memoryOf(meta.uid ?? '');
-    let observed = correlator.observe(memory, type, reason, host, message, namespace, now);
+    let observed = correlator.observe(memory, type, reason, host, fieldPath ?? '', message, namespace, now);
     if (observed.count > 1) {
       const count = observed.count;
       try {
@@ -209,13 +208,13 @@ export class StoreEventRecorder implements EventRecorder {
         if (!(error instanceof ApiError && error.code === 404)) throw error;
         // Expired meanwhile: record afresh.
         correlator.forget(observed);
-        observed = correlator.observe(correlator.memoryOf(meta.uid ?? ''), type, reason, host, message, namespace, now);
+        observed = correlator.observe(correlator.memoryOf(meta.uid ?? ''), type, reason, host, fieldPath ?? '', message, namespace, now);
       }
     }
     observed.name = this.eventName(meta.name, now);
     const event: KubeObject = {
       metadata: this.newMetadata(observed.name, namespace),
-      involvedObject: involvedObject(observed.memory, involved),
+      involvedObject: involvedObject(observed.memory, involved, fieldPath),
       reason,
       message,
       source: EMPTY_SOURCE,

@@ -131,6 +131,46 @@ describe('kube-journey trace of an image the simulator cannot know exists', () =
   });
 });
 
+describe('kube-journey trace of a pod with two containers', () => {
+  let dir: string;
+  const podOf = (images: readonly [string, string]): string => {
+    const file = join(dir, `two-${images.join('-').replace(/[/:]/g, '_')}.yaml`);
+    const container = (name: string, image: string): string => `  - name: ${name}\n    image: ${image}\n    command: [sleep, infinity]\n`;
+    writeFileSync(file, `apiVersion: v1\nkind: Pod\nmetadata:\n  name: two\nspec:\n  containers:\n${container('web', images[0])}${container('cache', images[1])}`);
+    return file;
+  };
+  /** `kind container title [assumed]` of the pod's pull stages, in order. */
+  const pullStages = async (file: string): Promise<string[]> => {
+    const { code, out } = await trace(file, { json: true });
+    assert.equal(code, 0);
+    const pod = parseRecords(out).objects.find((object) => object.ref.kind === 'Pod')!;
+    return pod.stages.filter((stage) => stage.kind === 'pulling' || stage.kind === 'pulled').map((stage) => [stage.kind, stage.container, stage.title, stage.assumed ?? ''].join(' ').trim());
+  };
+  before(() => {
+    dir = mkdtempSync(join(tmpdir(), 'kube-journey-two-containers-'));
+  });
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('shows each container pulling its image, as the kubelet names the container in its events', async () => {
+    assert.deepEqual(await pullStages(podOf(['nginx:1.25', 'redis:7'])), [
+      'pulling web Pulling image nginx:1.25',
+      'pulled web Pulled image nginx:1.25',
+      'pulling cache Pulling image redis:7',
+      'pulled cache Pulled image redis:7',
+    ]);
+  });
+
+  it('marks the pull of each container whose image the simulator assumes', async () => {
+    const assumed = (image: string): string => `assumed: the registry serves docker.io/${image} (the simulator reaches no registry)`;
+    assert.deepEqual(await pullStages(podOf(['acme/web:1.0', 'acme/cache:1.0'])), [
+      'pulling web Pulling image acme/web:1.0',
+      `pulled web Pulled image acme/web:1.0 ${assumed('acme/web:1.0')}`,
+      'pulling cache Pulling image acme/cache:1.0',
+      `pulled cache Pulled image acme/cache:1.0 ${assumed('acme/cache:1.0')}`,
+    ]);
+  });
+});
+
 describe('kube-journey command line, piped into a reader that stops early', () => {
   it('exits 0 without an error when its output pipe closes (`| head`)', async function () {
     this.timeout(60_000);

@@ -18,6 +18,8 @@ export interface TimelineEntry {
   /** The pod as written (status, deleted); the involved pod (event). */
   object: KubeObject;
   source?: EventSource;
+  /** For events: the `involvedObject.fieldPath` the kubelet gave (a container's), if any. */
+  fieldPath?: string;
 }
 
 export interface Harness {
@@ -52,8 +54,8 @@ export function makeHarness(options: { seed?: number; timings?: Partial<Timings>
   const store = new MemoryStore({ clock, internals });
   const timeline: TimelineEntry[] = [];
   const events: EventRecorder = {
-    record(involved, type, reason, message, source) {
-      timeline.push({ time: clock.now(), kind: 'event', pod: involved.metadata?.name ?? '', text: `${type} ${reason} ${message}`, object: involved, source });
+    record(involved, type, reason, message, source, options) {
+      timeline.push({ time: clock.now(), kind: 'event', pod: involved.metadata?.name ?? '', text: `${type} ${reason} ${message}`, object: involved, source, fieldPath: options?.fieldPath });
     },
   };
   const ctx: SimContext = { store, clock, events, internals, timings: { ...defaultTimings, ...options.timings } };

@@ -81,4 +81,43 @@ describe('event correlation (client-go EventCorrelator)', () => {
     recorder.record(replicaSet, 'Normal', 'Custom', 'from another controller', { component: 'deployment-controller' });
     assert.equal(events('Custom').length, 1);
   });
+
+  describe('the part of the object an event is about (involvedObject.fieldPath)', () => {
+    const WEB = { fieldPath: 'spec.containers{web}' };
+    const CACHE = { fieldPath: 'spec.containers{cache}' };
+
+    it('writes it last in involvedObject for a container event, and leaves it out of a pod event about the same version', () => {
+      const { recorder, pod, events } = setup();
+      recorder.record(pod, 'Normal', 'Pulling', 'Pulling image "nginx:1.25"', KUBELET, WEB);
+      recorder.record(pod, 'Warning', 'FailedMount', 'MountVolume.SetUp failed for volume "v" : secret "s" not found', KUBELET);
+      const [pulling] = events('Pulling');
+      assert.deepEqual(Object.keys(pulling.involvedObject as object), ['kind', 'namespace', 'name', 'uid', 'apiVersion', 'resourceVersion', 'fieldPath']);
+      assert.equal((pulling.involvedObject as { fieldPath?: string }).fieldPath, 'spec.containers{web}');
+      const [failedMount] = events('FailedMount');
+      assert.deepEqual(Object.keys(failedMount.involvedObject as object), ['kind', 'namespace', 'name', 'uid', 'apiVersion', 'resourceVersion']);
+    });
+
+    it('counts the same container pulling twice in one Event, and two containers pulling the same image as two', () => {
+      const { clock, recorder, pod, events } = setup();
+      recorder.record(pod, 'Normal', 'Pulling', 'Pulling image "nginx:1.25"', KUBELET, WEB);
+      clock.advanceTo(clock.now() + 1_000);
+      recorder.record(pod, 'Normal', 'Pulling', 'Pulling image "nginx:1.25"', KUBELET, WEB);
+      recorder.record(pod, 'Normal', 'Pulling', 'Pulling image "nginx:1.25"', KUBELET, CACHE);
+      const pulls = events('Pulling').map((e) => [(e.involvedObject as { fieldPath?: string }).fieldPath, e.count]);
+      assert.deepEqual(pulls.sort(), [
+        ['spec.containers{cache}', 1],
+        ['spec.containers{web}', 2],
+      ]);
+    });
+
+    it('still combines similar events of different containers into one, and spends one budget for them', () => {
+      const { recorder, pod, events } = setup();
+      for (let i = 0; i < 30; i++) recorder.record(pod, 'Warning', 'Unhealthy', `Liveness probe failed: attempt ${i}`, KUBELET, i % 2 === 0 ? WEB : CACHE);
+      const written = events('Unhealthy');
+      assert.equal(written.filter((e) => String(e.message).startsWith('(combined')).length, 1);
+      // 9 single events, then the combined one created once and patched to the 25th write.
+      assert.equal(written.length, 10);
+      assert.equal(written.find((e) => String(e.message).startsWith('(combined'))!.count, 16);
+    });
+  });
 });
