@@ -113,19 +113,19 @@ describe('Kube Journey: a Job whose program the simulator cannot read', function
     );
     await workbench.clearNotifications();
     const tooltip = await workbench.hoverSidebarRow(/^pi\s*Job/, (t) => /Assuming/.test(t));
-    await workbench.screenshot('14-assumed-job-tooltip');
+    await workbench.screenshot('16-assumed-job-tooltip');
     assert.match(tooltip, /Assuming 1 outcome the simulator cannot know, for 3 pods/);
     assert.match(tooltip, /3 succeeded · 0 failed/);
     // Each pod keeps its own run: the grouping above does not hide it.
     const podTooltip = await workbench.hoverSidebarRow(/^pi-[a-z0-9]{5}/, (t) => /assumed:/.test(t));
-    await workbench.screenshot('15-assumed-job-pod-tooltip');
-    assert.match(podTooltip, /assumed: exit 0 after [\d.]+s \(command not readable by the simulator: perl -Mbignum=bpi -wle print bpi\(2000\)\)/);
+    await workbench.screenshot('17-assumed-job-pod-tooltip');
+    assert.match(podTooltip, /pi — assumed: exit 0 after [\d.]+s \(command not readable by the simulator: perl -Mbignum=bpi -wle print bpi\(2000\)\)/);
   });
 
-  it('brings the Job’s CodeLens to the end its tree row shows', async () => {
+  it('shows the Job’s end in its CodeLens too', async () => {
     const { workbench } = session;
     await workbench.page.keyboard.press('Escape');
     await workbench.page.locator('.codelens-decoration a', { hasText: /completed · [\d.]+ s/ }).first().waitFor({ timeout: codeLensTimeoutMs });
-    await workbench.screenshot('16-assumed-job-codelens');
+    await workbench.screenshot('18-assumed-job-codelens');
   });
 });

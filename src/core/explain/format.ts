@@ -18,7 +18,8 @@ export function humanDuration(ms: number): string {
  * `*`, `_`, `<`, `[`…) show as written. Meant for text inside a line, never at a line start.
  */
 export function escapeMarkdown(text: string): string {
-  return text.replace(/[\\`*_[\]<>|~]/g, (c) => `\\${c}`);
+  // `$(name)` is a theme icon in VS Code's markdown (tooltips and hovers support them): `\$(` keeps a shell's `$(hostname)` as text.
+  return text.replace(/[\\`*_[\]<>|~]/g, (c) => `\\${c}`).replace(/\$\(/g, '\\$(');
 }
 
 /** Inline code that survives backticks inside the text. */

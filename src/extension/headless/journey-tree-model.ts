@@ -212,7 +212,7 @@ export function podTooltip(object: ObjectJourney): string {
   }
   const durations = pod ? durationsLine(pod) : undefined;
   if (durations) lines.push(durations);
-  for (const assumed of assumedStageTexts(object, (pod?.containers.length ?? 0) > 1)) lines.push(`$(info) ${escapeMarkdown(assumed)}`);
+  for (const assumed of assumedStageTexts(object)) lines.push(`$(info) ${escapeMarkdown(assumed)}`);
   if (object.stuck) {
     const who = object.stuck.component;
     const count = object.stuck.count && object.stuck.count > 1 ? ` (×${object.stuck.count})` : '';
@@ -223,15 +223,15 @@ export function podTooltip(object: ObjectJourney): string {
 }
 
 /**
- * What the simulator assumed about this pod, once per distinct text (an exit, a run, a pull):
- * the journey's root lists the same grouped over its pods, here each pod shows its own (its run
- * time). Containers are named when the pod has several.
+ * What the simulator assumed about this pod, once per distinct text (an exit, a run, a pull), each
+ * with its container: the container lines above list no init container, so an unnamed "exit 0"
+ * would read as the running container's. The root's tooltip counts them over the journey.
  */
-function assumedStageTexts(object: ObjectJourney, nameContainers: boolean): string[] {
+function assumedStageTexts(object: ObjectJourney): string[] {
   const texts = new Set<string>();
   for (const stage of object.stages) {
     if (stage.assumed === undefined) continue;
-    texts.add(nameContainers && stage.container ? `${stage.container} — ${stage.assumed}` : stage.assumed);
+    texts.add(stage.container ? `${stage.container} — ${stage.assumed}` : stage.assumed);
   }
   return [...texts];
 }

@@ -249,11 +249,16 @@ export function unreadableCommandReason(container: Container): string {
 }
 
 function unreadableReason(container: Container, argv: string[] | undefined): string {
-  if (argv) return `command not readable by the simulator: ${argv.join(' ')}`;
+  if (argv) return `command not readable by the simulator: ${oneLine(argv)}`;
   const args = container.args ?? [];
   const image = container.image ?? '';
-  if (args.length > 0) return `the entrypoint of image ${image} with args ${args.join(' ')} is not readable by the simulator`;
+  if (args.length > 0) return `the entrypoint of image ${image} with args ${oneLine(args)} is not readable by the simulator`;
   return `no command: the entrypoint of image ${image} is not readable by the simulator`;
+}
+
+/** A command as one line: a `sh -c` script of many lines (comments, blank lines) reads as one sentence wherever the reason is shown. */
+function oneLine(words: string[]): string {
+  return words.join(' ').replace(/\s+/g, ' ').trim();
 }
 
 /**

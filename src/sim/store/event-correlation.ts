@@ -25,7 +25,7 @@ export interface ObjectMemory {
   groups: SimilarGroup | undefined;
   observed: ObservedEvent | undefined;
   buckets: TokenBucket | undefined;
-  /** The recorder's involvedObject for the object's latest version, shared by its events. */
+  /** The recorder's involvedObject for the object's latest version and fieldPath, shared by its events. */
   involvedObject?: Readonly<Record<string, string | undefined>>;
   /** The `source` of the recorder's last legacy event about the object (a pod's events come from one node). */
   source?: Readonly<Record<string, string>>;

@@ -134,24 +134,24 @@ describe('journey tree model: what the simulator assumed', () => {
     });
     assert.match(tree.item(root)?.tooltip ?? '', /Assuming 1 outcome the simulator cannot know, for 3 pods \(/);
     const [pod] = tree.children(root);
-    assert.match(tree.item(pod)?.tooltip ?? '', /\$\(info\) assumed: keeps running \(no command\)/);
+    assert.match(tree.item(pod)?.tooltip ?? '', /\$\(info\) app — assumed: keeps running \(no command\)/);
   });
 
-  it('says in a pod’s tooltip what was assumed of it, each container named when it has several', () => {
+  it('says in a pod’s tooltip what was assumed of it, naming the container (an init container is not among the listed ones), its command kept as text', () => {
     const { tree, root } = treeOf((into) => {
       const id = into.begin({ kind: 'Job', name: 'pi' }, T0);
       const job: Owner = { kind: 'Job', name: 'pi', uid: 'job-1' };
-      const spec = { template: { spec: { restartPolicy: 'Never', containers: [{ name: 'pi', image: 'perl' }, { name: 'log', image: 'busybox' }] } } };
+      const spec = { template: { spec: { restartPolicy: 'Never', initContainers: [{ name: 'install', image: 'busybox' }], containers: [{ name: 'pi', image: 'perl' }] } } };
       into.ingest({ type: 'ADDED', object: workloadObject('Job', 'pi', 'job-1', spec, { active: 1 }) }, T0 + 5);
       const pod = { kind: 'Pod', namespace: 'default', name: 'pi-abcde', uid: 'p1' };
       const finished = { exitCode: 0, reason: 'Completed', finishedAt: '2026-01-01T00:00:06Z' };
-      into.ingest({ type: 'ADDED', object: podObject({ name: pod.name, uid: pod.uid, owner: job, nodeName: 'node-1', phase: 'Succeeded', rv: '42', containers: [{ name: 'pi', terminated: finished }, { name: 'log', terminated: finished }] }) }, T0 + 6000);
-      into.ingestInternal({ type: 'assumedExit', time: T0 + 6000, component: 'kubelet', object: pod, container: 'pi', exitCode: 0, runMs: 4300, reason: 'command not readable by the simulator: perl -e 1', resourceVersion: '42' });
+      into.ingest({ type: 'ADDED', object: podObject({ name: pod.name, uid: pod.uid, owner: job, nodeName: 'node-1', phase: 'Running', rv: '42', containers: [{ name: 'install', terminated: finished }, { name: 'pi', running: { startedAt: '2026-01-01T00:00:07Z' } }] }) }, T0 + 7000);
+      into.ingestInternal({ type: 'assumedExit', time: T0 + 7000, component: 'kubelet', object: pod, container: 'install', exitCode: 0, runMs: 700, reason: 'command not readable by the simulator: sh -c wget http://$(hostname)/', resourceVersion: '42' });
       return into.journey(id) as Journey;
     });
     const [pod] = tree.children(root);
     const tooltip = tree.item(pod)?.tooltip ?? '';
-    assert.match(tooltip, /\$\(info\) pi — assumed: exit 0 after 4\.3s \(command not readable by the simulator: perl -e 1\)/);
-    assert.doesNotMatch(tooltip, /log — assumed/);
+    const assumed = tooltip.split('\n').filter((line) => line.startsWith('$(info)'));
+    assert.deepEqual(assumed, ['$(info) install — assumed: exit 0 after 0.7s (command not readable by the simulator: sh -c wget http://\\$(hostname)/)']);
   });
 });

@@ -30,6 +30,12 @@ describe('assumed exits of run-to-completion containers', () => {
     assert.equal(assumedExit({ ...worker, args: ['--shard', '3'] })?.reason, 'the entrypoint of image registry.example/batch/worker:1 with args --shard 3 is not readable by the simulator');
   });
 
+  it('gives a script of many lines as one line in its reason', () => {
+    const script = '# fetch the page\nwget -O /work/index.html http://$(hostname)/\n\n  gzip /work/index.html\n';
+    assert.equal(assumedExit(container(['sh', '-c', script]))?.reason, 'command not readable by the simulator: sh -c # fetch the page wget -O /work/index.html http://$(hostname)/ gzip /work/index.html');
+    assert.equal(assumedExit({ name: 'main', image: 'registry.example/w:1', args: ['--from\n', 'a'] })?.reason, 'the entrypoint of image registry.example/w:1 with args --from a is not readable by the simulator');
+  });
+
   it('assumes nothing where the exit can be read or the command reads as never-ending', () => {
     assert.equal(assumedExit(container(['sh', '-c', 'sleep 5; exit 3'])), undefined);
     assert.equal(assumedExit(container(['sh', '-c', 'while true; do sleep 1; done'])), undefined);
