@@ -262,14 +262,80 @@ export const ASSUMED_PULL_REASON = 'the simulator reaches no registry';
 
 /**
  * Whether the simulator knows this image's repository exists: a Docker Official Image, an image of
- * registry.k8s.io, or one whose size it knows (the images every kind node starts with). Tags and
- * digests are not checked: `nginx:1.25` and `nginx:9.9` are both known (a tag that names a missing
- * word is refused by `pullFailure` all the same).
+ * registry.k8s.io, or one whose size it knows (the images every kind node starts with). The tag
+ * is not checked here: see `unknownTagReason` (a tag that names a missing word is refused by
+ * `pullFailure` all the same).
  */
 export function isKnownImage(ref: ImageReference): boolean {
   if (KNOWN_REGISTRIES.has(ref.domain)) return true;
   if (ref.domain === 'docker.io' && ref.path.startsWith('library/') && DOCKER_OFFICIAL_IMAGES.has(ref.path.slice('library/'.length))) return true;
   return KNOWN_SIZES[repositoryName(ref)] !== undefined;
+}
+
+/**
+ * Words the tags of Docker Official Images are made of, besides versions: variants (`alpine`,
+ * `slim`, `perl`), the distributions and releases they build on (`bookworm`, `jammy`), channels
+ * (`latest`, `stable`, `lts`) and Node.js's release names. A part may carry a version (`alpine3.20`,
+ * `jdk21`, `php8.3`).
+ */
+const OFFICIAL_TAG_WORDS = new Set([
+  'latest', 'stable', 'mainline', 'edge', 'lts', 'current', 'rc', 'beta', 'alpha', 'preview',
+  'alpine', 'slim', 'perl', 'otel', 'musl', 'glibc', 'uclibc', 'fpm', 'apache', 'cli', 'zts', 'management', 'builder', 'oracle', 'debian', 'ubuntu',
+  'bookworm', 'bullseye', 'buster', 'stretch', 'trixie', 'bionic', 'focal', 'jammy', 'noble', 'oracular', 'plucky',
+  'jdk', 'jre', 'temurin', 'eclipse', 'openjdk', 'corretto', 'graalvm', 'php', 'python', 'node', 'windowsservercore', 'nanoserver', 'ltsc',
+  'argon', 'boron', 'carbon', 'dubnium', 'erbium', 'fermium', 'gallium', 'hydrogen', 'iron', 'jod', 'krypton',
+]);
+
+/** A tag's part: a version (`1.27.2`, `v3`), a known word, or a word with its version. */
+const TAG_PART = /^(?:v?\d+(?:\.\d+)*|([a-z]+)v?\d*(?:\.\d+)*)$/;
+
+/**
+ * Beyond these releases a known repository's version tags do not go (checked in late 2026, with
+ * room for a few releases): `nginx:1.255` or `redis:70` is a typo a registry answers with "not
+ * found". A ceiling with a minor limits the minor of its own major only.
+ */
+const VERSION_CEILINGS: Readonly<Record<string, { major: number; minor?: number }>> = {
+  nginx: { major: 1, minor: 40 },
+  busybox: { major: 1, minor: 45 },
+  alpine: { major: 3, minor: 30 },
+  httpd: { major: 2, minor: 6 },
+  python: { major: 3, minor: 16 },
+  golang: { major: 1, minor: 30 },
+  perl: { major: 5, minor: 46 },
+  memcached: { major: 1, minor: 8 },
+  redis: { major: 9 },
+  postgres: { major: 19 },
+  mysql: { major: 10 },
+  node: { major: 27 },
+  bash: { major: 6 },
+  debian: { major: 14 },
+  ubuntu: { major: 27 },
+};
+
+/**
+ * Why a pull of a Docker Official Image is an assumption although its repository is known: its
+ * tag is not one the simulator can read as real (a word it does not know, or a version past the
+ * repository's releases). Undefined for other images, digests and tags it reads as real; it never
+ * refuses the pull (the tag may be new), it only says the journey rests on it.
+ */
+export function unknownTagReason(ref: ImageReference): string | undefined {
+  if (ref.domain !== 'docker.io' || !ref.path.startsWith('library/') || ref.tag === undefined || ref.digest !== undefined) return undefined;
+  const name = ref.path.slice('library/'.length);
+  if (!DOCKER_OFFICIAL_IMAGES.has(name)) return undefined;
+  const unknown = `the simulator knows no tag ${ref.tag} of ${name}`;
+  const parts = ref.tag.toLowerCase().split(/[-_]/);
+  for (const part of parts) {
+    const match = TAG_PART.exec(part);
+    if (!match || (match[1] !== undefined && !OFFICIAL_TAG_WORDS.has(match[1]))) return unknown;
+  }
+  const version = /^v?(\d+)(?:\.(\d+))?/.exec(parts[0]);
+  const ceiling = VERSION_CEILINGS[name];
+  if (version && ceiling) {
+    const major = Number(version[1]);
+    const minor = version[2] === undefined ? undefined : Number(version[2]);
+    if (major > ceiling.major || (major === ceiling.major && ceiling.minor !== undefined && minor !== undefined && minor > ceiling.minor)) return unknown;
+  }
+  return undefined;
 }
 
 /** An image as a container names it, with everything the kubelet and the runtime derive from its reference. */
@@ -283,8 +349,9 @@ export interface ResolvedImage {
   /** Why the simulated registry refuses to serve it, if it does. */
   failure: PullFailure | undefined;
   /**
-   * Why a successful pull of it is an assumption (`ASSUMED_PULL_REASON`): undefined when the
-   * registry refuses it or the simulator knows it exists (`isKnownImage`).
+   * Why a successful pull of it is an assumption (`ASSUMED_PULL_REASON`, or `unknownTagReason`'s):
+   * undefined when the registry refuses it or the simulator knows it exists (`isKnownImage`, with
+   * a tag it reads as real).
    */
   assumedPull: string | undefined;
 }
@@ -310,7 +377,7 @@ function resolveImage(image: string): ImageLookup {
     id: imageId(reference),
     sizeBytes: imageSizeBytes(reference),
     failure,
-    assumedPull: failure || isKnownImage(reference) ? undefined : ASSUMED_PULL_REASON,
+    assumedPull: failure ? undefined : isKnownImage(reference) ? unknownTagReason(reference) : ASSUMED_PULL_REASON,
   };
   return Object.freeze({ ok: true, image: Object.freeze(resolved) });
 }

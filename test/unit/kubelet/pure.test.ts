@@ -3,7 +3,7 @@ import type { Container } from '../../../src/core/k8s';
 import { Backoff } from '../../../src/sim/kubelet/backoff';
 import { assumedRunningReason, exitsOnSigterm, plannedExit } from '../../../src/sim/kubelet/container-behaviour';
 import { formatGoDuration } from '../../../src/sim/kubelet/go-duration';
-import { defaultPullPolicy, hex64, imageId, imageSizeBytes, isKnownImage, lookupImage, normalizedImageName, parseImageReference, pullFailure, type ImageReference } from '../../../src/sim/kubelet/images';
+import { defaultPullPolicy, hex64, imageId, imageSizeBytes, isKnownImage, lookupImage, normalizedImageName, parseImageReference, pullFailure, unknownTagReason, type ImageReference } from '../../../src/sim/kubelet/images';
 
 function ref(image: string): ImageReference {
   const parsed = parseImageReference(image);
@@ -175,6 +175,19 @@ describe('kubelet pure parts', () => {
       assert.equal(lookup('acme/app:1.0'), 'the simulator reaches no registry');
       assert.equal(lookup('nginx:1.25'), undefined);
       assert.equal(lookup('acme/nonexistent-app:1.0'), undefined, 'refused, so nothing assumed');
+      assert.equal(lookup('nginx:1.255'), 'the simulator knows no tag 1.255 of nginx');
+    });
+
+    it('reads the tags of Docker Official Images: versions up to the repository’s releases and the words their variants use', () => {
+      const real = [
+        'nginx:1.14.2', 'nginx:1.9.2', 'nginx:latest', 'nginx:1.27.0-alpine-slim', 'nginx:stable-alpine-perl', 'nginx:mainline-otel', 'busybox:1.36-musl', 'busybox:1.27.2',
+        'python:3.12-slim-bookworm', 'python:2.7', 'python:3.12-windowsservercore-ltsc2022', 'node:20-alpine3.19', 'node:lts-iron', 'redis:6.0.5', 'redis:7.2-alpine', 'mysql:5.6', 'mysql:8.0-oracle',
+        'postgres:16.2-alpine3.19', 'golang:1.23-bookworm', 'perl:5.34.0', 'bash:5', 'ubuntu:24.04', 'ubuntu:noble-20240429', 'debian:bookworm-20240408-slim', 'alpine:edge', 'alpine:3.20',
+        'httpd:2.4-alpine', 'wordpress:6-php8.2-apache', 'eclipse-temurin:21-jdk-jammy', 'traefik:v3.1', 'nginx', 'nginx@sha256:0123456789abcdef0123456789abcdef', 'acme/app:whatever', 'registry.k8s.io/etcd:3.5.1-0',
+      ];
+      for (const image of real) assert.equal(unknownTagReason(ref(image)), undefined, image);
+      const typos = { 'nginx:1.255': '1.255', 'nginx:2.0': '2.0', 'nginx:lates': 'lates', 'redis:70': '70', 'python:3.120-slim': '3.120-slim', 'busybox:1.36-mus': '1.36-mus', 'docker.io/library/alpine:3.99': '3.99' };
+      for (const [image, tag] of Object.entries(typos)) assert.equal(unknownTagReason(ref(image)), `the simulator knows no tag ${tag} of ${ref(image).path.slice('library/'.length)}`, image);
     });
   });
 
