@@ -189,6 +189,14 @@ export interface ObjectRecord {
   status: JourneyStatus;
   stuck?: StuckDetail;
   createdAt?: number;
+  /**
+   * The latest time the object can have been created, which orders siblings (see `childOrder`):
+   * `createdAt`, except for a whole-second stamp nothing sharpened, where it is the end of that
+   * second. Such a stamp was first seen after its second ended; a sibling created in the same
+   * second and seen inside it (hence sharpened) was created earlier, the watch delivering changes
+   * in the order they were made, yet the start of the second would sort it first.
+   */
+  createdNoLaterThan?: number;
   deletedAt?: number;
   deleted: boolean;
   preexisting: boolean;
@@ -243,6 +251,7 @@ class TracedObjectRecord implements ObjectRecord {
   status: JourneyStatus = 'pending';
   stuck: StuckDetail | undefined = undefined;
   createdAt: number | undefined = undefined;
+  createdNoLaterThan: number | undefined = undefined;
   deletedAt: number | undefined = undefined;
   deleted = false;
   preexisting: boolean;

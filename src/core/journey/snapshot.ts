@@ -115,7 +115,7 @@ function childOrder(a: ObjectRecord, b: ObjectRecord): number {
     const byRevision = revisionOf(a) - revisionOf(b);
     if (byRevision !== 0) return byRevision;
   }
-  return (a.createdAt ?? 0) - (b.createdAt ?? 0) || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+  return (a.createdNoLaterThan ?? 0) - (b.createdNoLaterThan ?? 0) || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
 }
 
 function inOrder(children: readonly ObjectRecord[]): boolean {

@@ -631,7 +631,12 @@ export class JourneyTracer {
       }
     }
     record.digest = next;
-    if (record.createdAt === undefined || !prev) record.createdAt = this.creationTime(record) ?? next.created?.ms;
+    if (record.createdAt === undefined || !prev) {
+      const creation = this.creationStage(record);
+      record.createdAt = creation?.time ?? next.created?.ms;
+      // The end of an unsharpened stamp's second: inside that second, it is the latest the object can have been created.
+      record.createdNoLaterThan = creation?.floatBase !== undefined ? creation.floatBase + 999 : record.createdAt;
+    }
     if (next.kind === 'Pod' && next.phase === 'Running' && record.watchedRunningAt === undefined) record.watchedRunningAt = receivedAt;
     if (next.kind === 'Pod' && next.deletionTimestamp && record.deletedAt === undefined) record.deletedAt = stageOf(record, 'terminating')?.time;
 
@@ -651,9 +656,14 @@ export class JourneyTracer {
     this.refresh(record, receivedAt);
   }
 
-  private creationTime(record: ObjectRecord): number | undefined {
+  /** The stage that says when the object was created: its time, and where that time is a whole-second stamp nothing sharpened, the second's start. */
+  private creationStage(record: ObjectRecord): { time: number; floatBase: number | undefined } | undefined {
     const key = record.kind === 'Pod' ? (record.parent ? 'podCreated' : 'stored') : record.kind === 'ReplicaSet' && record.parent ? 'replicaSetCreated' : record.kind === 'Job' && record.parent ? 'jobCreated' : 'stored#1';
-    return stageOf(record, key)?.time;
+    // A packed pod keeps no stage records: its stage time is all there is (packed only once settled, long after first sight).
+    const stageRecord = record.packed ? undefined : findStage(record, key);
+    if (stageRecord) return { time: stageRecord.stage.time, floatBase: stageRecord.floatBase };
+    const stage = stageOf(record, key);
+    return stage && { time: stage.time, floatBase: undefined };
   }
 
   // ---- stages --------------------------------------------------------------------------------

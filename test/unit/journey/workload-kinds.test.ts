@@ -51,6 +51,24 @@ describe('journeys of StatefulSets, DaemonSets, Jobs, CronJobs and ReplicationCo
     assert.ok(titles(done.tree).includes('2/2 pods ready (revision web-7b9b)'));
   });
 
+  it('StatefulSet: web-0 stays before web-1 when both are stamped the same second and web-1 is first seen after it ends', () => {
+    // A fast cluster (the simulator at speed 20) makes web-1 within the second web-0 was made in.
+    // web-0, seen inside that second, is sharpened to its arrival; web-1, seen a few ms after the
+    // second ended, keeps the bare stamp: the start of the second, before web-0.
+    const { tracer, journey } = trace('StatefulSet', 'web');
+    const spec = { replicas: 2, serviceName: 'nginx', podManagementPolicy: 'OrderedReady', selector: { matchLabels: { app: 'nginx' } }, template: { spec: { containers: [{ name: 'nginx', image: 'nginx:1.25' }] } } };
+    const set: Owner = { kind: 'StatefulSet', name: 'web', uid: 'sts-1' };
+    const second = Math.floor(T0 / 1000) * 1000;
+    tracer.ingest({ type: 'ADDED', object: workload('StatefulSet', 'apps/v1', 'web', 'sts-1', spec, {}) }, T0 + 5);
+    tracer.ingest({ type: 'ADDED', object: podObject({ name: 'web-0', uid: 'p0', owner: set, created: T0 + 10 }) }, T0 + 12);
+    tracer.ingest({ type: 'MODIFIED', object: readyPod('web-0', 'p0', set, T0 + 10) }, second + 980);
+    tracer.ingest({ type: 'ADDED', object: podObject({ name: 'web-1', uid: 'p1', owner: set, created: second + 990 }) }, second + 1004);
+    const pods = journey().tree?.children ?? [];
+    assert.deepEqual(pods.map((pod) => pod.ref.name), ['web-0', 'web-1']);
+    // The stage and the creation time still say what the stamp says.
+    assert.equal(pods[1].createdAt, second);
+  });
+
   it('StatefulSet: not complete while pods run an older revision', () => {
     const { tracer, journey } = trace('StatefulSet', 'web');
     const spec = { replicas: 1, selector: {}, template: { spec: { containers: [{ name: 'nginx', image: 'nginx:1.26' }] } } };
