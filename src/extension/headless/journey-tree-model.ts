@@ -223,9 +223,9 @@ export function podTooltip(object: ObjectJourney): string {
 }
 
 /**
- * What the simulator assumed about this pod, once per distinct text (an exit, a run, a pull), each
- * with its container: the container lines above list no init container, so an unnamed "exit 0"
- * would read as the running container's. The root's tooltip counts them over the journey.
+ * What the simulator assumed about this object's stages, once per distinct text (an exit, a run,
+ * a pull), each with its container: a pod's container lines list no init container, so an unnamed
+ * "exit 0" would read as the running container's. The root's tooltip counts them over the journey.
  */
 function assumedStageTexts(object: ObjectJourney): string[] {
   const texts = new Set<string>();
@@ -331,8 +331,7 @@ function workloadTooltip(object: ObjectJourney, journey: Journey, isRoot: boolea
       lines.push(`$(info) Assuming ${plural(journey.assumptionCount, 'outcome')} the simulator cannot know${forPods} (a program it cannot read, an image it cannot check): a real cluster may differ`);
     }
   }
-  const assumed = object.stages.find((stage) => stage.assumed !== undefined);
-  if (assumed?.assumed) lines.push(`$(info) ${escapeMarkdown(assumed.assumed)}`);
+  for (const assumed of assumedStageTexts(object)) lines.push(`$(info) ${escapeMarkdown(assumed)}`);
   if (object.stuck) lines.push(`$(warning) **${escapeMarkdown(object.stuck.reason)}**: ${inlineCode(object.stuck.message)}`);
   return lines.join('\n\n');
 }
