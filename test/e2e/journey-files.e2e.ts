@@ -29,6 +29,8 @@ describe('Kube Journey: journey files (*.journey.json) open in the timeline and 
       },
     });
     await session.workbench.widenSideBar(330);
+    // The journey files' custom editor exists only once the extension's contributions are registered.
+    await session.workbench.waitForViewContainer('Kube Journey');
   });
   after(async () => { await session?.dispose(); });
   screenshotFailures(() => session);

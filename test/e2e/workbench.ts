@@ -232,6 +232,15 @@ export class Workbench {
     return (await lines.allInnerTexts()).join('\n').replace(/\u00a0/g, ' ');
   }
 
+  /**
+   * Waits until the workbench has registered an extension's contributions, seen by its view
+   * container in the activity bar: a file opened before then gets the text editor, not the
+   * extension's custom editor (the workbench is ready before it has scanned its extensions).
+   */
+  async waitForViewContainer(title: string): Promise<void> {
+    await this.page.locator(`.activitybar .action-item a[aria-label^="${title}"]`).first().waitFor({ timeout: uiTimeoutMs });
+  }
+
   /** Clicks a view container in the activity bar (e.g. "Kube Journey"). */
   async openViewContainer(title: string): Promise<void> {
     const item = this.page.locator(`.activitybar .action-item a[aria-label^="${title}"]`).first();
