@@ -631,12 +631,7 @@ export class JourneyTracer {
       }
     }
     record.digest = next;
-    if (record.createdAt === undefined || !prev) {
-      const creation = this.creationStage(record);
-      record.createdAt = creation?.time ?? next.created?.ms;
-      // The end of an unsharpened stamp's second: inside that second, it is the latest the object can have been created.
-      record.createdNoLaterThan = creation?.floatBase !== undefined ? creation.floatBase + 999 : record.createdAt;
-    }
+    if (record.createdAt === undefined || !prev) this.pinCreation(record, next.created?.ms);
     if (next.kind === 'Pod' && next.phase === 'Running' && record.watchedRunningAt === undefined) record.watchedRunningAt = receivedAt;
     if (next.kind === 'Pod' && next.deletionTimestamp && record.deletedAt === undefined) record.deletedAt = stageOf(record, 'terminating')?.time;
 
@@ -654,6 +649,21 @@ export class JourneyTracer {
       }
     }
     this.refresh(record, receivedAt);
+  }
+
+  /**
+   * Sets when the object was created from its creation stage (else `fallback`, its stamp). Called
+   * at first sight and after every change: an etcd write or an Event that arrives later may
+   * sharpen that stage within its second, and the lanes start at `createdAt`.
+   */
+  private pinCreation(record: ObjectRecord, fallback?: number): void {
+    // A packed pod settled long ago: its creation no longer moves.
+    if (record.packed && record.createdAt !== undefined) return;
+    const creation = this.creationStage(record);
+    if (!creation && record.createdAt !== undefined) return;
+    record.createdAt = creation?.time ?? fallback;
+    // The end of an unsharpened stamp's second: inside that second, it is the latest the object can have been created.
+    record.createdNoLaterThan = creation?.floatBase !== undefined ? creation.floatBase + 999 : record.createdAt;
   }
 
   /** The stage that says when the object was created: its time, and where that time is a whole-second stamp nothing sharpened, the second's start. */
@@ -887,6 +897,7 @@ export class JourneyTracer {
     }
     if (!entry.stage) return;
     addStepEvidence(record, entry.stage, entry.created, step);
+    if (record.createdAt !== undefined) this.pinCreation(record);
     this.touch(record);
   }
 
@@ -1075,6 +1086,7 @@ export class JourneyTracer {
   /** Recomputes the object's status and its ancestors', and the journey's derived numbers. */
   private refresh(record: ObjectRecord, now: number): void {
     const journey = record.journey;
+    if (record.createdAt !== undefined) this.pinCreation(record);
     let r: ObjectRecord | undefined = record;
     for (; r; r = r.parent) {
       const { status: statusBefore, stuck: stuckBefore, counted: countedBefore } = r;

@@ -130,6 +130,20 @@ describe('JourneyTracer', () => {
       assert.equal(pod.createdAt, T0 + 38);
     });
 
+    it("moves a pod's creation, and where its lane starts, to an etcd write that arrives after the pod", () => {
+      const { tracer, journey } = deploymentJourney();
+      const ref = { kind: 'Pod', namespace: 'default', name: 'web-5d567cc74c-ss4lb', uid: 'pod-1' };
+      const write = (time: number, resourceVersion: string, verb: 'create' | 'update'): EtcdWrite => ({ type: 'etcdWrite', time, key: '/registry/pods/default/web-5d567cc74c-ss4lb', verb, resourceVersion, object: ref, actor: 'replicaset-controller' });
+      // Any step first: the tracer keeps a pod's recent versions for later steps only once it has seen the internals stream.
+      tracer.ingestInternal(write(T0 + 1, '1', 'update'));
+      tracer.ingest({ type: 'ADDED', object: podObject({ created: T0 + 30, rv: '700' }) }, T0 + 38);
+      assert.equal(find(journey().tree, 'web-5d567cc74c-ss4lb').createdAt, T0 + 38);
+      tracer.ingestInternal(write(T0 + 31, '700', 'create'));
+      const pod = find(journey().tree, 'web-5d567cc74c-ss4lb');
+      assert.equal(stage(pod, 'podCreated').time, T0 + 31);
+      assert.equal(pod.createdAt, T0 + 31);
+    });
+
     it('never steps back to an older resourceVersion', () => {
       const { tracer, journey } = deploymentJourney();
       tracer.ingest({ type: 'MODIFIED', object: runningPod('5000') }, T0 + 3_000);
